@@ -1,0 +1,17 @@
+"""The random bot: uniform over the legal actions."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from triage.bots.base import Action
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions (each payment mix counts as one action)."""
+
+    name = "random"
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        return rng.choice(legal)

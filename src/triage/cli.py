@@ -1,0 +1,183 @@
+"""The ``triage`` command: a shell around the engine (Typer)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, Iterable, List, Optional
+
+import typer
+
+from triage.bots import make_bot
+from triage.engine import DataError, Game, events_for, load_config, load_deck, state_dict, view
+from triage.engine.config import parse_assignment, merge
+from triage.engine.records import load_record, make_record, replay_steps
+from triage.play.render import describe_action, describe_event, render_position
+from triage.scenario import run_file
+from triage.sim.bench import run_bench
+
+app = typer.Typer(
+    help="Triage: admit patients, diagnose them and heal them before Time runs out.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+scenario_app = typer.Typer(help="Rules-conformance scenarios (scenario-format.md).", no_args_is_help=True)
+app.add_typer(scenario_app, name="scenario")
+
+
+def fail(message: str) -> None:
+    typer.echo(f"triage: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def game_settings(config: Optional[Path], deck: Optional[Path], settings: Iterable[str]) -> tuple[Any, Any]:
+    """The configuration (file, then ``--set`` overrides) and deck the options name."""
+    try:
+        overrides: dict[str, Any] = {}
+        for text in settings:
+            parsed = parse_assignment(text)
+            _deep_update(overrides, parsed)
+        game_config = load_config(config, overrides or None)
+        game_deck = load_deck(deck) if deck is not None else None
+    except DataError as error:
+        fail(str(error))
+    return game_config, game_deck
+
+
+def _deep_update(target: dict[str, Any], source: dict[str, Any]) -> None:
+    for key, value in source.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _deep_update(target[key], value)
+        else:
+            target[key] = value
+
+
+@app.command()
+def demo(
+    players: int = typer.Option(2, min=1, max=4, help="Number of players (1-4)."),
+    seed: int = typer.Option(0, help="Game seed: the same seed deals the same game."),
+    bots: str = typer.Option("random", help="Bot names, one per seat, comma-separated (one name: all seats)."),
+    seat: Optional[int] = typer.Option(None, help="Show the game as this seat sees it (default: the referee's view)."),
+    config: Optional[Path] = typer.Option(None, help="Configuration file (TOML)."),
+    deck: Optional[Path] = typer.Option(None, help="Deck file (TOML)."),
+    set_: List[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
+    record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here at the end."),
+    quiet: bool = typer.Option(False, help="Print only the final position."),
+) -> None:
+    """Play a whole game between bots and show it position by position."""
+    game_config, game_deck = game_settings(config, deck, set_)
+    names = [name.strip() for name in bots.split(",")]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        fail(f"--bots names {len(names)} bots for {players} players")
+    if seat is not None and not 0 <= seat < players:
+        fail(f"--seat must be a seat from 0 to {players - 1}")
+    try:
+        seat_bots = [make_bot(name) for name in names]
+    except ValueError as error:
+        fail(str(error))
+    game = Game.new(players=players, deck=game_deck, seed=seed, config=game_config)
+    rng = random.Random(seed)
+
+    def show(events: list[dict[str, Any]], action: dict[str, Any] | None, by: int | None) -> None:
+        if quiet:
+            return
+        if action is not None:
+            typer.echo(f"\n>>> player {by}: {describe_action(action)}")
+        shown = events if seat is None else events_for(events, seat)
+        for event in shown:
+            typer.echo(f"  . {describe_event(event)}")
+        doc = state_dict(game) if seat is None else view(game, seat)
+        typer.echo(render_position(doc))
+
+    show(game.initial_events, None, None)
+    while game.turn is not None:
+        by = game.turn
+        legal = game.legal_actions()
+        action = seat_bots[by].choose(view(game, by), legal, rng)
+        events = game.apply(action)
+        show(events, action, by)
+    if quiet:
+        typer.echo(render_position(state_dict(game)))
+    if record is not None:
+        record.write_text(json.dumps(make_record(game), indent=1) + "\n", encoding="utf-8")
+        typer.echo(f"record written to {record}")
+
+
+@app.command("replay")
+def replay_command(
+    file: Path = typer.Argument(..., help="A game record (JSON)."),
+    seat: Optional[int] = typer.Option(None, help="Show the game as this seat saw it."),
+    step: bool = typer.Option(False, help="Wait for Enter after each position."),
+) -> None:
+    """Step through a game record, showing each position."""
+    try:
+        record = load_record(file)
+        players = record["players"]
+        if seat is not None and not 0 <= seat < players:
+            fail(f"--seat must be a seat from 0 to {players - 1}")
+        for number, (game, events, entry) in enumerate(replay_steps(record, str(file))):
+            if entry is not None:
+                typer.echo(f"\n>>> action {number}: player {entry['by']}: {describe_action(entry['do'])}")
+            for event in events if seat is None else events_for(events, seat):
+                typer.echo(f"  . {describe_event(event)}")
+            typer.echo(render_position(state_dict(game) if seat is None else view(game, seat)))
+            if step and sys.stdin.isatty():
+                input("-- Enter for the next position --")
+    except DataError as error:
+        fail(str(error))
+
+
+@scenario_app.command("run")
+def scenario_run(
+    files: List[Path] = typer.Argument(..., help="Scenario files, or folders of them."),
+    dump_view: Optional[int] = typer.Option(None, "--dump-view", help="After the last step, print this player's view as JSON."),
+) -> None:
+    """Run scenario files: one PASS/FAIL line each; exit status 0 only if all pass."""
+    paths: list[Path] = []
+    for path in files:
+        paths.extend(sorted(path.glob("*.json")) if path.is_dir() else [path])
+    failed = 0
+    last_game = None
+    for path in paths:
+        result = run_file(path)
+        typer.echo(result.line())
+        failed += not result.passed
+        last_game = result.game
+    if dump_view is not None:
+        if last_game is None:
+            fail("--dump-view: the scenario did not set up a game")
+        if not 0 <= dump_view < last_game.num_players:
+            fail(f"--dump-view: no player {dump_view} in this scenario")
+        typer.echo(json.dumps(view(last_game, dump_view), sort_keys=True))
+    raise typer.Exit(1 if failed else 0)
+
+
+@app.command()
+def bench(
+    players: int = typer.Option(2, min=1, max=4, help="Players per game."),
+    seconds: float = typer.Option(5.0, help="How long to play."),
+    games: Optional[int] = typer.Option(None, help="Play exactly this many games instead."),
+    seed: int = typer.Option(0, help="Seed of the first game."),
+    json_output: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Random legal games on one core: actions per second (legal listing + apply) and games per second."""
+    result = run_bench(players=players, seconds=seconds, games=games, seed=seed)
+    if json_output:
+        typer.echo(json.dumps(result.to_dict()))
+    else:
+        typer.echo(
+            f"{result.games} games, {result.actions} actions in {result.seconds:.2f} s: "
+            f"{result.actions_per_s:,.0f} actions/s, {result.games_per_s:,.1f} games/s ({players} players)"
+        )
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

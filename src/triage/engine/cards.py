@@ -1,0 +1,171 @@
+"""Patient cards (rules K1, K2) and deck files.
+
+A card has a public front (its front kind and, for a standard card, its diagnostic difficulty)
+and a hidden back (kind, priority, healing difficulty, reward). Deck files are TOML, validated on
+load with messages that name the file, the card and the field.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from triage.engine.errors import DataError
+
+KINDS: tuple[str, ...] = ("critical", "severe", "chronic", "non_severe", "terminal")
+STANDARD_KINDS: frozenset[str] = frozenset({"severe", "chronic", "non_severe"})
+PRIORITY: dict[str, int | None] = {
+    "critical": 1,
+    "severe": 2,
+    "chronic": 3,
+    "non_severe": 4,
+    "terminal": None,
+}
+KIND_OF_PRIORITY: dict[int, str] = {1: "critical", 2: "severe", 3: "chronic", 4: "non_severe"}
+#: Kinds whose healing difficulty is printed on the card (T3: chronic uses its Time instead).
+PRINTED_HEALING: frozenset[str] = frozenset({"critical", "severe", "non_severe"})
+CARD_FIELDS: frozenset[str] = frozenset(
+    {"id", "kind", "diagnosis", "healing", "credits", "vp", "name", "note"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CardSpec:
+    """One patient card. ``diagnosis`` is None off standard cards, ``healing`` None where the
+    card prints none (chronic: its Time is the difficulty, T3; terminal: one unit a round, T5).
+
+    >>> card = CardSpec("S1", "severe", diagnosis=1, healing=2, credits=2, vp=3)
+    >>> card.front, card.priority
+    ('standard', 2)
+    """
+
+    id: str
+    kind: str
+    diagnosis: int | None = None
+    healing: int | None = None
+    credits: int = 0
+    vp: int = 0
+
+    @property
+    def front(self) -> str:
+        """The front kind (K2): severe, chronic and non-severe cards share the standard front."""
+        return self.kind if self.kind in ("critical", "terminal") else "standard"
+
+    @property
+    def priority(self) -> int | None:
+        return PRIORITY[self.kind]
+
+    def back(self) -> tuple[str, int | None, int | None, int, int]:
+        """Everything printed on the card but its id: two cards with equal backs are
+        interchangeable for whoever does not know which is which."""
+        return (self.kind, self.diagnosis, self.healing, self.credits, self.vp)
+
+    def with_id(self, new_id: str) -> "CardSpec":
+        return CardSpec(new_id, self.kind, self.diagnosis, self.healing, self.credits, self.vp)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "kind": self.kind}
+        if self.diagnosis is not None:
+            data["diagnosis"] = self.diagnosis
+        if self.healing is not None:
+            data["healing"] = self.healing
+        data["credits"] = self.credits
+        data["vp"] = self.vp
+        return data
+
+
+def _whole(value: Any, where: str, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise DataError(f"{where}: expected a whole number >= {minimum}, got {value!r}")
+    return value
+
+
+def parse_card(raw: Any, where: str, card_id: str | None = None) -> CardSpec:
+    """Validate one card entry. ``where`` names the file and entry for error messages."""
+    if not isinstance(raw, Mapping):
+        raise DataError(f"{where}: a card must be a table of fields, got {raw!r}")
+    unknown = sorted(set(raw) - CARD_FIELDS)
+    if unknown:
+        raise DataError(
+            f"{where}: unknown field {unknown[0]!r} (known: {', '.join(sorted(CARD_FIELDS))})"
+        )
+    identifier = card_id if card_id is not None else raw.get("id")
+    if not isinstance(identifier, str) or not identifier.strip():
+        raise DataError(f"{where}: field 'id' must be a non-empty string, got {identifier!r}")
+    where = f"{where} ({identifier})"
+    kind = raw.get("kind")
+    if kind not in KINDS:
+        raise DataError(f"{where}: field 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
+    diagnosis: int | None = None
+    if kind in STANDARD_KINDS:
+        diagnosis = _whole(raw.get("diagnosis", 0), f"{where}: field 'diagnosis'")
+    elif "diagnosis" in raw:
+        raise DataError(f"{where}: field 'diagnosis' does not apply to a {kind} card (K1, A7)")
+    healing: int | None = None
+    if kind in PRINTED_HEALING:
+        if "healing" not in raw:
+            raise DataError(f"{where}: field 'healing' is required for a {kind} card (K1)")
+        healing = _whole(raw["healing"], f"{where}: field 'healing'")
+    elif "healing" in raw:
+        rule = "T3" if kind == "chronic" else "T5"
+        raise DataError(f"{where}: field 'healing' does not apply to a {kind} card ({rule})")
+    credits = _whole(raw.get("credits", 0), f"{where}: field 'credits'")
+    vp = _whole(raw.get("vp", 0), f"{where}: field 'vp'")
+    return CardSpec(identifier, kind, diagnosis, healing, credits, vp)
+
+
+def parse_deck(raw: Any, source: str) -> list[CardSpec]:
+    """Validate a deck document: ``{"cards": [card, ...]}`` with unique ids."""
+    if not isinstance(raw, Mapping) or "cards" not in raw:
+        raise DataError(f"{source}: a deck needs a 'cards' list")
+    entries = raw["cards"]
+    if not isinstance(entries, list) or not entries:
+        raise DataError(f"{source}: 'cards' must be a non-empty list")
+    cards: list[CardSpec] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(entries, start=1):
+        card = parse_card(entry, f"{source}: card {index}")
+        if card.id in seen:
+            raise DataError(f"{source}: card {index}: id {card.id!r} is used twice (K3)")
+        seen.add(card.id)
+        cards.append(card)
+    return cards
+
+
+def load_deck(path: str | Path) -> list[CardSpec]:
+    """Read and validate a TOML deck file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read the deck file ({exc.strerror})") from exc
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{path}: not valid TOML ({exc})") from exc
+    return parse_deck(raw, str(path))
+
+
+def data_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "data"
+
+
+def standard_deck_path() -> Path:
+    return data_dir() / "decks" / "standard.toml"
+
+
+_STANDARD_DECK: tuple[CardSpec, ...] | None = None
+
+
+def load_standard_deck() -> list[CardSpec]:
+    """The default deck ``decks/standard.toml`` (read once per process)."""
+    global _STANDARD_DECK
+    if _STANDARD_DECK is None:
+        _STANDARD_DECK = tuple(load_deck(standard_deck_path()))
+    return list(_STANDARD_DECK)
+
+
+def cards_by_id(cards: Iterable[CardSpec]) -> dict[str, CardSpec]:
+    return {card.id: card for card in cards}

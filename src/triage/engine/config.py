@@ -1,0 +1,208 @@
+"""The game configuration: every [O] value of rules.md, read from TOML and validated.
+
+The defaults live in ``triage/data/config/default.toml``; a configuration file or a scenario's
+``config`` holds overrides merged key by key into them.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from triage.engine.errors import DataError
+
+MARKET_ITEMS: tuple[str, ...] = (
+    "diagnostics",
+    "healing",
+    "congress",
+    "helicopter",
+    "staff",
+    "clinical_trial",
+    "outpatient_clinic",
+)
+RETURN_TO: tuple[str, ...] = ("top", "bottom", "discard")
+START_FIELDS: tuple[str, ...] = (
+    "quality",
+    "vp",
+    "credits",
+    "diagnostics",
+    "healing",
+    "staff",
+    "congress",
+    "helicopters",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MarketItem:
+    price: int
+    limit: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """A validated configuration. Build one with :func:`make_config` or :func:`load_config`."""
+
+    rounds: int
+    arrivals: int
+    end_on_zero_quality: bool
+    return_to: str
+    income_diagnostics: int
+    income_healing: int
+    start: Mapping[str, int]
+    market: Mapping[str, MarketItem]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration in the file's shape (``limit`` None where there is none)."""
+        return {
+            "rounds": self.rounds,
+            "arrivals": self.arrivals,
+            "end_on_zero_quality": self.end_on_zero_quality,
+            "return_to": self.return_to,
+            "income": {"diagnostics": self.income_diagnostics, "healing": self.income_healing},
+            "start": dict(self.start),
+            "market": {
+                name: {"price": item.price, "limit": item.limit}
+                for name, item in self.market.items()
+            },
+        }
+
+
+def default_config_path() -> Path:
+    return Path(__file__).resolve().parent.parent / "data" / "config" / "default.toml"
+
+
+_DEFAULTS: dict[str, Any] | None = None
+
+
+def default_values() -> dict[str, Any]:
+    """The default configuration as plain data (a fresh copy each call)."""
+    global _DEFAULTS
+    if _DEFAULTS is None:
+        _DEFAULTS = _read_toml(default_config_path())
+        for item in _DEFAULTS.get("market", {}).values():
+            item.setdefault("limit", None)
+    return copy.deepcopy(_DEFAULTS)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read the configuration file ({exc.strerror})") from exc
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{path}: not valid TOML ({exc})") from exc
+
+
+def merge(base: dict[str, Any], overrides: Mapping[str, Any], source: str, path: str = "") -> None:
+    """Merge ``overrides`` into ``base`` key by key, refusing keys the configuration lacks."""
+    if not isinstance(overrides, Mapping):
+        raise DataError(f"{source}: {path or 'configuration'} must be a table, got {overrides!r}")
+    for key, value in overrides.items():
+        where = f"{path}.{key}" if path else str(key)
+        if key not in base:
+            known = ", ".join(sorted(base))
+            raise DataError(f"{source}: unknown configuration key {where!r} (known here: {known})")
+        if isinstance(base[key], dict):
+            merge(base[key], value, source, where)
+        else:
+            base[key] = value
+
+
+def _whole(value: Any, where: str, source: str, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise DataError(f"{source}: {where} must be a whole number >= {minimum}, got {value!r}")
+    return value
+
+
+def make_config(overrides: Mapping[str, Any] | None = None, source: str = "config") -> Config:
+    """Defaults merged with ``overrides``, validated.
+
+    >>> make_config({"rounds": 3}).rounds
+    3
+    >>> make_config({"return_to": "sideways"})
+    Traceback (most recent call last):
+    ...
+    triage.engine.errors.DataError: config: return_to must be one of top, bottom, discard (V1), got 'sideways'
+    """
+    values = default_values()
+    if overrides:
+        # A limit may be set to None (no limit); merge sees the key in the defaults.
+        merge(values, overrides, source)
+    return _validate(values, source)
+
+
+def _validate(values: dict[str, Any], source: str) -> Config:
+    rounds = _whole(values["rounds"], "rounds", source, 1)
+    arrivals = _whole(values["arrivals"], "arrivals", source, 0)
+    end_on_zero = values["end_on_zero_quality"]
+    if not isinstance(end_on_zero, bool):
+        raise DataError(f"{source}: end_on_zero_quality must be true or false, got {end_on_zero!r}")
+    return_to = values["return_to"]
+    if return_to not in RETURN_TO:
+        raise DataError(
+            f"{source}: return_to must be one of {', '.join(RETURN_TO)} (V1), got {return_to!r}"
+        )
+    income = values["income"]
+    start = {name: _whole(values["start"][name], f"start.{name}", source) for name in START_FIELDS}
+    market: dict[str, MarketItem] = {}
+    for name in MARKET_ITEMS:
+        raw = values["market"][name]
+        price = _whole(raw["price"], f"market.{name}.price", source)
+        limit = raw.get("limit")
+        if limit is not None:
+            limit = _whole(limit, f"market.{name}.limit", source)
+        market[name] = MarketItem(price, limit)
+    return Config(
+        rounds=rounds,
+        arrivals=arrivals,
+        end_on_zero_quality=end_on_zero,
+        return_to=return_to,
+        income_diagnostics=_whole(income["diagnostics"], "income.diagnostics", source),
+        income_healing=_whole(income["healing"], "income.healing", source),
+        start=start,
+        market=market,
+    )
+
+
+def load_config(
+    path: str | Path | None = None, overrides: Mapping[str, Any] | None = None
+) -> Config:
+    """The defaults, then the file at ``path`` (any subset of keys), then ``overrides``."""
+    values = default_values()
+    source = "config"
+    if path is not None:
+        source = str(path)
+        merge(values, _read_toml(Path(path)), source)
+    if overrides:
+        merge(values, overrides, source)
+    return _validate(values, source)
+
+
+def parse_assignment(text: str) -> dict[str, Any]:
+    """Turn ``market.staff.price=5`` into a nested override (values read as TOML).
+
+    >>> parse_assignment("market.staff.price=5")
+    {'market': {'staff': {'price': 5}}}
+    >>> parse_assignment("return_to=bottom")
+    {'return_to': 'bottom'}
+    """
+    if "=" not in text:
+        raise DataError(f"--set {text!r}: expected key=value")
+    key, _, raw_value = text.partition("=")
+    try:
+        value = tomllib.loads(f"v = {raw_value}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw_value
+    result: dict[str, Any] = {}
+    node = result
+    parts = key.strip().split(".")
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+    node[parts[-1]] = value
+    return result

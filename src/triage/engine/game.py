@@ -1,0 +1,961 @@
+"""The rules engine: a game position, its legal actions, and ``apply``.
+
+The engine is pure game logic: no I/O, no clock, no global randomness (D1). A :class:`Game` is
+changed only by :meth:`Game.apply`, which validates an action completely before it touches
+anything, so a refused action leaves the game exactly as it was. After each action the game runs
+on by itself (Cleanup, Income, the next Arrival's draws) until some player must decide.
+
+>>> from triage.engine import Game
+>>> game = Game.new(players=2, seed=7)
+>>> game.phase, game.round, game.turn
+('arrival', 1, 0)
+>>> action = game.legal_actions()[0]
+>>> action["type"] in ("admit", "reject")
+True
+>>> events = game.apply(action)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Iterable
+
+from triage.engine.cards import CardSpec, load_standard_deck
+from triage.engine.config import MARKET_ITEMS, Config, make_config
+from triage.engine.errors import RuleError
+from triage.engine.state import BASE_SPACES, Patient, PlayerState
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+PHASES: tuple[str, ...] = ("arrival", "treatment", "cleanup", "over")
+PAY_KEYS: frozenset[str] = frozenset({"tokens", "staff", "congress"})
+ACTION_FIELDS: dict[str, frozenset[str]] = {
+    "admit": frozenset({"type", "card", "space"}),
+    "reject": frozenset({"type", "card"}),
+    "diagnose": frozenset({"type", "patient", "pay"}),
+    "heal": frozenset({"type", "patient", "amount", "pay"}),
+    "treat": frozenset({"type", "patient", "pay"}),
+    "helicopter": frozenset({"type", "remove", "draw_all"}),
+    "buy": frozenset({"type", "item"}),
+    "pass": frozenset({"type"}),
+}
+ADMISSION_ACTIONS: frozenset[str] = frozenset({"admit", "reject"})
+#: The player attribute a market item adds to (T8).
+ITEM_HOLDING: dict[str, str] = {
+    "diagnostics": "diagnostics",
+    "healing": "healing",
+    "congress": "congress",
+    "helicopter": "helicopters",
+    "staff": "staff",
+    "clinical_trial": "clinical_trials",
+    "outpatient_clinic": "outpatient_clinics",
+}
+Pay = tuple[int, int, int]
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def card_handles(count: int) -> list[str]:
+    """Neutral card ids for a dealt deck (K1): ``P01``, ``P02``, ... in number order."""
+    width = max(2, len(str(count)))
+    return [f"P{number:0{width}d}" for number in range(1, count + 1)]
+
+
+class Game:
+    """A whole game position, all-seeing. Players see it only through :func:`view`."""
+
+    __slots__ = (
+        "config",
+        "cards",
+        "players",
+        "round",
+        "phase",
+        "first_player",
+        "turn",
+        "active_pos",
+        "queue",
+        "resolving",
+        "deck",
+        "discard",
+        "rng",
+        "know_full",
+        "know_priority",
+        "not_severe",
+        "seen_fronts",
+        "known_positions",
+        "winner",
+        "setup",
+        "history",
+        "initial_events",
+    )
+
+    # ------------------------------------------------------------------ construction
+
+    def __init__(
+        self,
+        config: Config,
+        cards: dict[str, CardSpec],
+        players: int,
+        rng: random.Random,
+    ) -> None:
+        if not _is_whole(players) or not 1 <= players <= 4:
+            raise ValueError(f"a game has 1 to 4 players (R1), got {players!r}")
+        self.config = config
+        self.cards = cards
+        self.players = [PlayerState() for _ in range(players)]
+        self.round = 0
+        self.phase = "arrival"
+        self.first_player = 0
+        self.turn: int | None = None
+        #: Position in this round's turn order of the player acting in Treatment.
+        self.active_pos = 0
+        #: Draws still to make, in order: ``[player, how many]`` (A1 Arrival, T7 Helicopter).
+        self.queue: list[list[int]] = []
+        #: The player now admitting the patients it drew, if any.
+        self.resolving: int | None = None
+        self.deck: list[str] = []
+        self.discard: list[str] = []
+        self.rng = rng
+        #: I2: per player, the cards whose treatment side it has seen / whose priority it knows.
+        self.know_full: list[set[str]] = [set() for _ in range(players)]
+        self.know_priority: list[set[str]] = [set() for _ in range(players)]
+        #: I4: unrevealed cards that survived a Cleanup with 2+ Time, so are publicly not severe.
+        self.not_severe: set[str] = set()
+        #: I1: cards whose front has been public at some moment.
+        self.seen_fronts: set[str] = set()
+        #: I3: cards in the deck whose position public events have fixed.
+        self.known_positions: set[str] = set()
+        self.winner: int | None = None
+        #: How the game was dealt (for records, D1); None for a game set up by a scenario.
+        self.setup: dict[str, Any] | None = None
+        self.history: list[dict[str, Any]] = []
+        self.initial_events: list[Event] = []
+
+    @classmethod
+    def new(
+        cls,
+        players: int = 2,
+        deck: Iterable[CardSpec] | None = None,
+        seed: int = 0,
+        config: Config | None = None,
+    ) -> "Game":
+        """Deal a new game: shuffle the deck from ``seed`` (R3), give the cards neutral ids
+        (K1), and play the first Income and Arrival draws.
+
+        >>> game = Game.new(players=1, seed=3)
+        >>> sorted(game.cards)[:2]
+        ['P01', 'P02']
+        """
+        if not _is_whole(seed):
+            raise ValueError(f"the seed must be a whole number, got {seed!r}")
+        config = config or make_config()
+        deck_cards = list(deck) if deck is not None else load_standard_deck()
+        rng = random.Random(seed)
+        order = list(deck_cards)
+        rng.shuffle(order)
+        handles = card_handles(len(order))
+        rng.shuffle(handles)
+        cards = {handle: card.with_id(handle) for handle, card in zip(handles, order)}
+        game = cls(config, cards, players, rng)
+        game.deck = list(handles)
+        game.setup = {
+            "players": players,
+            "config": config.to_dict(),
+            "deck": [card.to_dict() for card in deck_cards],
+            "seed": seed,
+        }
+        game.initialise_players()
+        game._touch_top()
+        events: list[Event] = []
+        game._start_round(1, events)
+        game._run(events)
+        game.initial_events = events
+        return game
+
+    def initialise_players(self) -> None:
+        """R3: every player's starting holdings, before the first Income."""
+        start = self.config.start
+        for player in self.players:
+            player.quality = start["quality"]
+            player.vp = start["vp"]
+            player.credits = start["credits"]
+            player.diagnostics = start["diagnostics"]
+            player.healing = start["healing"]
+            player.staff = start["staff"]
+            player.staff_available = start["staff"]
+            player.congress = start["congress"]
+            player.helicopters = start["helicopters"]
+
+    def copy(self) -> "Game":
+        """An independent copy (for search and what-if analysis)."""
+        other = Game.__new__(Game)
+        other.config = self.config
+        other.cards = self.cards
+        other.players = [player.copy() for player in self.players]
+        other.round = self.round
+        other.phase = self.phase
+        other.first_player = self.first_player
+        other.turn = self.turn
+        other.active_pos = self.active_pos
+        other.queue = [list(entry) for entry in self.queue]
+        other.resolving = self.resolving
+        other.deck = list(self.deck)
+        other.discard = list(self.discard)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.know_full = [set(known) for known in self.know_full]
+        other.know_priority = [set(known) for known in self.know_priority]
+        other.not_severe = set(self.not_severe)
+        other.seen_fronts = set(self.seen_fronts)
+        other.known_positions = set(self.known_positions)
+        other.winner = self.winner
+        other.setup = self.setup
+        other.history = list(self.history)
+        other.initial_events = self.initial_events
+        return other
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    def order(self) -> list[int]:
+        """R1: this round's turn order, from the first player."""
+        count = len(self.players)
+        return [(self.first_player + offset) % count for offset in range(count)]
+
+    @property
+    def active(self) -> int | None:
+        """The player whose Treatment it is (which may differ from :attr:`turn` during
+        Helicopter draws, T7)."""
+        if self.phase != "treatment" or self.active_pos >= len(self.players):
+            return None
+        return self.order()[self.active_pos]
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def scores(self) -> list[int]:
+        return [player.score for player in self.players]
+
+    def in_admission(self, player: int) -> bool:
+        """Whether ``player`` is now admitting the patients it drew (A4)."""
+        return self.resolving == player and bool(self.players[player].pending)
+
+    # ------------------------------------------------------------------ deck
+
+    def _touch_top(self) -> None:
+        """I3: the top card of the deck is always seen."""
+        if self.deck:
+            top = self.deck[0]
+            self.known_positions.add(top)
+            self.seen_fronts.add(top)
+
+    def _draw(self) -> str | None:
+        """Take the top card; an empty deck gives nothing (A1), or, with V1 ``discard``, is
+        first rebuilt from the discard pile, shuffled from the game's generator."""
+        if not self.deck:
+            if not self.discard:
+                return None
+            self.deck = self.discard
+            self.discard = []
+            self.rng.shuffle(self.deck)
+            self.known_positions.clear()
+            self._touch_top()
+        card = self.deck.pop(0)
+        self.known_positions.discard(card)
+        self._touch_top()
+        return card
+
+    def _return_card(self, card: str) -> str:
+        """V1: where a cured (T4), dead (C4) or rejected (A5) patient goes."""
+        where = self.config.return_to
+        if where == "top":
+            self.deck.insert(0, card)
+            self.known_positions.add(card)
+        elif where == "bottom":
+            self.deck.append(card)
+            self.known_positions.add(card)
+        else:
+            self.discard.insert(0, card)
+        self.seen_fronts.add(card)
+        self._touch_top()
+        return where
+
+    def _reveal(self, card: str) -> None:
+        """A revealed treatment side is public (I1) and remembered by all (I2)."""
+        for known in self.know_full:
+            known.add(card)
+
+    # ------------------------------------------------------------------ flow
+
+    def _start_round(self, number: int, events: list[Event]) -> None:
+        """R1, R2: a new round starts with Income, then Arrival."""
+        self.round = number
+        self.first_player = (number - 1) % len(self.players)
+        events.append({"type": "round_started", "round": number, "first_player": self.first_player})
+        income_d = self.config.income_diagnostics
+        income_h = self.config.income_healing
+        order = self.order()
+        for seat in order:
+            player = self.players[seat]
+            player.diagnostics += income_d
+            player.healing += income_h
+            player.staff_available = player.staff
+            player.passed = False
+            for patient in player.terminals:
+                patient.treated = False
+            events.append(
+                {"type": "income", "player": seat, "diagnostics": income_d, "healing": income_h}
+            )
+        self.phase = "arrival"
+        self.active_pos = 0
+        self.queue = [[seat, self.config.arrivals] for seat in order]
+
+    def _run(self, events: list[Event]) -> None:
+        """Play on by itself until some player must decide, or the game ends."""
+        while True:
+            if self.phase == "over":
+                self.turn = None
+                return
+            resolving = self.resolving
+            if resolving is not None:
+                if self.players[resolving].pending:
+                    self.turn = resolving
+                    return
+                self.resolving = None
+            if self.queue:
+                seat, count = self.queue.pop(0)
+                for _ in range(count):
+                    self._draw_for(seat, events)
+                self.resolving = seat
+                continue
+            if self.phase == "arrival":
+                self.phase = "treatment"
+                self.active_pos = 0
+            if self.phase == "treatment":
+                order = self.order()
+                while self.active_pos < len(order) and self.players[order[self.active_pos]].passed:
+                    self.active_pos += 1
+                if self.active_pos < len(order):
+                    self.turn = order[self.active_pos]
+                    return
+            self._cleanup(events)
+
+    def _draw_for(self, seat: int, events: list[Event]) -> None:
+        """A1, A2, A3, A8: draw one patient; a terminal one is admitted beside the board."""
+        card = self._draw()
+        if card is None:
+            events.append({"type": "deck_empty", "player": seat})
+            return
+        spec = self.cards[card]
+        self.seen_fronts.add(card)
+        events.append(
+            {
+                "type": "drawn",
+                "player": seat,
+                "card": card,
+                "front": spec.front,
+                "diagnosis": spec.diagnosis,
+                "round": self.round,
+            }
+        )
+        if spec.kind == "terminal":
+            self.players[seat].terminals.append(Patient(card, revealed=True))
+            self._reveal(card)
+            events.append(
+                {
+                    "type": "admitted",
+                    "player": seat,
+                    "card": card,
+                    "space": None,
+                    "kind": "terminal",
+                    "credits": spec.credits,
+                    "vp": spec.vp,
+                }
+            )
+        else:
+            self.players[seat].pending.append(card)
+
+    def _cleanup(self, events: list[Event]) -> None:
+        """C1-C5: Time, checks and deaths, then the end test (R4) or the next round."""
+        self.phase = "cleanup"
+        self.turn = None
+        order = self.order()
+        for seat in order:
+            self._add_time(seat, events)
+        for seat in order:
+            self._deaths(seat, events)
+        if self._game_ends():
+            self._finish(events)
+        else:
+            self._start_round(self.round + 1, events)
+
+    def _add_time(self, seat: int, events: list[Event]) -> None:
+        """C1: one Time on every patient but revealed non-severe and treated terminal ones."""
+        player = self.players[seat]
+        for slot in player.hospital:
+            if slot is None:
+                continue
+            if slot.revealed and self.cards[slot.card].kind == "non_severe":
+                continue
+            slot.time += 1
+            events.append({"type": "time_added", "player": seat, "card": slot.card, "time": slot.time})
+        for patient in player.terminals:
+            if patient.treated:
+                continue
+            patient.time += 1
+            events.append(
+                {"type": "time_added", "player": seat, "card": patient.card, "time": patient.time}
+            )
+
+    def _deaths(self, seat: int, events: list[Event]) -> None:
+        """C2, C3, C4: spaces in number order, then terminal patients in arrival order."""
+        player = self.players[seat]
+        for index, slot in enumerate(player.hospital):
+            if slot is None:
+                continue
+            spec = self.cards[slot.card]
+            checked = False
+            if not slot.revealed and spec.front == "standard" and slot.time >= 2:
+                self._check(seat, slot.card, events)
+                checked = True
+            if (spec.kind == "critical" and slot.time >= 1) or (
+                spec.kind == "severe" and slot.time >= 2
+            ):
+                player.hospital[index] = None
+                if not slot.revealed:
+                    # I2: a standard patient that dies is known by all to have been severe.
+                    for known in self.know_priority:
+                        known.add(slot.card)
+                self._die(seat, slot, 2, events)
+            elif checked:
+                self.not_severe.add(slot.card)
+        for patient in list(player.terminals):
+            if patient.time >= 1:
+                player.terminals.remove(patient)
+                self._die(seat, patient, 1, events)
+
+    def _check(self, seat: int, card: str, events: list[Event]) -> None:
+        """C3: the other players see the treatment side; solo, the owner learns the priority."""
+        spec = self.cards[card]
+        others = [other for other in range(len(self.players)) if other != seat]
+        event: Event = {"type": "checked", "player": seat, "card": card, "seen_by": others}
+        if others:
+            for other in others:
+                self.know_full[other].add(card)
+            event["secret"] = {
+                "to": others,
+                "kind": spec.kind,
+                "priority": spec.priority,
+                "healing": spec.healing,
+                "credits": spec.credits,
+                "vp": spec.vp,
+            }
+        else:
+            self.know_priority[seat].add(card)
+            event["secret"] = {"to": [seat], "kind": spec.kind, "priority": spec.priority}
+        events.append(event)
+
+    def _die(self, seat: int, patient: Patient, cost: int, events: list[Event]) -> None:
+        """C4: placed healing goes back to the supply, the card per V1, and QoC drops."""
+        player = self.players[seat]
+        player.quality -= cost
+        where = self._return_card(patient.card)
+        events.append(
+            {
+                "type": "died",
+                "player": seat,
+                "card": patient.card,
+                "quality_lost": cost,
+                "to": where,
+            }
+        )
+
+    def _game_ends(self) -> bool:
+        """R4: after the last round's Cleanup, or one that leaves a QoC at 0 or below."""
+        if self.round >= self.config.rounds:
+            return True
+        return self.config.end_on_zero_quality and any(p.quality <= 0 for p in self.players)
+
+    def _finish(self, events: list[Event]) -> None:
+        self.phase = "over"
+        self.turn = None
+        self.queue = []
+        self.resolving = None
+        self.winner = self._winner()
+        events.append(
+            {
+                "type": "game_over",
+                "round": self.round,
+                "scores": self.scores(),
+                "winner": self.winner,
+            }
+        )
+
+    def _winner(self) -> int | None:
+        """R4: best VP + QoC, then treated-patient track, then Credits; a full tie has none.
+        Solo: seat 0 unless its QoC ended at 0 or below."""
+        if len(self.players) == 1:
+            return 0 if self.players[0].quality > 0 else None
+        keys = [(p.score, p.treated, p.credits) for p in self.players]
+        best = max(keys)
+        if keys.count(best) > 1:
+            return None
+        return keys.index(best)
+
+    def _check_cures(self, seat: int, events: list[Event]) -> None:
+        """T4: a revealed patient whose placed healing reaches its difficulty is cured."""
+        player = self.players[seat]
+        for index, slot in enumerate(player.hospital):
+            if slot is None or not slot.revealed:
+                continue
+            spec = self.cards[slot.card]
+            difficulty = spec.healing if spec.healing is not None else slot.time
+            if slot.placed >= difficulty:
+                player.hospital[index] = None
+                player.credits += spec.credits
+                player.vp += spec.vp
+                player.treated += 1
+                where = self._return_card(slot.card)
+                events.append(
+                    {
+                        "type": "cured",
+                        "player": seat,
+                        "card": slot.card,
+                        "credits": spec.credits,
+                        "vp": spec.vp,
+                        "to": where,
+                    }
+                )
+
+    # ------------------------------------------------------------------ actions
+
+    def apply(self, action: Action, player: int | None = None) -> list[Event]:
+        """Take ``action`` for ``player`` (default: the player whose decision it is).
+
+        Returns the events it caused, including everything the game then did by itself.
+        Raises :class:`RuleError` and changes nothing when the rules refuse the action.
+        """
+        if self.phase == "over":
+            raise RuleError("game_over", "the game is over; no more actions are taken", "R4")
+        kind = _check_shape(action)
+        if player is None:
+            actor = self.turn
+        elif not _is_whole(player) or not 0 <= player < len(self.players):
+            raise RuleError(
+                "invalid_action", f"player must be a seat from 0 to {len(self.players) - 1}, got {player!r}"
+            )
+        else:
+            actor = player
+        if actor is None or actor != self.turn:
+            raise RuleError(
+                "not_your_turn", f"it is player {self.turn}'s decision, not player {actor}'s", "R1"
+            )
+        admitting = self.in_admission(actor)
+        if (kind in ADMISSION_ACTIONS) != admitting:
+            if admitting:
+                raise RuleError(
+                    "wrong_phase",
+                    f"player {actor} must first admit or reject the patients it drew",
+                    "A4",
+                )
+            raise RuleError(
+                "wrong_phase", f"{kind} is not possible now: no patient is waiting for admission", "A4"
+            )
+        events: list[Event] = []
+        normalised = _HANDLERS[kind](self, actor, action, events)
+        self.history.append({"by": actor, "do": normalised})
+        self._check_cures(actor, events)
+        self._run(events)
+        return events
+
+    def _pending_card(self, seat: int, action: Action) -> str:
+        card = action["card"]
+        if card not in self.players[seat].pending:
+            raise RuleError(
+                "unknown_patient", f"{card!r} is not a patient waiting for player {seat}'s admission", "A4"
+            )
+        return card
+
+    def _do_admit(self, seat: int, action: Action, events: list[Event]) -> Action:
+        card = self._pending_card(seat, action)
+        player = self.players[seat]
+        space = action["space"]
+        if not 1 <= space <= len(player.hospital):
+            raise RuleError(
+                "no_such_space",
+                f"space {space} does not exist: player {seat}'s hospital has spaces 1-{len(player.hospital)}",
+                "K4",
+            )
+        if player.hospital[space - 1] is not None:
+            raise RuleError(
+                "space_occupied",
+                f"space {space} already holds {player.hospital[space - 1].card}; patients never move (A6)",  # type: ignore[union-attr]
+                "A4",
+            )
+        player.pending.remove(card)
+        spec = self.cards[card]
+        critical = spec.kind == "critical"
+        player.hospital[space - 1] = Patient(card, revealed=critical)
+        event: Event = {"type": "admitted", "player": seat, "card": card, "space": space}
+        if critical:
+            # A7: a critical patient is revealed on admission.
+            self._reveal(card)
+            event.update(kind="critical", healing=spec.healing, credits=spec.credits, vp=spec.vp)
+        events.append(event)
+        return {"type": "admit", "card": card, "space": space}
+
+    def _do_reject(self, seat: int, action: Action, events: list[Event]) -> Action:
+        card = self._pending_card(seat, action)
+        player = self.players[seat]
+        free = [index + 1 for index, slot in enumerate(player.hospital) if slot is None]
+        if free:
+            raise RuleError(
+                "space_available",
+                f"{card} cannot be rejected while space {free[0]} is free",
+                "A4",
+            )
+        player.pending.remove(card)
+        player.quality -= 1
+        where = self._return_card(card)
+        events.append({"type": "rejected", "player": seat, "card": card, "quality_lost": 1, "to": where})
+        return {"type": "reject", "card": card}
+
+    def _hospital_patient(self, seat: int, action: Action, verb: str) -> tuple[int, Patient]:
+        card = action["patient"]
+        space, patient = self.players[seat].find(card)
+        if patient is None:
+            raise RuleError("unknown_patient", f"{card!r} is not a patient of player {seat}", "T1")
+        if space is None:
+            raise RuleError(
+                "is_terminal", f"{card} is a terminal patient: it is treated (T5), never {verb}", "T5"
+            )
+        return space, patient
+
+    def _do_diagnose(self, seat: int, action: Action, events: list[Event]) -> Action:
+        space, patient = self._hospital_patient(seat, action, "diagnosed")
+        if patient.revealed:
+            raise RuleError("already_revealed", f"{patient.card} is already revealed", "T1")
+        spec = self.cards[patient.card]
+        cost = spec.diagnosis or 0
+        pay = self._payment(seat, action.get("pay"), cost, "diagnostics", f"diagnosing {patient.card}", "T1")
+        self._spend(seat, pay, "diagnostics")
+        patient.revealed = True
+        self._reveal(patient.card)
+        events.append(
+            {
+                "type": "diagnosed",
+                "player": seat,
+                "card": patient.card,
+                "space": space,
+                "kind": spec.kind,
+                "priority": spec.priority,
+                "healing": spec.healing if spec.healing is not None else patient.time,
+                "credits": spec.credits,
+                "vp": spec.vp,
+                "pay": _pay_dict(pay),
+            }
+        )
+        return {"type": "diagnose", "patient": patient.card, "pay": _pay_dict(pay)}
+
+    def _do_heal(self, seat: int, action: Action, events: list[Event]) -> Action:
+        _, patient = self._hospital_patient(seat, action, "healed")
+        if not patient.revealed:
+            raise RuleError("not_revealed", f"{patient.card} must be diagnosed before it is healed", "T2")
+        spec = self.cards[patient.card]
+        difficulty = spec.healing if spec.healing is not None else patient.time
+        need = difficulty - patient.placed
+        amount = action["amount"]
+        if amount > need:
+            raise RuleError(
+                "too_much_healing", f"{patient.card} needs only {need} more healing, not {amount}", "T2"
+            )
+        pay = self._payment(seat, action.get("pay"), amount, "healing", f"healing {patient.card} by {amount}", "T2")
+        self._spend(seat, pay, "healing")
+        patient.placed += amount
+        events.append(
+            {
+                "type": "healed",
+                "player": seat,
+                "card": patient.card,
+                "amount": amount,
+                "placed": patient.placed,
+                "pay": _pay_dict(pay),
+            }
+        )
+        return {"type": "heal", "patient": patient.card, "amount": amount, "pay": _pay_dict(pay)}
+
+    def _do_treat(self, seat: int, action: Action, events: list[Event]) -> Action:
+        card = action["patient"]
+        space, patient = self.players[seat].find(card)
+        if patient is None:
+            raise RuleError("unknown_patient", f"{card!r} is not a patient of player {seat}", "T5")
+        if space is not None:
+            raise RuleError("not_terminal", f"{card} is not a terminal patient: diagnose and heal it", "T5")
+        if patient.treated:
+            raise RuleError("already_treated", f"{card} was already treated this round", "T5")
+        pay = self._payment(seat, action.get("pay"), 1, "healing", f"treating {card}", "T5")
+        self._spend(seat, pay, "healing")
+        spec = self.cards[card]
+        player = self.players[seat]
+        patient.treated = True
+        player.credits += spec.credits
+        player.vp += spec.vp
+        events.append(
+            {
+                "type": "treated",
+                "player": seat,
+                "card": card,
+                "credits": spec.credits,
+                "vp": spec.vp,
+                "pay": _pay_dict(pay),
+            }
+        )
+        return {"type": "treat", "patient": card, "pay": _pay_dict(pay)}
+
+    def _do_helicopter(self, seat: int, action: Action, events: list[Event]) -> Action:
+        player = self.players[seat]
+        remove = action.get("remove")
+        draw_all = bool(action.get("draw_all", False))
+        space: int | None = None
+        patient: Patient | None = None
+        if remove is not None:
+            space, patient = player.find(remove)
+            if patient is None:
+                raise RuleError("unknown_patient", f"{remove!r} is not a patient of player {seat}", "T7")
+        if player.helicopters <= 0:
+            raise RuleError("no_helicopter", f"player {seat} has no Helicopter left", "T7")
+        player.helicopters -= 1
+        events.append({"type": "helicopter", "player": seat, "remove": remove, "draw_all": draw_all})
+        if patient is not None:
+            # T7: removal comes first; no QoC lost; the card goes under the deck.
+            if space is None:
+                player.terminals.remove(patient)
+            else:
+                player.hospital[space - 1] = None
+            self.deck.append(patient.card)
+            self.known_positions.add(patient.card)
+            self._touch_top()
+            events.append({"type": "removed", "player": seat, "card": patient.card, "space": space})
+        if draw_all:
+            order = self.order()
+            start = order.index(seat)
+            self.queue = [[other, 1] for other in order[start:] + order[:start]]
+        return {"type": "helicopter", "remove": remove, "draw_all": draw_all}
+
+    def _do_buy(self, seat: int, action: Action, events: list[Event]) -> Action:
+        item = action["item"]
+        market = self.config.market[item]
+        player = self.players[seat]
+        holding = ITEM_HOLDING[item]
+        if market.limit is not None and getattr(player, holding) >= market.limit:
+            raise RuleError(
+                "limit_reached", f"a player may own at most {market.limit} {item.replace('_', ' ')}", "T8"
+            )
+        if player.credits < market.price:
+            raise RuleError(
+                "cannot_afford",
+                f"{item.replace('_', ' ')} costs {market.price} Credits; player {seat} has {player.credits}",
+                "T8",
+            )
+        player.credits -= market.price
+        setattr(player, holding, getattr(player, holding) + 1)
+        if item == "staff":
+            player.staff_available += 1
+        elif item in ("clinical_trial", "outpatient_clinic"):
+            player.hospital.append(None)
+        events.append({"type": "bought", "player": seat, "item": item, "price": market.price})
+        return {"type": "buy", "item": item}
+
+    def _do_pass(self, seat: int, action: Action, events: list[Event]) -> Action:
+        self.players[seat].passed = True
+        events.append({"type": "passed", "player": seat})
+        return {"type": "pass"}
+
+    def _payment(self, seat: int, pay: Any, cost: int, token: str, what: str, rule: str) -> Pay:
+        """T6: the mix of tokens, Staff and Congress Doctors that pays ``cost``."""
+        player = self.players[seat]
+        tokens = getattr(player, token)
+        if pay is None:
+            use_tokens = min(tokens, cost)
+            use_staff = min(player.staff_available, cost - use_tokens)
+            use_congress = min(player.congress, cost - use_tokens - use_staff)
+            if use_tokens + use_staff + use_congress < cost:
+                raise RuleError("cannot_afford", self._afford_message(seat, cost, token, what), "T6")
+            return use_tokens, use_staff, use_congress
+        mix = (pay.get("tokens", 0), pay.get("staff", 0), pay.get("congress", 0))
+        if sum(mix) != cost:
+            raise RuleError(
+                "bad_payment", f"{what} costs {cost}; the payment adds up to {sum(mix)}", "T6"
+            )
+        if mix[0] > tokens or mix[1] > player.staff_available or mix[2] > player.congress:
+            raise RuleError("cannot_afford", self._afford_message(seat, cost, token, what), "T6")
+        return mix
+
+    def _afford_message(self, seat: int, cost: int, token: str, what: str) -> str:
+        player = self.players[seat]
+        return (
+            f"{what} costs {cost}; player {seat} has {getattr(player, token)} {token.capitalize()}, "
+            f"{player.staff_available} Staff available and {player.congress} Congress Doctors"
+        )
+
+    def _spend(self, seat: int, pay: Pay, token: str) -> None:
+        player = self.players[seat]
+        setattr(player, token, getattr(player, token) - pay[0])
+        player.staff_available -= pay[1]
+        player.congress -= pay[2]
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Every action the rules allow ``player`` now (default: the player to decide), with
+        each distinct payment mix listed explicitly. Empty when it is not its decision."""
+        seat = self.turn
+        if seat is None or (player is not None and player != seat):
+            return []
+        state = self.players[seat]
+        if self.resolving == seat and state.pending:
+            return self._admission_actions(state)
+        actions: list[Action] = []
+        cards = self.cards
+        for slot in state.hospital:
+            if slot is None:
+                continue
+            spec = cards[slot.card]
+            if not slot.revealed:
+                for pay in _mixes(spec.diagnosis or 0, state.diagnostics, state.staff_available, state.congress):
+                    actions.append({"type": "diagnose", "patient": slot.card, "pay": pay})
+                continue
+            difficulty = spec.healing if spec.healing is not None else slot.time
+            for amount in range(1, difficulty - slot.placed + 1):
+                mixes = _mixes(amount, state.healing, state.staff_available, state.congress)
+                if not mixes:
+                    break
+                for pay in mixes:
+                    actions.append({"type": "heal", "patient": slot.card, "amount": amount, "pay": pay})
+        for patient in state.terminals:
+            if not patient.treated:
+                for pay in _mixes(1, state.healing, state.staff_available, state.congress):
+                    actions.append({"type": "treat", "patient": patient.card, "pay": pay})
+        if state.helicopters > 0:
+            actions.append({"type": "helicopter", "remove": None, "draw_all": True})
+            for slot in state.hospital:
+                if slot is not None:
+                    actions.append({"type": "helicopter", "remove": slot.card, "draw_all": False})
+                    actions.append({"type": "helicopter", "remove": slot.card, "draw_all": True})
+            for patient in state.terminals:
+                actions.append({"type": "helicopter", "remove": patient.card, "draw_all": False})
+                actions.append({"type": "helicopter", "remove": patient.card, "draw_all": True})
+        credits = state.credits
+        for item, market in self.config.market.items():
+            if credits >= market.price and (
+                market.limit is None or getattr(state, ITEM_HOLDING[item]) < market.limit
+            ):
+                actions.append({"type": "buy", "item": item})
+        actions.append({"type": "pass"})
+        return actions
+
+    @staticmethod
+    def _admission_actions(state: PlayerState) -> list[Action]:
+        free = [index + 1 for index, slot in enumerate(state.hospital) if slot is None]
+        actions: list[Action] = []
+        for card in state.pending:
+            if free:
+                actions.extend({"type": "admit", "card": card, "space": space} for space in free)
+            else:
+                actions.append({"type": "reject", "card": card})
+        return actions
+
+    def is_legal(self, action: Action, player: int | None = None) -> bool:
+        """Whether ``apply`` would accept the action (checked on a copy, never on the game)."""
+        try:
+            self.copy().apply(action, player)
+        except RuleError:
+            return False
+        return True
+
+
+def _mixes(cost: int, tokens: int, staff: int, congress: int) -> list[dict[str, int]]:
+    """T6: every distinct way to pay ``cost`` from these holdings, tokens-first mix first."""
+    mixes = []
+    for use_staff in range(min(staff, cost) + 1):
+        for use_congress in range(min(congress, cost - use_staff) + 1):
+            use_tokens = cost - use_staff - use_congress
+            if use_tokens <= tokens:
+                mixes.append({"tokens": use_tokens, "staff": use_staff, "congress": use_congress})
+    return mixes
+
+
+def _pay_dict(pay: Pay) -> dict[str, int]:
+    return {"tokens": pay[0], "staff": pay[1], "congress": pay[2]}
+
+
+def _invalid(message: str) -> RuleError:
+    return RuleError("invalid_action", message)
+
+
+def _check_shape(action: Any) -> str:
+    """The action's own shape (scenario-format.md section 4), before any game check."""
+    if not isinstance(action, dict):
+        raise _invalid(f"an action must be an object with a 'type', got {action!r}")
+    kind = action.get("type")
+    fields = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        raise _invalid(f"unknown action type {kind!r} (known: {', '.join(ACTION_FIELDS)})")
+    extra = [key for key in action if key not in fields]
+    if extra:
+        raise _invalid(f"{kind} has no field {extra[0]!r} (fields: {', '.join(sorted(fields))})")
+    for field in ("card", "patient"):
+        if field in fields and not isinstance(action.get(field), str):
+            raise _invalid(f"{kind} needs '{field}': a card id string, got {action.get(field)!r}")
+    if kind == "admit" and not _is_whole(action.get("space")):
+        raise _invalid(f"admit needs 'space': a whole number, got {action.get('space')!r}")
+    if kind == "heal":
+        amount = action.get("amount")
+        if not _is_whole(amount) or amount < 1:
+            raise _invalid(f"heal needs 'amount': a whole number of at least 1, got {amount!r}")
+    if "pay" in fields:
+        _check_pay(action.get("pay"))
+    if kind == "helicopter":
+        remove = action.get("remove")
+        draw_all = action.get("draw_all", False)
+        if remove is not None and not isinstance(remove, str):
+            raise _invalid(f"helicopter 'remove' must be a card id or null, got {remove!r}")
+        if not isinstance(draw_all, bool):
+            raise _invalid(f"helicopter 'draw_all' must be true or false, got {draw_all!r}")
+        if remove is None and not draw_all:
+            raise RuleError(
+                "empty_helicopter", "a Helicopter must remove a patient, make all draw, or both", "T7"
+            )
+    if kind == "buy" and action.get("item") not in MARKET_ITEMS:
+        raise _invalid(f"unknown market item {action.get('item')!r} (items: {', '.join(MARKET_ITEMS)})")
+    return kind
+
+
+def _check_pay(pay: Any) -> None:
+    if pay is None:
+        return
+    if not isinstance(pay, dict):
+        raise _invalid(f"'pay' must be an object of tokens, staff and congress, got {pay!r}")
+    for key, count in pay.items():
+        if key not in PAY_KEYS:
+            raise _invalid(f"'pay' has no field {key!r} (fields: congress, staff, tokens)")
+        if not _is_whole(count) or count < 0:
+            raise _invalid(f"'pay.{key}' must be a whole number >= 0, got {count!r}")
+
+
+_HANDLERS: dict[str, Callable[[Game, int, Action, list[Event]], Action]] = {
+    "admit": Game._do_admit,
+    "reject": Game._do_reject,
+    "diagnose": Game._do_diagnose,
+    "heal": Game._do_heal,
+    "treat": Game._do_treat,
+    "helicopter": Game._do_helicopter,
+    "buy": Game._do_buy,
+    "pass": Game._do_pass,
+}

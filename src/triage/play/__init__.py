@@ -1,0 +1,1 @@
+"""Ways to play Triage: text rendering now; the terminal game builds on it."""

@@ -1,0 +1,1 @@
+"""Running many games: the benchmark now, the simulator next."""
