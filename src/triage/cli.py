@@ -175,6 +175,9 @@ def bench(
         )
 
 
+# Commands of the other shells register here, one line each.
+
+
 def main() -> None:
     app()
 
