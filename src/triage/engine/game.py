@@ -90,6 +90,7 @@ class Game:
         "setup",
         "history",
         "initial_events",
+        "origins",
     )
 
     # ------------------------------------------------------------------ construction
@@ -133,6 +134,8 @@ class Game:
         self.setup: dict[str, Any] | None = None
         self.history: list[dict[str, Any]] = []
         self.initial_events: list[Event] = []
+        #: Secret: the deck-file id of each card's neutral handle (K1), for designers' statistics.
+        self.origins: dict[str, str] = {card: card for card in cards}
 
     @classmethod
     def new(
@@ -160,6 +163,7 @@ class Game:
         rng.shuffle(handles)
         cards = {handle: card.with_id(handle) for handle, card in zip(handles, order)}
         game = cls(config, cards, players, rng)
+        game.origins = {handle: card.id for handle, card in zip(handles, order)}
         game.deck = list(handles)
         game.setup = {
             "players": players,
@@ -215,6 +219,7 @@ class Game:
         other.setup = self.setup
         other.history = list(self.history)
         other.initial_events = self.initial_events
+        other.origins = self.origins
         return other
 
     # ------------------------------------------------------------------ queries
