@@ -1,9 +1,11 @@
 """Bots: players that choose from their seat's view only."""
 
 from triage.bots.base import Bot
+from triage.bots.greedy import GreedyBot
 from triage.bots.random_bot import RandomBot
 
 BOTS: dict[str, type] = {"random": RandomBot}
+BOTS["greedy"] = GreedyBot  # triage.bots.greedy (issue 3)
 
 
 def make_bot(name: str) -> Bot:

@@ -1,0 +1,263 @@
+"""A game being played at one table: seats (humans or bots), the save file, the seat logs.
+
+Both the Textual app and ``triage play --plain`` drive a :class:`Session`; neither touches the
+engine's all-seeing objects for anything a player sees. What a seat is shown comes only from
+:func:`triage.engine.view` and :func:`triage.engine.events_for`.
+
+The save file is the engine's game record (:mod:`triage.engine.records`) plus the seat list, and
+is written after every action, so a game can be resumed from it. Bots draw their randomness from
+a generator seeded by the game seed and the number of actions taken so far: a resumed game goes
+on exactly as the uninterrupted one would have.
+
+>>> session = Session.new(players=2, seats=["random", "greedy"], seed=3)
+>>> session.run_bots()
+>>> session.game.is_over()
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from triage.bots import BOTS, Bot, make_bot
+from triage.engine import Config, DataError, Game, RuleError, events_for, view
+from triage.engine.cards import CardSpec
+from triage.engine.records import load_record, make_record, replay_steps
+from triage.play.render import describe_event
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+HUMAN = "human"
+KINDS = ("critical", "severe", "chronic", "non_severe", "terminal")
+
+
+def seat_kinds() -> list[str]:
+    """What may sit at a seat: a human or one of the registered bots."""
+    return [HUMAN, *sorted(BOTS)]
+
+
+def parse_seats(text: str | list[str] | None, players: int) -> list[str]:
+    """The ``--bots`` option: one name per seat, comma-separated; one name fills every seat;
+    none means a human at seat 0 and greedy bots elsewhere.
+
+    >>> parse_seats("human,greedy", 2)
+    ['human', 'greedy']
+    >>> parse_seats("random", 3)
+    ['random', 'random', 'random']
+    """
+    if text is None or text == "" or text == []:
+        return [HUMAN] + ["greedy" if "greedy" in BOTS else "random"] * (players - 1)
+    names = [name.strip().lower() for name in text.split(",")] if isinstance(text, str) else list(text)
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"--bots names {len(names)} seats but the game has {players} players")
+    for name in names:
+        if name not in seat_kinds():
+            raise ValueError(f"unknown seat {name!r} (choose from: {', '.join(seat_kinds())})")
+    return names
+
+
+def bot_rng(seed: int, actions_taken: int) -> random.Random:
+    """The generator a bot uses for one decision: fixed by the game, so resuming changes nothing."""
+    return random.Random(f"triage-bot:{seed}:{actions_taken}")
+
+
+@dataclass
+class Session:
+    """One game and who sits where. ``events`` is the all-seeing event stream: never show it
+    unfiltered; use :meth:`log_for`."""
+
+    game: Game
+    seats: list[str]
+    save_path: Path | None = None
+    events: list[Event] = field(default_factory=list)
+    bots: dict[int, Bot] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != self.game.num_players:
+            raise ValueError(f"{len(self.seats)} seats for a {self.game.num_players}-player game")
+        self.bots = {seat: make_bot(name) for seat, name in enumerate(self.seats) if name != HUMAN}
+
+    # ------------------------------------------------------------------ starting
+
+    @classmethod
+    def new(
+        cls,
+        players: int = 2,
+        seats: list[str] | None = None,
+        seed: int = 0,
+        config: Config | None = None,
+        deck: list[CardSpec] | None = None,
+        save_path: Path | str | None = None,
+    ) -> "Session":
+        """Deal a new game and save it at once (when a save file is named)."""
+        game = Game.new(players=players, deck=deck, seed=seed, config=config)
+        session = cls(
+            game,
+            seats or parse_seats(None, players),
+            Path(save_path) if save_path else None,
+            list(game.initial_events),
+        )
+        session.save()
+        return session
+
+    @classmethod
+    def resume(
+        cls, path: Path | str, seats: list[str] | None = None, save_path: Path | str | None = None
+    ) -> "Session":
+        """Continue the game a save file holds (the seats it names, unless ``seats`` is given);
+        it goes on being saved to the same file unless ``save_path`` names another."""
+        record = load_record(path)
+        events: list[Event] = []
+        game: Game | None = None
+        for game, step_events, _ in replay_steps(record, str(path)):
+            events.extend(step_events)
+        assert game is not None
+        if seats is None:
+            saved = record.get("seats")
+            if saved is None:
+                saved = [HUMAN] * game.num_players
+            try:
+                seats = parse_seats(list(saved), game.num_players)
+            except ValueError as error:
+                raise DataError(f"{path}: 'seats': {error}") from None
+        return cls(game, seats, Path(save_path or path), events)
+
+    # ------------------------------------------------------------------ asking
+
+    @property
+    def turn(self) -> int | None:
+        return self.game.turn
+
+    def is_human(self, seat: int) -> bool:
+        return self.seats[seat] == HUMAN
+
+    def human_seats(self) -> list[int]:
+        return [seat for seat, name in enumerate(self.seats) if name == HUMAN]
+
+    def human_to_move(self) -> bool:
+        return self.turn is not None and self.is_human(self.turn)
+
+    def seat_name(self, seat: int) -> str:
+        return f"Player {seat} ({self.seats[seat]})"
+
+    def names(self) -> list[str]:
+        return [self.seat_name(seat) for seat in range(self.game.num_players)]
+
+    def view_for(self, seat: int) -> dict[str, Any]:
+        return view(self.game, seat)
+
+    def legal(self) -> list[Action]:
+        """The legal actions of the seat to move (empty when the game is over)."""
+        return self.game.legal_actions()
+
+    def log_for(self, seat: int, start: int = 0) -> list[str]:
+        """Seat ``seat``'s log lines for the events from index ``start`` on (filtered, I4)."""
+        return [describe_event(event) for event in events_for(self.events[start:], seat)]
+
+    # ------------------------------------------------------------------ acting
+
+    def act(self, action: Action) -> list[Event]:
+        """The seat to move takes ``action``; raises :class:`RuleError` and changes nothing if
+        the rules refuse it. The game is saved after every action."""
+        if self.turn is None:
+            raise RuleError("game_over", "the game is over; no more actions are taken", "R4")
+        events = self.game.apply(action, self.turn)
+        self.events.extend(events)
+        self.save()
+        return events
+
+    def bot_action(self) -> Action:
+        """What the bot at the seat to move chooses, from that seat's view only."""
+        seat = self.turn
+        if seat is None or seat not in self.bots:
+            raise ValueError("it is not a bot's decision")
+        rng = bot_rng(self.seed, len(self.game.history))
+        return self.bots[seat].choose(view(self.game, seat), self.game.legal_actions(), rng)
+
+    def bot_steps(self) -> Iterator[tuple[int, Action, list[Event]]]:
+        """Let bots move until a human must decide or the game ends: (seat, action, events)."""
+        while self.turn is not None and not self.is_human(self.turn):
+            seat = self.turn
+            action = self.bot_action()
+            yield seat, action, self.act(action)
+
+    def run_bots(self) -> None:
+        for _ in self.bot_steps():
+            pass
+
+    @property
+    def seed(self) -> int:
+        return int(self.game.setup["seed"]) if self.game.setup else 0
+
+    # ------------------------------------------------------------------ saving
+
+    def record(self) -> dict[str, Any]:
+        record = make_record(self.game)
+        record["seats"] = list(self.seats)
+        return record
+
+    def save(self) -> None:
+        """Write the save file (atomically: a crash never leaves half a record)."""
+        if self.save_path is None:
+            return
+        temporary = self.save_path.with_name(self.save_path.name + ".tmp")
+        temporary.write_text(json.dumps(self.record(), indent=1) + "\n", encoding="utf-8")
+        os.replace(temporary, self.save_path)
+
+    # ------------------------------------------------------------------ the end
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Per player at the end: score, VP, QoC, and patients cured, dead and rejected by kind.
+
+        Only once the game is over, when every card is public (records.record_for)."""
+        if not self.game.is_over():
+            raise ValueError("the summary exists only once the game is over")
+        tallies = [{"cured": Counter(), "dead": Counter(), "rejected": Counter()} for _ in self.game.players]
+        outcome = {"cured": "cured", "died": "dead", "rejected": "rejected"}
+        for event in self.events:
+            if event["type"] in outcome:
+                kind = self.game.cards[event["card"]].kind
+                tallies[event["player"]][outcome[event["type"]]][kind] += 1
+        rows = []
+        for seat, (player, tally) in enumerate(zip(self.game.players, tallies)):
+            row: dict[str, Any] = {
+                "seat": seat,
+                "name": self.seat_name(seat),
+                "score": player.score,
+                "vp": player.vp,
+                "quality": player.quality,
+                "treated": player.treated,
+                "credits": player.credits,
+            }
+            for what, counts in tally.items():
+                row[what] = {kind: counts[kind] for kind in KINDS if counts[kind]}
+            rows.append(row)
+        return rows
+
+    def final_lines(self) -> list[str]:
+        """The end of the game as text: scores, the winner, and each player's summary."""
+        winner = self.game.winner
+        if self.game.num_players == 1:
+            verdict = "the hospital held (win)" if winner == 0 else "Quality of Care fell to 0 (loss)"
+        else:
+            verdict = f"winner: {self.seat_name(winner)}" if winner is not None else "no winner (a full tie)"
+        lines = [f"Game over after round {self.game.round}: {verdict}"]
+        for row in self.summary():
+            lines.append(
+                f"{row['name']}: score {row['score']} (VP {row['vp']} + QoC {row['quality']}), "
+                f"treated {row['treated']}, credits {row['credits']}"
+            )
+            for what in ("cured", "dead", "rejected"):
+                counts = row[what]
+                detail = ", ".join(f"{count} {kind.replace('_', '-')}" for kind, count in counts.items())
+                lines.append(f"    {what}: {sum(counts.values())}{' (' + detail + ')' if detail else ''}")
+        return lines
