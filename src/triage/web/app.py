@@ -1,0 +1,240 @@
+"""The web app (FastAPI): the HTTP API under ``/api``, live updates over a WebSocket, the page.
+
+Every response that shows a game goes through :class:`~triage.web.tables.TableService`, which
+filters it for the asking seat (or for spectators). Errors are JSON ``{"code", "message"}``
+(and ``rule`` for a rules refusal), with the engine's error codes for refused actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import Any, AsyncIterator, Optional
+
+from fastapi import Body, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from triage.web.storage import DEFAULT_DB_URL, Store
+from triage.web.tables import LiveTable, TableService, WebError
+
+STATIC = Path(__file__).parent / "static"
+LOBBY_SIZE = 30
+
+
+class TableRequest(BaseModel):
+    """A new table: how many seats, which are bots, and optionally the deal."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    players: int = Field(2, ge=1, le=4, description="Number of seats (1-4, R1).")
+    bots: Optional[list[Optional[str]]] = Field(
+        None, description="One entry per seat: a bot name (see /api/bots) or null for a human. Default: all human."
+    )
+    seed: Optional[int] = Field(
+        None, ge=0, description="Deal seed (D1). Omit it for a secret random deal; whoever chooses it can work out the deal."
+    )
+    config: Optional[dict[str, Any]] = Field(None, description="Configuration overrides (scenario-format.md section 1).")
+    deck: Optional[list[dict[str, Any]]] = Field(None, description="Deck cards (deck-file format); default the standard deck.")
+
+
+class SeatToken(BaseModel):
+    seat: int
+    token: str
+
+
+class CreatedTable(BaseModel):
+    table_id: str
+    seats: list[SeatToken] = Field(description="The token of each human seat; bots need none.")
+
+
+class ActionResult(BaseModel):
+    number: int = Field(description="The number of the accepted action in the table's record (from 0).")
+    events: list[dict[str, Any]] = Field(
+        description="This seat's events of the action and of the bot moves that followed it."
+    )
+    turn: Optional[int]
+    phase: str
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    rule: Optional[str] = None
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody} for status in (401, 403, 404, 409, 422)
+}
+
+AUTH_HEADER = Header(None, description="Bearer TOKEN: the seat's token.")
+
+
+def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
+    """The app, storing its tables at ``db_url`` (any SQLAlchemy URL)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(db_url)
+        app.state.service = TableService(store)
+        yield
+        store.close()
+
+    app = FastAPI(
+        title="Triage",
+        summary="Play Triage (Patients and Treatment) in the browser: solo against bots or at a table with friends.",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(WebError)
+    async def web_error(_request: Request, error: WebError) -> JSONResponse:
+        return JSONResponse(error.to_dict(), status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in issue['loc'][1:]) or 'body'}: {issue['msg']}" for issue in error.errors()
+        )
+        return JSONResponse({"code": "invalid_request", "message": problems}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = "not_found" if error.status_code == 404 else "http_error"
+        return JSONResponse({"code": code, "message": str(error.detail)}, status_code=error.status_code)
+
+    def service() -> TableService:
+        return app.state.service
+
+    def table(table_id: str) -> LiveTable:
+        return service().get(table_id)
+
+    # ------------------------------------------------------------------ tables
+
+    @app.get("/api/bots", summary="The bot names a seat can take")
+    async def bots() -> list[str]:
+        from triage.bots import BOTS
+
+        return sorted(BOTS)
+
+    @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=ERRORS, summary="Create a table")
+    async def create_table(request: TableRequest) -> CreatedTable:
+        live, tokens = service().create(request.players, request.bots, request.seed, request.config, request.deck)
+        return CreatedTable(table_id=live.id, seats=[SeatToken(**entry) for entry in tokens])
+
+    @app.get("/api/tables", summary="The latest tables (public facts only)")
+    async def list_tables() -> list[dict[str, Any]]:
+        ids = service().table_ids()[-LOBBY_SIZE:]
+        return [service().summary(table(table_id)) for table_id in reversed(ids)]
+
+    @app.get("/api/tables/{table_id}", responses=ERRORS, summary="A table's public facts")
+    async def table_summary(table_id: str) -> dict[str, Any]:
+        return service().summary(table(table_id))
+
+    @app.post("/api/tables/{table_id}/join", response_model=SeatToken, responses=ERRORS, summary="Take a free seat")
+    async def join(table_id: str) -> SeatToken:
+        return SeatToken(**service().join(table(table_id)))
+
+    # ------------------------------------------------------------------ one seat
+
+    @app.get("/api/tables/{table_id}/view", responses=ERRORS, summary="The seat's view (scenario-format.md section 5)")
+    async def seat_view(table_id: str, authorization: Optional[str] = AUTH_HEADER) -> dict[str, Any]:
+        live = table(table_id)
+        return service().view_for(live, service().seat_for(live, authorization))
+
+    @app.get("/api/tables/{table_id}/legal", responses=ERRORS, summary="The seat's legal actions (empty if not its decision)")
+    async def seat_legal(table_id: str, authorization: Optional[str] = AUTH_HEADER) -> list[dict[str, Any]]:
+        live = table(table_id)
+        return service().legal_for(live, service().seat_for(live, authorization))
+
+    @app.post(
+        "/api/tables/{table_id}/actions",
+        response_model=ActionResult,
+        responses=ERRORS,
+        summary="Take an action (scenario-format.md section 4) for the seat",
+    )
+    async def act(
+        table_id: str,
+        action: Any = Body(..., examples=[{"type": "pass"}]),
+        authorization: Optional[str] = AUTH_HEADER,
+    ) -> ActionResult:
+        live = table(table_id)
+        seat = service().seat_for(live, authorization)
+        number = len(live.game.history)
+        events = service().act(live, seat, action)
+        return ActionResult(number=number, events=events, turn=live.game.turn, phase=live.game.phase)
+
+    @app.get(
+        "/api/tables/{table_id}/record",
+        responses=ERRORS,
+        summary="The game record: filtered for the seat (or for spectators, without a token) until the game is over",
+    )
+    async def record(table_id: str, authorization: Optional[str] = AUTH_HEADER) -> dict[str, Any]:
+        live = table(table_id)
+        seat = service().seat_for(live, authorization) if authorization else None
+        return service().record_for(live, seat)
+
+    @app.get("/api/tables/{table_id}/public", responses=ERRORS, summary="The spectators' view: what every player knows")
+    async def public_view(table_id: str) -> dict[str, Any]:
+        return service().view_for(table(table_id), None)
+
+    # ------------------------------------------------------------------ live updates
+
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def live_updates(websocket: WebSocket, table_id: str) -> None:
+        """First message from the client: ``{"token": TOKEN}`` for a seat or ``{"spectate": true}``.
+        The server answers ``hello`` (view, legal actions, log so far), then one ``update`` per
+        accepted action with the seat's own filtered events and new view."""
+        await websocket.accept()
+        try:
+            live = table(table_id)
+            hello = await websocket.receive_json()
+            if not isinstance(hello, dict):
+                raise WebError(400, "invalid_request", "the first message must be {\"token\": ...} or {\"spectate\": true}")
+            if hello.get("token"):
+                seat: int | None = service().seat_for_token(live, str(hello["token"]))
+            elif hello.get("spectate") is True:
+                seat = None
+            else:
+                raise WebError(401, "unauthorized", "send {\"token\": TOKEN} for a seat or {\"spectate\": true}")
+        except WebError as error:
+            await websocket.send_json({"type": "error", **error.to_dict()})
+            await websocket.close(code=4000 + error.status)
+            return
+        except (WebSocketDisconnect, ValueError):
+            return
+        subscriber = service().subscribe(live, seat)
+        await websocket.send_json(service().hello(live, seat))
+        reader = asyncio.create_task(_drain_client(websocket))
+        try:
+            while not reader.done():
+                getter = asyncio.create_task(subscriber.queue.get())
+                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                if getter in done:
+                    await websocket.send_json(getter.result())
+                else:
+                    getter.cancel()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            reader.cancel()
+            service().unsubscribe(live, subscriber)
+
+    # ------------------------------------------------------------------ the page
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+async def _drain_client(websocket: WebSocket) -> None:
+    """Read (and ignore) what the client sends, so that its disconnection is noticed."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            await websocket.receive_text()

@@ -1,0 +1,56 @@
+"""The web shell's commands: ``triage serve`` and ``triage loadtest``."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+
+from triage.web import DEFAULT_DB_URL
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+    db: str = typer.Option(DEFAULT_DB_URL, help="SQLAlchemy database URL (e.g. postgresql+psycopg://user@host/triage)."),
+    log_level: str = typer.Option("info", help="Uvicorn log level (warning keeps it quiet)."),
+) -> None:
+    """Start the web app: play in the browser, solo against bots or with friends."""
+    import uvicorn
+
+    from triage.web.app import create_app
+
+    typer.echo(f"Triage at http://{host}:{port}/ (tables stored in {db})")
+    uvicorn.run(create_app(db), host=host, port=port, log_level=log_level, ws="websockets-sansio")
+
+
+def loadtest(
+    tables: int = typer.Option(200, help="Concurrent tables, each played by random bots over HTTP."),
+    players: int = typer.Option(2, min=1, max=4, help="Seats per table."),
+    think: float = typer.Option(0.5, help="Mean seconds each client waits between two actions (0: as fast as possible)."),
+    seconds: float = typer.Option(30.0, help="How long to run."),
+    db: Optional[str] = typer.Option(None, help="Database URL for the server (default: a fresh SQLite file)."),
+    json_output: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Load benchmark: start a server on loopback, play many tables at once, report action
+    latency (median, p99) and the server's memory."""
+    from triage.web.loadtest import run_loadtest
+
+    result = run_loadtest(tables=tables, players=players, think=think, seconds=seconds, db=db)
+    if json_output:
+        typer.echo(json.dumps(result))
+    else:
+        typer.echo(
+            f"{result['tables']} tables, {result['actions']} actions in {result['seconds']:.1f} s "
+            f"({result['actions_per_s']:.0f} actions/s, think {think} s): action latency median "
+            f"{result['median_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, max {result['max_ms']:.1f} ms; "
+            f"server memory {result['server_rss_mb']:.0f} MB (peak {result['server_peak_mb']:.0f} MB); "
+            f"errors {result['errors']}"
+        )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the web commands to the ``triage`` command."""
+    app.command()(serve)
+    app.command()(loadtest)
