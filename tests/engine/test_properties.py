@@ -1,0 +1,259 @@
+"""Property tests over long random legal games (Hypothesis).
+
+Each example deals a game (1-4 players, any return_to variant V1) and plays it to the end with
+random legal actions, checking after every action the invariants the rules promise:
+
+* every card lies in exactly one place (K3, A3-A5, T4, T7, C4);
+* no counter goes below zero (K4; QoC alone may, R4) and Staff available never exceeds Staff;
+* QoC moves only by the amounts of A5 (-1 a rejection) and C4 (-2 a death, -1 a terminal one);
+* a refused action changes nothing, in the state, in any view, in the history or the generator;
+* the record replays to the identical game (D1);
+* a view drawn again by ``determinize`` is the view it came from, and the drawn game offers the
+  same legal actions (I4).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from triage.engine import Game, RuleError, make_config, state_dict, view
+from triage.engine.determinize import determinize
+from triage.engine.records import make_record, replay
+from triage.engine.state import COUNTERS
+
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+games = st.fixed_dictionaries(
+    {
+        "players": st.integers(1, 4),
+        "seed": st.integers(0, 2**32),
+        "return_to": st.sampled_from(["top", "bottom", "discard"]),
+        "rounds": st.integers(1, 8),
+        "arrivals": st.integers(1, 3),
+    }
+)
+
+
+def deal(spec: dict[str, Any]) -> Game:
+    config = make_config(
+        {"return_to": spec["return_to"], "rounds": spec["rounds"], "arrivals": spec["arrivals"]}
+    )
+    return Game.new(players=spec["players"], seed=spec["seed"], config=config)
+
+
+def card_places(game: Game) -> list[str]:
+    places = list(game.deck) + list(game.discard)
+    for player in game.players:
+        places.extend(slot.card for slot in player.hospital if slot is not None)
+        places.extend(patient.card for patient in player.terminals)
+        places.extend(player.pending)
+    return places
+
+
+def check_cards_in_one_place(game: Game) -> None:
+    places = Counter(card_places(game))
+    assert sorted(places) == sorted(game.cards), "a card is missing or unknown"
+    assert max(places.values()) == 1, f"cards in two places: {[c for c, n in places.items() if n > 1]}"
+
+
+def check_counters(game: Game) -> None:
+    for seat, player in enumerate(game.players):
+        for name in COUNTERS:
+            assert getattr(player, name) >= 0, f"player {seat} {name} below zero"
+        assert player.staff_available <= player.staff
+        assert player.spaces == 4 + player.outpatient_clinics + player.clinical_trials
+        for slot in player.hospital:
+            if slot is not None:
+                assert slot.time >= 0 and slot.placed >= 0
+
+
+def expected_quality_loss(events: list[dict[str, Any]], players: int) -> list[int]:
+    """A5 and C4: what the events say each player's QoC should have dropped by."""
+    loss = [0] * players
+    for event in events:
+        if event["type"] == "rejected":
+            loss[event["player"]] += 1
+        elif event["type"] == "died":
+            loss[event["player"]] += event["quality_lost"]
+    return loss
+
+
+def snapshot(game: Game) -> Any:
+    return (
+        state_dict(game),
+        [view(game, seat) for seat in range(game.num_players)],
+        list(game.history),
+        game.rng.getstate(),
+        [sorted(known) for known in game.know_full],
+    )
+
+
+def broken_versions(action: dict[str, Any], game: Game, rng: random.Random) -> list[Any]:
+    """Actions near a legal one that the rules must refuse (or at least not half-apply)."""
+    broken: list[Any] = [
+        {"type": "fly"},
+        {**action, "unexpected": 1},
+        "pass",
+        None,
+        {"type": "heal", "patient": "nobody", "amount": 1},
+        {"type": "admit", "card": "nobody", "space": 1},
+        {"type": "buy", "item": "hospital"},
+        {"type": "helicopter", "remove": None, "draw_all": False},
+        {"type": "diagnose", "patient": rng.choice(sorted(game.cards)), "pay": {"tokens": -1}},
+    ]
+    if "space" in action:
+        broken.append({**action, "space": 99})
+    if "amount" in action:
+        broken.append({**action, "amount": action["amount"] + 50})
+    if "pay" in action:
+        pay = dict(action["pay"])
+        pay["tokens"] += 1
+        broken.append({**action, "pay": pay})
+        broken.append({**action, "pay": {"tokens": 99}})
+    return broken
+
+
+PAYS = [
+    {"tokens": 1, "staff": 0, "congress": 0},
+    {"tokens": 0, "staff": 1, "congress": 0},
+    {"tokens": 0, "staff": 0, "congress": 1},
+    {"tokens": 2, "staff": 0, "congress": 0},
+    {"tokens": 1, "staff": 1, "congress": 0},
+    {"tokens": 2, "staff": 1, "congress": 0},
+    {"tokens": 3, "staff": 0, "congress": 0},
+]
+
+
+def candidate_actions(game: Game) -> list[dict[str, Any]]:
+    """Well-formed actions on every card, space, item and payment: legal or not."""
+    cards = sorted(game.cards)
+    spaces = range(1, max(p.spaces for p in game.players) + 2)
+    found: list[dict[str, Any]] = [{"type": "pass"}]
+    for card in cards:
+        found += [{"type": "admit", "card": card, "space": space} for space in spaces]
+        found.append({"type": "reject", "card": card})
+        for pay in PAYS:
+            found.append({"type": "diagnose", "patient": card, "pay": pay})
+            found.append({"type": "treat", "patient": card, "pay": pay})
+            found.append({"type": "heal", "patient": card, "amount": sum(pay.values()), "pay": pay})
+        for draw_all in (False, True):
+            found.append({"type": "helicopter", "remove": card, "draw_all": draw_all})
+    found.append({"type": "helicopter", "remove": None, "draw_all": True})
+    found += [{"type": "buy", "item": item} for item in game.config.market]
+    return found
+
+
+def check_legal_list_is_exact(game: Game) -> None:
+    """An action is accepted exactly when legal_actions lists it; refusals change nothing."""
+    legal = game.legal_actions()
+    before = snapshot(game)
+    plain = state_dict(game)
+    for action in candidate_actions(game):
+        trial = game.copy()
+        try:
+            trial.apply(action)
+            accepted = True
+        except RuleError:
+            accepted = False
+            assert state_dict(trial) == plain, f"refused {action} changed the game"
+        assert accepted == (action in legal), f"{action} accepted={accepted} but listed={action in legal}"
+    for action in legal:
+        game.copy().apply(action)
+    for seat in range(game.num_players):
+        if seat != game.turn:
+            assert game.legal_actions(seat) == []
+            try:
+                game.apply(legal[0], seat)
+            except RuleError as error:
+                assert error.code == "not_your_turn"
+            else:
+                raise AssertionError("a player acted out of turn")
+    assert snapshot(game) == before
+
+
+def play_checked(game: Game, rng: random.Random, refuse_every: int = 5) -> None:
+    step = 0
+    while game.turn is not None:
+        legal = game.legal_actions()
+        assert legal, "a player must decide but has no legal action"
+        action = rng.choice(legal)
+        if step % refuse_every == 0:
+            before = snapshot(game)
+            wrong_seat = (game.turn + 1) % game.num_players
+            attempts = broken_versions(action, game, rng)
+            if wrong_seat != game.turn:
+                attempts.append(("seat", wrong_seat))
+            for attempt in attempts:
+                try:
+                    if isinstance(attempt, tuple):
+                        game.apply(action, attempt[1])
+                    else:
+                        game.apply(attempt)
+                except RuleError:
+                    pass
+                else:
+                    raise AssertionError(f"accepted a broken action {attempt!r}")
+                assert snapshot(game) == before, f"refused {attempt!r} changed the game"
+        if step % (refuse_every * 3) == 1:
+            check_legal_list_is_exact(game)
+        quality = [player.quality for player in game.players]
+        events = game.apply(action)
+        loss = expected_quality_loss(events, game.num_players)
+        assert [q - p.quality for q, p in zip(quality, game.players)] == loss
+        check_cards_in_one_place(game)
+        check_counters(game)
+        step += 1
+    assert game.phase == "over"
+
+
+@SETTINGS
+@given(spec=games, choices=st.integers(0, 2**32))
+def test_random_games_keep_every_invariant(spec: dict[str, Any], choices: int) -> None:
+    game = deal(spec)
+    check_cards_in_one_place(game)
+    check_counters(game)
+    play_checked(game, random.Random(choices))
+    final = replay(make_record(game))
+    assert state_dict(final) == state_dict(game)
+    for seat in range(game.num_players):
+        assert view(final, seat) == view(game, seat)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec=games, choices=st.integers(0, 2**32), stop=st.integers(0, 200))
+def test_determinize_is_consistent_with_the_view(spec: dict[str, Any], choices: int, stop: int) -> None:
+    """I4: the drawn game shows the player the very view it came from, and the same choices."""
+    game = deal(spec)
+    rng = random.Random(choices)
+    for _ in range(stop):
+        if game.turn is None:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    for seat in range(game.num_players):
+        seen = view(game, seat)
+        drawn = determinize(seen, random.Random(stop))
+        assert view(drawn, seat) == seen
+        assert drawn.legal_actions() == game.legal_actions()
+        check_cards_in_one_place(drawn)
+    if game.turn is not None:
+        # The drawn world plays on to a legal end.
+        drawn = determinize(view(game, game.turn), rng)
+        while drawn.turn is not None:
+            drawn.apply(rng.choice(drawn.legal_actions()))
+
+
+@settings(max_examples=40, deadline=None)
+@given(spec=games, choices=st.integers(0, 2**32))
+def test_same_seed_and_actions_give_the_same_game(spec: dict[str, Any], choices: int) -> None:
+    """D1: nothing but the configuration, deck, seed and actions decides the game."""
+    first, second = deal(spec), deal(spec)
+    rng = random.Random(choices)
+    while first.turn is not None:
+        action = rng.choice(first.legal_actions())
+        assert first.apply(action) == second.apply(action)
+    assert state_dict(first) == state_dict(second)
