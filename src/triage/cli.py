@@ -176,6 +176,7 @@ def bench(
 
 
 # Commands of the other shells register here, one line each.
+__import__("triage.play.commands", fromlist=["register"]).register(app)  # triage play (terminal game)
 
 
 def main() -> None:

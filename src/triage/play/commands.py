@@ -1,0 +1,108 @@
+"""The ``triage play`` command (registered on the main Typer app by :func:`register`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from triage.engine import DataError, load_config, load_deck
+from triage.play.session import Session, parse_seats
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"triage play: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def play(
+    players: int = typer.Option(2, min=1, max=4, help="Number of players (1-4)."),
+    bots: Optional[str] = typer.Option(
+        None,
+        help="Who sits at each seat, comma-separated: human, random or greedy (one name: every seat). "
+        "Default: a human at seat 0, greedy bots elsewhere.",
+    ),
+    seed: int = typer.Option(0, help="Game seed: the same seed deals the same game."),
+    config: Optional[Path] = typer.Option(None, help="Configuration file (TOML)."),
+    deck: Optional[Path] = typer.Option(None, help="Deck file (TOML)."),
+    set_: List[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
+    save: Optional[Path] = typer.Option(None, help="Game record (JSON), written after every action."),
+    resume: Optional[Path] = typer.Option(None, help="Go on with the game saved in this file."),
+    plain: bool = typer.Option(False, help="Plain text lines on stdin/stdout instead of the full screen."),
+    delay: float = typer.Option(0.4, min=0.0, help="Seconds between bot moves on the full screen."),
+    games: Optional[int] = typer.Option(
+        None, min=1, help="Play this many bot-only games (seats rotating) and report win rates."
+    ),
+    json_output: bool = typer.Option(False, "--json", help="With --games: print one JSON object."),
+) -> None:
+    """Play Triage in the terminal: solo or hot-seat, any seat a bot; or watch bots play."""
+    from triage.cli import game_settings
+
+    if games is not None:
+        _match(players, bots, seed, config, deck, set_, games, json_output)
+        return
+    try:
+        if resume is not None:
+            seats = parse_seats(bots, _record_players(resume)) if bots else None
+            session = Session.resume(resume, seats=seats, save_path=save)
+        else:
+            game_config, game_deck = game_settings(config, deck, set_)
+            session = Session.new(players, parse_seats(bots, players), seed, game_config, game_deck, save)
+    except (DataError, ValueError, OSError) as error:
+        _fail(str(error))
+    if plain:
+        from triage.play.plain import run_plain
+
+        raise typer.Exit(run_plain(session, sys.stdin, sys.stdout))
+    try:
+        from triage.play.app import TriageApp
+    except ImportError as error:  # pragma: no cover - depends on the installed extras
+        _fail(f"the full-screen game needs Textual ({error}): pip install 'triage[play]', or use --plain")
+    TriageApp(session, bot_delay=delay).run()
+    if session.game.is_over():
+        typer.echo("\n".join(session.final_lines()))
+    elif session.save_path is not None:
+        typer.echo(f"The game is saved in {session.save_path}: triage play --resume {session.save_path}")
+
+
+def _record_players(path: Path) -> int:
+    from triage.engine.records import load_record
+
+    return int(load_record(path)["players"])
+
+
+def _match(
+    players: int,
+    bots: Optional[str],
+    seed: int,
+    config: Optional[Path],
+    deck: Optional[Path],
+    settings: List[str],
+    games: int,
+    json_output: bool,
+) -> None:
+    from triage.cli import game_settings
+    from triage.play.match import play_match
+
+    if not bots:
+        _fail("--games needs --bots naming a bot for each seat, e.g. --bots greedy,random")
+    try:
+        seats = parse_seats(bots, players if "," not in bots else len(bots.split(",")))
+    except ValueError as error:
+        _fail(str(error))
+    if "human" in seats:
+        _fail("--games plays bots only: name no human seat")
+    game_config, game_deck = game_settings(config, deck, settings)
+    result = play_match(seats, games, seed=seed, config=game_config, deck=game_deck)
+    if json_output:
+        typer.echo(json.dumps(result.to_dict()))
+    else:
+        typer.echo("\n".join(result.lines()))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``play`` to the main ``triage`` command."""
+    app.command("play")(play)

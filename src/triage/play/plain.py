@@ -1,0 +1,135 @@
+"""``triage play --plain``: the game as plain text lines on stdin and stdout.
+
+For scripts, screen readers and dumb terminals. At each human decision it prints that seat's
+new log lines, its board (from its view only) and the numbered legal actions, then reads one
+line: a number, a typed command (:mod:`triage.play.parse`), or ``help``, ``board``, ``log``,
+``quit``. With several human seats it asks for Enter before showing the next seat's board (the
+"pass the device" pause; seats know different things after checks, C3). Bot moves are printed
+as they happen, filtered for the next human seat (or as a spectator sees them, when every seat
+is a bot).
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from triage.engine import RuleError, public_event
+from triage.play.parse import USAGE, CommandError, choose
+from triage.play.render import describe_action, describe_event, render_position
+from triage.play.session import Session
+
+HELP = [
+    "Type the number of an action, or the action itself:",
+    *(f"  {usage}" for usage in USAGE.values()),
+    "Other commands: board (show the board again), log (this seat's whole log), help, quit.",
+]
+
+
+class PlainGame:
+    """The text loop around a :class:`Session`."""
+
+    def __init__(self, session: Session, stdin: TextIO, stdout: TextIO) -> None:
+        self.session = session
+        self.stdin = stdin
+        self.stdout = stdout
+        #: Per seat: how many events of the session it has been shown.
+        self.seen = [0] * session.game.num_players
+        self.shown_seat: int | None = None
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def read(self, prompt: str) -> str | None:
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        return None if line == "" else line.rstrip("\n")
+
+    def run(self) -> int:
+        """Play until the end (0) or until input ends or the player quits (1; the game is saved)."""
+        session = self.session
+        humans = session.human_seats()
+        if not humans:
+            self.say("Every seat is a bot: watching the game.")
+            for event in session.events:
+                self.say(f"  . {describe_event(public_event(event))}")
+        while session.turn is not None:
+            if not session.is_human(session.turn):
+                self.bot_moves(watching=not humans)
+                continue
+            if not self.human_turn(session.turn, several=len(humans) > 1):
+                where = f"; the game is saved in {session.save_path}" if session.save_path else ""
+                self.say(f"Stopped before the end{where}.")
+                return 1
+        self.say(render_position(session.view_for(humans[0] if humans else 0), session.names()))
+        for line in session.final_lines():
+            self.say(line)
+        return 0
+
+    def bot_moves(self, watching: bool) -> None:
+        for seat, action, events in self.session.bot_steps():
+            self.say(f"{self.session.seat_name(seat)}: {describe_action(action)}")
+            if watching:
+                for event in events:
+                    self.say(f"  . {describe_event(public_event(event))}")
+
+    def human_turn(self, seat: int, several: bool) -> bool:
+        """One decision of a human seat; False when input ended or the player quit."""
+        session = self.session
+        if several and self.shown_seat != seat:
+            self.say("\n" * 3 + f"=== Pass the device to {session.seat_name(seat)}. Press Enter when ready. ===")
+            if self.read("") is None:
+                return False
+        self.shown_seat = seat
+        self.show_news(seat)
+        self.show_board(seat)
+        while True:
+            line = self.read(f"player {seat}> ")
+            if line is None:
+                return False
+            word = line.strip().lower()
+            if word in ("quit", "exit", "q"):
+                return False
+            if word in ("help", "?", "h"):
+                for text in HELP:
+                    self.say(text)
+                continue
+            if word == "board":
+                self.show_board(seat)
+                continue
+            if word == "log":
+                for text in session.log_for(seat):
+                    self.say(f"  . {text}")
+                continue
+            if not word:
+                continue
+            try:
+                action = choose(line, session.legal())
+                session.act(action)
+            except CommandError as error:
+                self.say(f"error: {error}")
+                continue
+            except RuleError as error:
+                rule = f" (rule {error.rule})" if error.rule else ""
+                self.say(f"refused: {error.code}: {error.message}{rule}")
+                continue
+            self.say(f"{session.seat_name(seat)}: {describe_action(action)}")
+            return True
+
+    def show_news(self, seat: int) -> None:
+        """This seat's log lines since it last looked."""
+        for text in self.session.log_for(seat, self.seen[seat]):
+            self.say(f"  . {text}")
+        self.seen[seat] = len(self.session.events)
+
+    def show_board(self, seat: int) -> None:
+        session = self.session
+        self.say(render_position(session.view_for(seat), session.names()))
+        self.say(f"{session.seat_name(seat)} to decide. Legal actions:")
+        for number, action in enumerate(session.legal(), start=1):
+            self.say(f"  {number:>3}. {describe_action(action)}")
+
+
+def run_plain(session: Session, stdin: TextIO, stdout: TextIO) -> int:
+    return PlainGame(session, stdin, stdout).run()
