@@ -257,3 +257,30 @@ def test_same_seed_and_actions_give_the_same_game(spec: dict[str, Any], choices:
         action = rng.choice(first.legal_actions())
         assert first.apply(action) == second.apply(action)
     assert state_dict(first) == state_dict(second)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec=games, choices=st.integers(0, 2**32), stop=st.integers(0, 150))
+def test_refusals_and_legal_actions_depend_only_on_the_view(
+    spec: dict[str, Any], choices: int, stop: int
+) -> None:
+    """I4 for the error channel: in two games that differ only in what the deciding player
+    cannot know, every action gets the same answer, and every refusal the same message."""
+    game = deal(spec)
+    rng = random.Random(choices)
+    for _ in range(stop):
+        if game.turn is None:
+            return
+        game.apply(rng.choice(game.legal_actions()))
+    if game.turn is None:
+        return
+    other = determinize(view(game, game.turn), rng)
+    for action in candidate_actions(game):
+        answers = []
+        for world in (game.copy(), other.copy()):
+            try:
+                world.apply(action)
+                answers.append("accepted")
+            except RuleError as error:
+                answers.append(str(error))
+        assert answers[0] == answers[1], f"{action}: {answers}"

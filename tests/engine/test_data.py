@@ -1,0 +1,126 @@
+"""Configuration and deck files: validated on load, with errors naming the file, card and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from triage.engine import DataError, Game, load_config, load_deck, load_standard_deck, make_config
+from triage.engine.cards import KINDS
+from triage.engine.config import MARKET_ITEMS, parse_assignment
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_default_configuration_holds_every_outer_game_value() -> None:
+    config = make_config()
+    assert (config.rounds, config.arrivals, config.end_on_zero_quality, config.return_to) == (6, 2, True, "top")
+    assert (config.income_diagnostics, config.income_healing) == (2, 3)
+    assert dict(config.start) == {
+        "quality": 10, "vp": 0, "credits": 0, "diagnostics": 0, "healing": 0,
+        "staff": 1, "congress": 0, "helicopters": 1,
+    }
+    prices = {item: (config.market[item].price, config.market[item].limit) for item in MARKET_ITEMS}
+    assert prices == {
+        "diagnostics": (2, None), "healing": (2, None), "congress": (3, None), "helicopter": (4, None),
+        "staff": (6, None), "clinical_trial": (5, 1), "outpatient_clinic": (7, 2),
+    }
+
+
+def test_config_file_overrides_only_what_it_names(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.toml", 'return_to = "discard"\n[market.staff]\nprice = 4\n')
+    config = load_config(path)
+    assert config.return_to == "discard" and config.market["staff"].price == 4
+    assert config.market["staff"].limit is None and config.rounds == 6
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("rounds = 0\n", "rounds must be a whole number >= 1"),
+        ('return_to = "side"\n', "return_to must be one of top, bottom, discard (V1)"),
+        ("turns = 3\n", "unknown configuration key 'turns'"),
+        ("[market.staff]\nprize = 3\n", "unknown configuration key 'market.staff.prize'"),
+        ("[income]\nhealing = -1\n", "income.healing must be a whole number >= 0"),
+        ("end_on_zero_quality = 1\n", "end_on_zero_quality must be true or false"),
+        ("rounds = [\n", "not valid TOML"),
+    ],
+)
+def test_bad_config_files_name_the_file_and_key(tmp_path: Path, text: str, fragment: str) -> None:
+    path = write(tmp_path, "bad.toml", text)
+    with pytest.raises(DataError) as caught:
+        load_config(path)
+    assert str(path) in str(caught.value) and fragment in str(caught.value)
+
+
+def test_missing_config_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(DataError, match="cannot read the configuration file"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_set_assignments_are_read_as_toml_values() -> None:
+    assert parse_assignment("end_on_zero_quality=false") == {"end_on_zero_quality": False}
+    assert make_config(parse_assignment("income.healing=4")).income_healing == 4
+    with pytest.raises(DataError, match="expected key=value"):
+        parse_assignment("rounds")
+
+
+def test_standard_deck_has_about_forty_cards_of_all_five_kinds() -> None:
+    deck = load_standard_deck()
+    assert 36 <= len(deck) <= 44
+    assert {card.kind for card in deck} == set(KINDS)
+    assert len({card.id for card in deck}) == len(deck)
+
+
+@pytest.mark.parametrize(
+    "card, fragment",
+    [
+        ('{ id = "X", kind = "grave" }', "card 1 (X): field 'kind' must be one of"),
+        ('{ id = "X", kind = "severe", diagnosis = 1 }', "card 1 (X): field 'healing' is required for a severe card"),
+        ('{ id = "X", kind = "chronic", healing = 2 }', "card 1 (X): field 'healing' does not apply to a chronic card (T3)"),
+        ('{ id = "X", kind = "critical", healing = 2, diagnosis = 1 }', "field 'diagnosis' does not apply to a critical card"),
+        ('{ id = "X", kind = "terminal", credits = -1 }', "card 1 (X): field 'credits': expected a whole number >= 0"),
+        ('{ id = "X", kind = "severe", healing = 2, colour = "red" }', "card 1: unknown field 'colour'"),
+        ('{ kind = "severe", healing = 2 }', "card 1: field 'id' must be a non-empty string"),
+    ],
+)
+def test_bad_deck_files_name_the_file_card_and_field(tmp_path: Path, card: str, fragment: str) -> None:
+    path = write(tmp_path, "deck.toml", f"cards = [ {card} ]\n")
+    with pytest.raises(DataError) as caught:
+        load_deck(path)
+    assert str(path) in str(caught.value) and fragment in str(caught.value)
+
+
+def test_duplicate_card_ids_are_refused(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "deck.toml",
+        'cards = [ { id = "A", kind = "terminal" }, { id = "A", kind = "terminal" } ]\n',
+    )
+    with pytest.raises(DataError, match="card 2: id 'A' is used twice"):
+        load_deck(path)
+
+
+def test_a_custom_deck_plays(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "deck.toml",
+        'cards = [ { id = "A", kind = "non_severe", diagnosis = 1, healing = 1, vp = 2 },'
+        ' { id = "B", kind = "terminal", credits = 1 } ]\n',
+    )
+    game = Game.new(players=1, deck=load_deck(path), seed=1)
+    assert sorted(game.cards) == ["P01", "P02"]
+    assert sorted(game.origins.values()) == ["A", "B"]
+
+
+def test_dealt_ids_are_neutral_handles() -> None:
+    """K1: the ids a player sees do not follow the deck file, nor the deck order."""
+    origins = [tuple(Game.new(players=2, seed=seed).origins.items()) for seed in range(20)]
+    assert len(set(origins)) == 20
+    deck_orders = {tuple(Game.new(players=2, seed=seed).deck[:5]) for seed in range(20)}
+    assert len(deck_orders) == 20
