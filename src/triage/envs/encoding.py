@@ -1,0 +1,466 @@
+"""The integer action space and the observation vector shared by the research interfaces.
+
+OpenSpiel, PettingZoo and Gymnasium all want a fixed-size integer action space with a mask of
+the legal actions, and a fixed-size numeric observation. Both are built here, once, from a seat's
+:func:`triage.engine.view` only: nothing in this module ever reads ``game.cards`` or the
+all-seeing state, so an observation cannot hold what the seat may not know (rules.md I4).
+
+Sizes come from the view's public ``config`` and ``catalogue`` (the deck list of the box):
+
+* ``spaces`` S: the most hospital spaces a player can own (4, K4, plus the market limits of
+  Clinical Trials and Outpatient Clinics, T8);
+* ``pending`` P: the most patients a player admits at once (``arrivals``, A1; 1 for a Helicopter);
+* ``terminals`` T: terminal cards in the deck (each may lie beside one board);
+* ``max_cost`` M: the largest single Diagnostics or Healing cost (printed difficulties, and a
+  chronic patient's Time, which stays below ``rounds``, T3).
+
+The action space is the concatenation of these blocks, each a mixed-radix index (row-major,
+last field fastest); ``staff`` and ``congress`` are the units of the cost paid with available
+Staff and Congress Doctors, tokens pay the rest (T6):
+
+=============  ===========================================  ==============================
+block          fields (range)                               engine action
+=============  ===========================================  ==============================
+admit          pending i (P), space s-1 (S)                 admit the i-th pending card to s
+reject         pending i (P)                                reject the i-th pending card
+diagnose       space s-1 (S), staff (M+1), congress (M+1)   diagnose the patient in space s
+heal           space s-1 (S), amount-1 (M), staff, congress heal the patient in space s
+treat          terminal j (T), payer (3: token/staff/cong.) treat the j-th terminal patient
+helicopter     target (1+S+T: none, space, terminal), draw  helicopter remove/draw_all
+buy            item (7, in MARKET_ITEMS order)              buy that market item
+pass           (1)                                          pass
+=============  ===========================================  ==============================
+
+>>> from triage.engine import Game, view
+>>> game = Game.new(players=2, seed=3)
+>>> layout = Layout.from_view(view(game, 0))
+>>> layout.num_actions, layout.describe(layout.num_actions - 1)
+(2466, 'pass')
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from triage.engine.config import MARKET_ITEMS
+
+Action = dict[str, Any]
+View = dict[str, Any]
+
+#: Hospital spaces every board has (rules.md K4).
+BASE_SPACES = 4
+MAX_PLAYERS = 4
+KINDS: tuple[str, ...] = ("critical", "severe", "chronic", "non_severe", "terminal")
+FRONTS: tuple[str, ...] = ("standard", "critical", "terminal")
+PHASES: tuple[str, ...] = ("arrival", "treatment", "cleanup", "over")
+PAYERS: tuple[str, ...] = ("tokens", "staff", "congress")
+COUNTERS: tuple[str, ...] = (
+    "quality",
+    "vp",
+    "credits",
+    "treated",
+    "diagnostics",
+    "healing",
+    "staff",
+    "staff_available",
+    "congress",
+    "helicopters",
+    "outpatient_clinics",
+    "clinical_trials",
+    "spaces",
+)
+#: Deck positions from the top described in the observation (known ones only, I3).
+DECK_PEEK = 4
+#: Every observation value lies within +-OBS_LIMIT (far beyond any reachable counter).
+OBS_LIMIT = 1.0e6
+
+
+class IllegalActionError(ValueError):
+    """An integer action that the current position does not allow: refused, nothing changes."""
+
+
+class EncodingError(ValueError):
+    """An engine action that this encoding cannot express (a configuration beyond its sizes)."""
+
+
+# ---------------------------------------------------------------------- the layout
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The sizes of the action space and of the observation for one configuration and deck."""
+
+    spaces: int
+    pending: int
+    terminals: int
+    max_cost: int
+    blocks: tuple[tuple[str, tuple[int, ...]], ...] = field(init=False)
+    offsets: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        s, p, t, m = self.spaces, self.pending, self.terminals, self.max_cost
+        blocks = (
+            ("admit", (p, s)),
+            ("reject", (p,)),
+            ("diagnose", (s, m + 1, m + 1)),
+            ("heal", (s, m, m + 1, m + 1)),
+            ("treat", (t, len(PAYERS))),
+            ("helicopter", (1 + s + t, 2)),
+            ("buy", (len(MARKET_ITEMS),)),
+            ("pass", (1,)),
+        )
+        object.__setattr__(self, "blocks", blocks)
+        offsets, start = {}, 0
+        for name, shape in blocks:
+            offsets[name] = start
+            start += math.prod(shape)
+        object.__setattr__(self, "offsets", offsets)
+
+    @classmethod
+    def from_view(cls, seat_view: View) -> "Layout":
+        """The layout for the game a view belongs to, from its public config and catalogue."""
+        config = seat_view["config"]
+        extra = 0
+        for item in ("clinical_trial", "outpatient_clinic"):
+            limit = config["market"][item]["limit"]
+            if limit is None:
+                raise EncodingError(
+                    f"the research interfaces need a finite market.{item}.limit (T8), "
+                    "so that the number of hospital spaces is bounded"
+                )
+            extra += limit
+        catalogue = seat_view["catalogue"]
+        terminals = sum(1 for back in catalogue if back[0] == "terminal")
+        printed = [value for back in catalogue for value in (back[1], back[2]) if value is not None]
+        max_cost = max([config["rounds"], 1, *printed])
+        return cls(BASE_SPACES + extra, max(config["arrivals"], 1), terminals, max_cost)
+
+    # ------------------------------------------------------------------ index arithmetic
+
+    @property
+    def num_actions(self) -> int:
+        return sum(math.prod(shape) for _, shape in self.blocks)
+
+    def index(self, block: str, *fields: int) -> int:
+        """The integer of a block's field values (mixed radix, last field fastest)."""
+        shape = dict(self.blocks)[block]
+        number = 0
+        for value, size in zip(fields, shape, strict=True):
+            if not 0 <= value < size:
+                raise EncodingError(f"{block} field value {value} is outside 0..{size - 1} of this layout")
+            number = number * size + value
+        return self.offsets[block] + number
+
+    def split(self, index: int) -> tuple[str, tuple[int, ...]]:
+        """The block of an action index and its field values."""
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise IllegalActionError(f"an action is an integer, got {index!r}")
+        if not 0 <= index < self.num_actions:
+            raise IllegalActionError(f"action {index} is outside the action space 0..{self.num_actions - 1}")
+        for name, shape in reversed(self.blocks):
+            if index >= self.offsets[name]:
+                number = int(index) - self.offsets[name]
+                fields = []
+                for size in reversed(shape):
+                    number, value = divmod(number, size)
+                    fields.append(value)
+                return name, tuple(reversed(fields))
+        raise AssertionError("unreachable")
+
+    def describe(self, index: int) -> str:
+        """A static description of an action index (no position needed)."""
+        block, f = self.split(index)
+        if block == "admit":
+            return f"admit pending patient #{f[0] + 1} to space {f[1] + 1}"
+        if block == "reject":
+            return f"reject pending patient #{f[0] + 1}"
+        if block == "diagnose":
+            return f"diagnose the patient in space {f[0] + 1} (staff {f[1]}, congress {f[2]}, tokens the rest)"
+        if block == "heal":
+            return (
+                f"heal the patient in space {f[0] + 1} by {f[1] + 1} "
+                f"(staff {f[2]}, congress {f[3]}, tokens the rest)"
+            )
+        if block == "treat":
+            return f"treat terminal patient #{f[0] + 1} paying with {PAYERS[f[1]]}"
+        if block == "helicopter":
+            return f"helicopter: {self._target_text(f[0])}{', all draw' if f[1] else ''}"
+        if block == "buy":
+            return f"buy {MARKET_ITEMS[f[0]]}"
+        return "pass"
+
+    def _target_text(self, target: int) -> str:
+        if target == 0:
+            return "remove nobody"
+        if target <= self.spaces:
+            return f"remove the patient in space {target}"
+        return f"remove terminal patient #{target - self.spaces}"
+
+    # ------------------------------------------------------------------ engine <-> integer
+
+    def encode(self, seat_view: View, action: Action) -> int:
+        """The integer of an engine action (section 4 shape) for the viewing seat."""
+        me = seat_view["players"][seat_view["viewer"]]
+        kind = action["type"]
+        if kind in ("admit", "reject"):
+            pending = _position(me["pending"], action["card"], "pending patient")
+            if kind == "reject":
+                return self.index("reject", pending)
+            return self.index("admit", pending, action["space"] - 1)
+        if kind == "diagnose":
+            space = _space_of(me, action["patient"])
+            pay = action.get("pay") or {}
+            return self.index("diagnose", space - 1, pay.get("staff", 0), pay.get("congress", 0))
+        if kind == "heal":
+            space = _space_of(me, action["patient"])
+            pay = action.get("pay") or {}
+            return self.index(
+                "heal", space - 1, action["amount"] - 1, pay.get("staff", 0), pay.get("congress", 0)
+            )
+        if kind == "treat":
+            terminal = _terminal_of(me, action["patient"])
+            pay = action.get("pay") or {"tokens": 1}
+            payer = next((i for i, name in enumerate(PAYERS) if pay.get(name, 0) == 1), None)
+            if payer is None:
+                raise EncodingError(f"treat must be paid by one unit of one kind, got {pay!r}")
+            return self.index("treat", terminal, payer)
+        if kind == "helicopter":
+            remove = action.get("remove")
+            if remove is None:
+                target = 0
+            elif remove in me["pending"]:
+                raise EncodingError(f"{remove} is pending, not a patient that can be removed")
+            elif _find_space(me, remove) is not None:
+                target = _find_space(me, remove)
+            else:
+                target = 1 + self.spaces + _terminal_of(me, remove)
+            return self.index("helicopter", target, int(bool(action.get("draw_all", False))))
+        if kind == "buy":
+            return self.index("buy", MARKET_ITEMS.index(action["item"]))
+        if kind == "pass":
+            return self.index("pass", 0)
+        raise EncodingError(f"unknown action type {kind!r}")
+
+    def decode(self, seat_view: View, index: int) -> Action:
+        """The engine action an integer stands for in this position, or IllegalActionError
+        naming what it refers to that does not exist."""
+        block, f = self.split(index)
+        me = seat_view["players"][seat_view["viewer"]]
+        what = f"action {int(index)} ({self.describe(index)})"
+        if block in ("admit", "reject"):
+            if f[0] >= len(me["pending"]):
+                raise IllegalActionError(f"{what}: there is no pending patient #{f[0] + 1} (A4)")
+            card = me["pending"][f[0]]
+            if block == "reject":
+                return {"type": "reject", "card": card}
+            return {"type": "admit", "card": card, "space": f[1] + 1}
+        if block in ("diagnose", "heal"):
+            slot = me["hospital"].get(str(f[0] + 1))
+            if slot is None:
+                raise IllegalActionError(f"{what}: space {f[0] + 1} holds no patient (T1, T2)")
+            if block == "diagnose":
+                cost = slot.get("diagnosis") or 0
+                return {"type": "diagnose", "patient": slot["card"], "pay": _pay(what, cost, f[1], f[2])}
+            amount = f[1] + 1
+            return {
+                "type": "heal",
+                "patient": slot["card"],
+                "amount": amount,
+                "pay": _pay(what, amount, f[2], f[3]),
+            }
+        if block == "treat":
+            if f[0] >= len(me["terminals"]):
+                raise IllegalActionError(f"{what}: there is no terminal patient #{f[0] + 1} (T5)")
+            pay = {name: int(i == f[1]) for i, name in enumerate(PAYERS)}
+            return {"type": "treat", "patient": me["terminals"][f[0]]["card"], "pay": pay}
+        if block == "helicopter":
+            return {"type": "helicopter", "remove": self._target_card(me, f[0], what), "draw_all": bool(f[1])}
+        if block == "buy":
+            return {"type": "buy", "item": MARKET_ITEMS[f[0]]}
+        return {"type": "pass"}
+
+    def _target_card(self, me: dict[str, Any], target: int, what: str) -> str | None:
+        if target == 0:
+            return None
+        if target <= self.spaces:
+            slot = me["hospital"].get(str(target))
+            if slot is None:
+                raise IllegalActionError(f"{what}: space {target} holds no patient (T7)")
+            return slot["card"]
+        number = target - self.spaces - 1
+        if number >= len(me["terminals"]):
+            raise IllegalActionError(f"{what}: there is no terminal patient #{number + 1} (T7)")
+        return me["terminals"][number]["card"]
+
+    def legal_ids(self, seat_view: View, legal: list[Action]) -> list[int]:
+        """The sorted integers of the engine's legal actions; distinct by construction."""
+        ids = [self.encode(seat_view, action) for action in legal]
+        if len(set(ids)) != len(ids):
+            raise EncodingError("two legal actions share one integer: the layout is too small")
+        return sorted(ids)
+
+    def mask(self, ids: list[int]) -> np.ndarray:
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask[ids] = 1
+        return mask
+
+    # ------------------------------------------------------------------ observation
+
+    def feature_names(self) -> list[str]:
+        """The name of every entry of the observation vector, in order."""
+        names = ["round", "rounds", "num_players", *(f"phase={phase}" for phase in PHASES)]
+        names += ["my_decision", "my_admission", "deck_count", "discard_count"]
+        for position in range(DECK_PEEK):
+            names += [f"deck[{position}].{name}" for name in ("exists", "known", *_CARD_FIELDS)]
+        for rel in range(MAX_PLAYERS):
+            prefix = f"p+{rel}"
+            names += [f"{prefix}.{name}" for name in ("present", *COUNTERS, "passed", "score")]
+            names += [f"{prefix}.{name}" for name in ("decides", "active", "first")]
+            for space in range(1, self.spaces + 1):
+                names += [f"{prefix}.space{space}.{name}" for name in (*_CARD_FIELDS, *_SLOT_FIELDS)]
+            for number in range(1, self.terminals + 1):
+                names += [f"{prefix}.terminal{number}.{name}" for name in _TERMINAL_FIELDS]
+            for number in range(1, self.pending + 1):
+                names += [f"{prefix}.pending{number}.{name}" for name in _CARD_FIELDS]
+        return names
+
+    @property
+    def observation_size(self) -> int:
+        return len(self.feature_names())
+
+    def observe(self, seat_view: View) -> np.ndarray:
+        """The observation vector of a seat's view (float32; see :meth:`feature_names`)."""
+        values: list[float] = []
+        viewer = seat_view["viewer"]
+        count = len(seat_view["players"])
+        values += [seat_view["round"], seat_view["config"]["rounds"], count]
+        values += _one_hot(seat_view["phase"], PHASES)
+        me = seat_view["players"][viewer]
+        decides = seat_view["turn"] == viewer
+        values += [decides, decides and bool(me["pending"]), seat_view["deck_count"], len(seat_view["discard"])]
+        memory = seat_view["cards"]
+        not_severe = set(seat_view["not_severe"])
+        for position in range(DECK_PEEK):
+            known = seat_view["deck_known"][position] if position < seat_view["deck_count"] else None
+            values += [position < seat_view["deck_count"], known is not None]
+            values += _card_features(memory[known], known in not_severe) if known else _zeros(_CARD_FIELDS)
+        for rel in range(MAX_PLAYERS):
+            if rel >= count:
+                values += [0.0] * self._player_size()
+                continue
+            seat = (viewer + rel) % count
+            values += self._player_features(seat_view, seat, memory, not_severe)
+        vector = np.asarray(values, dtype=np.float32)
+        if np.abs(vector).max(initial=0.0) > OBS_LIMIT:
+            raise EncodingError(f"an observation value exceeds {OBS_LIMIT:g}; the encoding cannot hold it")
+        return vector
+
+    def _player_size(self) -> int:
+        fixed = 1 + len(COUNTERS) + 2 + 3
+        card, slot = len(_CARD_FIELDS), len(_SLOT_FIELDS)
+        return fixed + self.spaces * (card + slot) + self.terminals * len(_TERMINAL_FIELDS) + self.pending * card
+
+    def _player_features(
+        self, seat_view: View, seat: int, memory: dict[str, Any], not_severe: set[str]
+    ) -> list[float]:
+        player = seat_view["players"][seat]
+        values: list[float] = [1.0, *(player[name] for name in COUNTERS), player["passed"], player["score"]]
+        values += [seat_view["turn"] == seat, seat_view["active"] == seat, seat_view["first_player"] == seat]
+        for space in range(1, self.spaces + 1):
+            slot = player["hospital"].get(str(space))
+            if slot is None:
+                values += _zeros(_CARD_FIELDS) + _zeros(_SLOT_FIELDS)
+            else:
+                values += _card_features(slot, slot["card"] in not_severe)
+                values += [slot["time"], slot["revealed"], slot["placed"]]
+        terminals = player["terminals"]
+        if len(terminals) > self.terminals or len(player["pending"]) > self.pending:
+            raise EncodingError("more terminal or pending patients than this layout holds")
+        for number in range(self.terminals):
+            if number < len(terminals):
+                entry = terminals[number]
+                values += [1.0, entry["time"], entry["treated"], entry["credits"], entry["vp"]]
+            else:
+                values += _zeros(_TERMINAL_FIELDS)
+        for number in range(self.pending):
+            if number < len(player["pending"]):
+                card = player["pending"][number]
+                values += _card_features(memory[card], card in not_severe)
+            else:
+                values += _zeros(_CARD_FIELDS)
+        return values
+
+
+_CARD_FIELDS: tuple[str, ...] = (
+    "present",
+    *(f"front={front}" for front in FRONTS),
+    "diagnosis",
+    *(f"kind={kind}" for kind in KINDS),
+    "kind_known",
+    "healing",
+    "healing_known",
+    "credits",
+    "vp",
+    "reward_known",
+    "not_severe",
+)
+_SLOT_FIELDS: tuple[str, ...] = ("time", "revealed", "placed")
+_TERMINAL_FIELDS: tuple[str, ...] = ("present", "time", "treated", "credits", "vp")
+
+
+def _card_features(card: dict[str, Any], not_severe: bool) -> list[float]:
+    """A card as the viewer knows it: a missing field (unknown, I2) is 0 with its flag 0."""
+    healing = card.get("healing")
+    values: list[float] = [1.0, *_one_hot(card["front"], FRONTS), card.get("diagnosis") or 0]
+    values += _one_hot(card.get("kind"), KINDS) + ["kind" in card]
+    values += [healing or 0, healing is not None]
+    values += [card.get("credits", 0), card.get("vp", 0), "credits" in card, not_severe]
+    return values
+
+
+def _one_hot(value: Any, choices: tuple[str, ...]) -> list[float]:
+    return [float(value == choice) for choice in choices]
+
+
+def _zeros(fields: tuple[str, ...]) -> list[float]:
+    return [0.0] * len(fields)
+
+
+def _position(items: list[str], card: str, what: str) -> int:
+    if card not in items:
+        raise EncodingError(f"{card!r} is not a {what} of the viewing seat")
+    return items.index(card)
+
+
+def _find_space(me: dict[str, Any], card: str) -> int | None:
+    for space, slot in me["hospital"].items():
+        if slot is not None and slot["card"] == card:
+            return int(space)
+    return None
+
+
+def _space_of(me: dict[str, Any], card: str) -> int:
+    space = _find_space(me, card)
+    if space is None:
+        raise EncodingError(f"{card!r} is not in a hospital space of the viewing seat")
+    return space
+
+
+def _terminal_of(me: dict[str, Any], card: str) -> int:
+    return _position([entry["card"] for entry in me["terminals"]], card, "terminal patient")
+
+
+def _pay(what: str, cost: int, staff: int, congress: int) -> dict[str, int]:
+    if staff + congress > cost:
+        raise IllegalActionError(f"{what}: staff and congress pay {staff + congress}, more than the cost {cost} (T6)")
+    return {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
+
+
+def view_text(seat_view: View) -> str:
+    """A canonical text of a view (stable key order): equal views give equal strings."""
+    return json.dumps(seat_view, sort_keys=True, separators=(",", ":"))
