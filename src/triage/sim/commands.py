@@ -1,0 +1,129 @@
+"""``triage simulate`` and ``triage report``: the simulator's shell (registered by
+:func:`register` from ``triage.cli``)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+
+class GamesPerSecond(ProgressColumn):
+    """The games-per-second rate of the progress bar."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("-- games/s" if speed is None else f"{speed:,.1f} games/s")
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"triage: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def simulate(
+    games: int = typer.Option(1000, min=1, help="How many games to play."),
+    players: int = typer.Option(2, min=1, max=4, help="Players per game (1-4)."),
+    bots: str = typer.Option("random", help="Bot names, one per seat, comma-separated (one name: all seats)."),
+    seed: int = typer.Option(0, help="Master seed: each game's seed derives from it and the game's index."),
+    config: Optional[Path] = typer.Option(None, help="Configuration file (TOML)."),
+    deck: Optional[Path] = typer.Option(None, help="Deck file (TOML); default the standard deck."),
+    set_: List[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
+    workers: Optional[int] = typer.Option(None, min=1, help="Local worker processes (default: all cores)."),
+    ray: Optional[str] = typer.Option(
+        None, "--ray", help="Run on Ray: 'auto' (RAY_ADDRESS or a new local instance), 'local', or HOST:PORT."
+    ),
+    rotate: bool = typer.Option(False, help="Shift the bots one seat each game, so each plays every seat."),
+    out: Path = typer.Option(Path("results.parquet"), help="Player rows (Parquet); card rows go to NAME.cards.parquet."),
+    quiet: bool = typer.Option(False, help="No progress bar."),
+) -> None:
+    """Play many games between bots and write one row per player per game and one per card per game."""
+    from triage.cli import game_settings
+    from triage.sim.games import SimJob
+    from triage.sim.runner import default_workers, job_metadata, run_local, run_ray, write_results
+
+    game_config, game_deck = game_settings(config, deck, set_)
+    names = [name.strip() for name in bots.split(",")]
+    if len(names) == 1:
+        names *= players
+    if not out.name.endswith(".parquet"):
+        _fail(f"--out {out}: the result file name must end in .parquet")
+    try:
+        job = SimJob(players, tuple(names), seed, game_config, tuple(game_deck) if game_deck else None, rotate)
+    except ValueError as error:
+        _fail(f"--bots: {error}")
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        GamesPerSecond(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet,
+    )
+    start = time.perf_counter()
+    with progress:
+        task = progress.add_task("games", total=games)
+
+        def advance(count: int) -> None:
+            progress.advance(task, count)
+
+        if ray is not None:
+            result = run_ray(job, games, ray, workers, advance)
+        else:
+            result = run_local(job, games, workers or default_workers(), advance)
+    seconds = time.perf_counter() - start
+    files = write_results(result, out, job_metadata(job, games))
+    where = f"Ray ({ray})" if ray is not None else f"{workers or default_workers()} local worker(s)"
+    typer.echo(
+        f"{games} games in {seconds:.1f} s ({games / seconds:,.1f} games/s) on {where}; "
+        f"wrote {files[0]} and {files[1]}"
+    )
+
+
+def report(
+    files: List[Path] = typer.Argument(..., help="Result files of triage simulate (several: compared side by side)."),
+    output: Path = typer.Option(Path("report.html"), "-o", "--output", help="The HTML report to write."),
+    compare: bool = typer.Option(False, "--compare", help="Compare the files side by side (needs two or more)."),
+    label: List[str] = typer.Option([], "--label", help="A name for each file, in order (default: file names)."),
+    title: str = typer.Option("Triage simulation report", help="The report's title."),
+) -> None:
+    """A self-contained HTML balance report (plots embedded) from simulation results."""
+    from triage.sim.report import ReportError, build_report, checks_text, load_results
+
+    if compare and len(files) < 2:
+        _fail("--compare needs two or more result files")
+    if label and len(label) != len(files):
+        _fail(f"--label given {len(label)} times for {len(files)} files: give one per file or none")
+    try:
+        runs = [load_results(path, label[number] if label else None) for number, path in enumerate(files)]
+        page = build_report(runs, title)
+    except ReportError as error:
+        _fail(str(error))
+    output.write_text(page, encoding="utf-8")
+    for run in runs:
+        typer.echo(f"{run.label}: {len(run.players)} player rows\n{checks_text(run)}")
+    typer.echo(f"report written to {output}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``simulate`` and ``report`` to the ``triage`` command."""
+    app.command("simulate")(simulate)
+    app.command("report")(report)

@@ -1,0 +1,248 @@
+"""The balance report: one self-contained HTML page (plots embedded as PNG) from one or more
+result files; given several, each figure is shown side by side for every file.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: the figures only go into the page
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+from triage.sim import balance  # noqa: E402
+from triage.sim.games import CARD_COUNTS, KINDS  # noqa: E402
+from triage.sim.runner import PLAYER_SCHEMA, cards_path, read_metadata  # noqa: E402
+
+
+class ReportError(ValueError):
+    """A result file the report cannot use; the message names the file and what is wrong."""
+
+
+@dataclass
+class Results:
+    """One result file, loaded."""
+
+    label: str
+    path: Path
+    players: pd.DataFrame
+    cards: pd.DataFrame | None
+    metadata: dict
+
+
+def load_results(path: Path, label: str | None = None) -> Results:
+    """Read a player-rows file written by ``triage simulate`` and, if present, its card rows."""
+    if not path.is_file():
+        raise ReportError(f"{path}: no such result file")
+    try:
+        players = pq.read_table(path).to_pandas()
+    except Exception as error:  # pyarrow raises several types for a file that is not Parquet
+        raise ReportError(f"{path}: not a Parquet file ({error})") from None
+    missing = [name for name in PLAYER_SCHEMA.names if name not in players.columns]
+    if missing:
+        raise ReportError(f"{path}: not a triage simulate result (missing columns: {', '.join(missing[:5])})")
+    if players.empty:
+        raise ReportError(f"{path}: holds no games")
+    card_file = cards_path(path)
+    cards = pq.read_table(card_file).to_pandas() if card_file.is_file() else None
+    return Results(label or path.stem, path, players, cards, read_metadata(path))
+
+
+# ---------------------------------------------------------------------------- figures
+
+
+def _png(figure: plt.Figure) -> str:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=80, bbox_inches="tight", metadata={"Software": None})
+    plt.close(figure)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def fig_scores(results: Results) -> plt.Figure:
+    """Score distribution by seat (histograms) and by bot (box plots)."""
+    players = results.players
+    figure, (by_seat, by_bot) = plt.subplots(1, 2, figsize=(8, 3.2))
+    low, high = int(players.score.min()), int(players.score.max())
+    bins = range(low, high + 2)
+    for seat, group in players.groupby("seat"):
+        by_seat.hist(group.score, bins=bins, alpha=0.5, label=f"seat {seat}")
+    by_seat.set(title="Score by seat", xlabel="score (VP + QoC)", ylabel="players")
+    by_seat.legend(fontsize="small")
+    bots = sorted(players.bot.unique())
+    by_bot.boxplot([players.score[players.bot == bot] for bot in bots], tick_labels=bots)
+    by_bot.set(title="Score by bot", ylabel="score")
+    return figure
+
+
+def fig_win_rate(results: Results) -> plt.Figure:
+    """Win rate by seat with 95% intervals: the first-player advantage."""
+    table = balance.win_rate_by_seat(results.players)
+    figure, axis = plt.subplots(figsize=(4, 3.2))
+    axis.bar([f"seat {seat}" for seat in table.index], table.win_rate, yerr=table.ci95, capsize=4)
+    axis.axhline(1 / len(table), color="grey", linestyle="--", linewidth=1)
+    advantage = balance.first_player_advantage(results.players)
+    axis.set(title=f"Win rate by seat (first player {advantage:+.1f} pts)", ylabel="win rate", ylim=(0, 1))
+    return figure
+
+
+def fig_losses(results: Results) -> plt.Figure:
+    """Deaths and rejections per player per game, by patient kind."""
+    died = balance.per_player_game(results.players, "died")
+    rejected = balance.per_player_game(results.players, "rejected")
+    figure, axis = plt.subplots(figsize=(5, 3.2))
+    positions = range(len(KINDS))
+    axis.bar([p - 0.2 for p in positions], died, width=0.4, label="died")
+    axis.bar([p + 0.2 for p in positions], rejected, width=0.4, label="rejected")
+    axis.set_xticks(list(positions), [kind.replace("_", "-") for kind in KINDS])
+    axis.set(title="Deaths and rejections per player per game", ylabel="patients")
+    axis.legend(fontsize="small")
+    return figure
+
+
+def fig_cure_rate(results: Results) -> plt.Figure:
+    """Share of each kind's arrivals that were cured (terminal patients are never cured, T5)."""
+    rates = balance.rate_by_kind(results.players, "cured")[list(balance.CURABLE)]
+    figure, axis = plt.subplots(figsize=(4.5, 3.2))
+    axis.bar([kind.replace("_", "-") for kind in rates.index], rates.fillna(0))
+    axis.axhline(0.30, color="grey", linestyle="--", linewidth=1)
+    axis.set(title="Cure rate by kind (of arrivals)", ylabel="cured / drawn", ylim=(0, 1))
+    return figure
+
+
+def fig_quality(results: Results) -> plt.Figure:
+    """Quality of Care at the end of the game."""
+    quality = results.players.quality
+    figure, axis = plt.subplots(figsize=(4.5, 3.2))
+    axis.hist(quality, bins=range(int(quality.min()), int(quality.max()) + 2), color="tab:green")
+    axis.axvline(0, color="grey", linestyle="--", linewidth=1)
+    axis.set(title=f"QoC at the end (mean {quality.mean():.1f})", xlabel="QoC", ylabel="players")
+    return figure
+
+
+FIGURES: list[tuple[str, str, Callable[[Results], plt.Figure]]] = [
+    ("scores", "Score distribution by seat and bot", fig_scores),
+    ("win_rate", "Win rate by seat (first-player advantage)", fig_win_rate),
+    ("losses", "Deaths and rejections per game by patient kind", fig_losses),
+    ("cure_rate", "Cure rate by patient kind", fig_cure_rate),
+    ("quality", "Quality of Care at the end", fig_quality),
+]
+
+
+# ---------------------------------------------------------------------------- tables
+
+
+def card_table(cards: pd.DataFrame) -> pd.DataFrame:
+    """Per deck card: how often it was drawn, admitted, rejected, cured, died, removed per game,
+    and the mean rounds a stay in hospital lasted."""
+    grouped = cards.groupby(["card", "kind"], sort=False)
+    games = cards["game"].nunique()
+    table = grouped[[name for name in CARD_COUNTS if name != "rounds_in_hospital"]].sum() / games
+    stays = grouped["admitted"].sum()
+    table["rounds per stay"] = grouped["rounds_in_hospital"].sum() / stays.where(stays > 0)
+    table.columns = [f"{name} / game" if name != "rounds per stay" else name for name in table.columns]
+    return table.reset_index()
+
+
+def _table_html(frame: pd.DataFrame, css: str = "") -> str:
+    return frame.to_html(index=False, float_format=lambda value: f"{value:.3f}", classes=css, border=0, na_rep="-")
+
+
+def _summary_table(runs: list[Results]) -> str:
+    columns = {run.label: balance.summary(run.players) for run in runs}
+    return _table_html(pd.DataFrame(columns).rename_axis("figure").reset_index(), "summary")
+
+
+def _checks_table(run: Results) -> str:
+    rows = [
+        {"target": check.name, "measured": check.value, "goal": check.target, "met": "yes" if check.ok else "NO"}
+        for check in balance.balance_checks(run.players)
+    ]
+    return _table_html(pd.DataFrame(rows), "checks")
+
+
+def _describe(run: Results) -> str:
+    meta = run.metadata
+    if not meta:
+        return f"{html.escape(str(run.path))}"
+    parts = [
+        f"{meta.get('games')} games",
+        f"{meta.get('players')} players",
+        f"bots {', '.join(meta.get('bots', []))}",
+        f"seed {meta.get('seed')}",
+        f"return_to {meta.get('config', {}).get('return_to')}",
+        "custom deck" if meta.get("deck") else "standard deck",
+    ]
+    return f"{html.escape(str(run.path))}: " + html.escape("; ".join(parts))
+
+
+# ---------------------------------------------------------------------------- page
+
+STYLE = """
+body { font-family: sans-serif; margin: 1.5em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+.row { display: flex; flex-wrap: wrap; gap: 1.2em; align-items: flex-start; }
+figure { margin: 0; } figcaption { font-weight: bold; font-size: 0.9em; }
+table { border-collapse: collapse; font-size: 0.85em; } td, th { padding: 2px 8px; text-align: right; }
+th { background: #eee; } tr:nth-child(even) td { background: #f7f7f7; }
+td:first-child, th:first-child { text-align: left; }
+"""
+
+
+def build_report(runs: list[Results], title: str = "Triage simulation report") -> str:
+    """The HTML page for ``runs`` (one run, or several compared side by side)."""
+    if not runs:
+        raise ReportError("no result file given")
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        "<ul>" + "".join(f"<li><b>{html.escape(run.label)}</b>: {_describe(run)}</li>" for run in runs) + "</ul>",
+        "<h2>Summary</h2>",
+        _summary_table(runs),
+        "<h2>Balance targets</h2>",
+        '<div class="row">',
+    ]
+    for run in runs:
+        out.append(f"<div><figcaption>{html.escape(run.label)}</figcaption>{_checks_table(run)}</div>")
+    out.append("</div>")
+    for key, caption, draw in FIGURES:
+        out.append(f"<h2>{html.escape(caption)}</h2><div class=\"row\">")
+        for number, run in enumerate(runs):
+            image = _png(draw(run))
+            out.append(
+                f'<figure id="fig-{key}-{number}" data-figure="{key}" data-run="{html.escape(run.label)}">'
+                f"<figcaption>{html.escape(run.label)}</figcaption>"
+                f'<img alt="{html.escape(caption)}: {html.escape(run.label)}" src="data:image/png;base64,{image}">'
+                "</figure>"
+            )
+        out.append("</div>")
+    out.append("<h2>Per card</h2><div class=\"row\">")
+    for run in runs:
+        out.append(f'<div data-table="cards"><figcaption>{html.escape(run.label)}</figcaption>')
+        if run.cards is None:
+            out.append(f"<p>No card rows ({html.escape(str(cards_path(run.path)))} is missing).</p>")
+        else:
+            out.append(_table_html(card_table(run.cards), "cards"))
+        out.append("</div>")
+    out.append("</div></body></html>")
+    return "\n".join(out) + "\n"
+
+
+def checks_text(run: Results) -> str:
+    """The balance targets as plain text lines, for the terminal."""
+    lines = []
+    for check in balance.balance_checks(run.players):
+        value = "nan" if math.isnan(check.value) else f"{check.value:.3f}"
+        lines.append(f"{'ok ' if check.ok else 'NO '} {check.name}: {value} ({check.target})")
+    return "\n".join(lines)

@@ -1,0 +1,117 @@
+"""``triage simulate`` and ``triage report`` end to end (issue points 1, 4 and 6)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from triage.cli import app
+from triage.sim.games import FATES, KINDS, kind_column
+from triage.sim.report import FIGURES
+
+cli = CliRunner()
+REQUIRED = ["game", "seat", "bot", "score", "vp", "quality", "credits", "won", "rounds", "first_player"]
+
+
+def simulate(tmp_path: Path, name: str, *args: str) -> Path:
+    out = tmp_path / f"{name}.parquet"
+    result = cli.invoke(app, ["simulate", "--games", "12", "--quiet", "--out", str(out), *args])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("runs")
+    top = simulate(folder, "top", "--bots", "greedy,random", "--seed", "3", "--workers", "1")
+    bottom = simulate(folder, "bottom", "--bots", "greedy,random", "--seed", "3", "--set", "return_to=bottom")
+    return top, bottom
+
+
+def test_simulate_writes_player_and_card_rows(runs):
+    players = pq.read_table(runs[0]).to_pandas()
+    assert all(column in players.columns for column in REQUIRED)
+    assert all(kind_column(fate, kind) in players.columns for fate in FATES for kind in KINDS)
+    assert len(players) == 24 and sorted(players.game.unique()) == list(range(12))
+    assert list(players.bot[:2]) == ["greedy", "random"]
+    assert players.groupby("game").won.sum().le(1).all()  # at most one winner (R4)
+    cards = pq.read_table(runs[0].with_name("top.cards.parquet")).to_pandas()
+    assert len(cards) == 12 * 40
+    assert {"card", "kind", "drawn", "admitted", "rejected", "cured", "died", "rounds_in_hospital"} <= set(cards.columns)
+
+
+def test_set_reaches_the_games(runs):
+    """V1 return_to=bottom changes play, and is recorded in the file."""
+    top, bottom = (pq.read_table(path) for path in runs)
+    assert b"bottom" in bottom.schema.metadata[b"triage.sim"]
+    assert top.column("score").to_pylist() != bottom.column("score").to_pylist()
+
+
+def test_simulate_is_byte_identical_across_worker_counts(runs, tmp_path):
+    again = simulate(tmp_path, "again", "--bots", "greedy,random", "--seed", "3", "--workers", "2")
+    assert again.read_bytes() == runs[0].read_bytes()
+    assert again.with_name("again.cards.parquet").read_bytes() == runs[0].with_name("top.cards.parquet").read_bytes()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--bots", "random,nobody"], "unknown bot 'nobody'"),
+        (["--bots", "random,random,random"], "3 bots named for 2 players"),
+        (["--set", "nonsense=1"], "unknown configuration key 'nonsense'"),
+        (["--set", "return_to=sideways"], "return_to must be one of"),
+        (["--out", "results.csv"], "must end in .parquet"),
+    ],
+)
+def test_simulate_refuses_bad_input_clearly(tmp_path, args, message):
+    result = cli.invoke(app, ["simulate", "--games", "2", "--quiet", "--out", str(tmp_path / "x.parquet"), *args])
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def figures_in(page: str) -> list[str]:
+    return re.findall(r'data-figure="(\w+)"[^>]*>.*?<img [^>]*src="data:image/png;base64,[A-Za-z0-9+/=]{200,}"', page, re.S)
+
+
+def test_report_is_self_contained_with_every_figure(runs, tmp_path):
+    page_path = tmp_path / "report.html"
+    result = cli.invoke(app, ["report", str(runs[0]), "-o", str(page_path)])
+    assert result.exit_code == 0, result.output
+    page = page_path.read_text()
+    assert figures_in(page) == [key for key, _, _ in FIGURES]
+    assert 'data-table="cards"' in page and "<td>C1</td>" in page
+    assert "first-player win-rate advantage" in page
+    assert not re.search(r'(src|href)="(https?:|//)', page)  # nothing fetched from elsewhere
+    assert "deaths per player per game" in result.output
+
+
+def test_report_compares_runs_side_by_side(runs, tmp_path):
+    page_path = tmp_path / "compare.html"
+    result = cli.invoke(
+        app, ["report", "--compare", str(runs[0]), str(runs[1]), "--label", "top", "--label", "bottom", "-o", str(page_path)]
+    )
+    assert result.exit_code == 0, result.output
+    page = page_path.read_text()
+    assert figures_in(page) == [key for key, _, _ in FIGURES for _ in range(2)]
+    for key, _, _ in FIGURES:
+        assert f'id="fig-{key}-0" data-figure="{key}" data-run="top"' in page
+        assert f'id="fig-{key}-1" data-figure="{key}" data-run="bottom"' in page
+
+
+def test_report_refuses_files_it_cannot_use(runs, tmp_path):
+    not_parquet = tmp_path / "notes.parquet"
+    not_parquet.write_text("hello")
+    cases = [
+        ([str(tmp_path / "missing.parquet")], "no such result file"),
+        ([str(not_parquet)], "not a Parquet file"),
+        (["--compare", str(runs[0])], "--compare needs two or more"),
+        ([str(runs[0]), "--label", "a", "--label", "b"], "--label given 2 times for 1 files"),
+    ]
+    for args, message in cases:
+        result = cli.invoke(app, ["report", *args, "-o", str(tmp_path / "r.html")])
+        assert result.exit_code == 2, args
+        assert message in result.output, (args, result.output)
