@@ -166,8 +166,8 @@ def _matches(typed: Action, listed: Action) -> bool:
 def resolve(typed: Action, legal: list[Action]) -> Action:
     """The legal action a typed one means: the first listed match (tokens-first mix, T6).
 
-    With no match, the typed action itself is returned (card ids as listed where known) so the
-    engine refuses it with its own error code and rule id.
+    With no match, the typed action itself is returned (card ids spelt as listed where known) so
+    the engine refuses it with its own error code and rule id.
 
     >>> legal = [{"type": "heal", "patient": "P01", "amount": 2, "pay": {"tokens": 2, "staff": 0, "congress": 0}},
     ...          {"type": "heal", "patient": "P01", "amount": 2, "pay": {"tokens": 1, "staff": 1, "congress": 0}}]
@@ -177,7 +177,10 @@ def resolve(typed: Action, legal: list[Action]) -> Action:
     for action in legal:
         if _matches(typed, action):
             return action
-    return typed
+    ids = {value.upper(): value for action in legal for key, value in action.items()
+           if key in ("card", "patient", "remove") and isinstance(value, str)}
+    return {key: ids.get(value.upper(), value) if key in ("card", "patient", "remove") and isinstance(value, str)
+            else value for key, value in typed.items()}
 
 
 def choose(text: str, legal: list[Action]) -> Action:

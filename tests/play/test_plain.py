@@ -1,0 +1,107 @@
+"""``triage play --plain``: the game as text lines, driven through stdin."""
+
+import io
+import json
+
+from typer.testing import CliRunner
+
+from triage.cli import app
+from triage.engine import make_config
+from triage.engine.records import load_record
+from triage.play.plain import run_plain
+from triage.play.session import Session
+
+runner = CliRunner()
+
+
+def test_all_bot_seats_play_to_the_end_without_input(tmp_path):
+    save = tmp_path / "watch.json"
+    result = runner.invoke(app, ["play", "--plain", "--bots", "greedy,random", "--seed", "3", "--save", str(save)], input="")
+    assert result.exit_code == 0, result.output
+    reference = Session.new(players=2, seats=["greedy", "random"], seed=3)
+    reference.run_bots()
+    assert result.output.rstrip().endswith(reference.final_lines()[-1])
+    for line in reference.final_lines():
+        assert line in result.output
+    assert load_record(save)["actions"] == reference.record()["actions"]
+
+
+def test_a_human_plays_a_whole_game_through_stdin(tmp_path):
+    """Always typing 1 picks the first listed action: the same game as picking legal[0]."""
+    config = make_config({"rounds": 2})
+    save = tmp_path / "game.json"
+    session = Session.new(players=2, seats=["human", "greedy"], seed=8, config=config, save_path=save)
+    out = io.StringIO()
+    assert run_plain(session, io.StringIO("1\n" * 500), out) == 0
+    reference = Session.new(players=2, seats=["human", "greedy"], seed=8, config=config)
+    while reference.turn is not None:
+        reference.act(reference.legal()[0] if reference.human_to_move() else reference.bot_action())
+    assert session.game.history == reference.game.history
+    assert load_record(save)["actions"] == reference.record()["actions"]
+    text = out.getvalue()
+    assert "player 0> " in text and "Legal actions:" in text
+    assert "Game over after round 2" in text
+
+
+def test_typed_commands_errors_and_quitting(tmp_path):
+    save = tmp_path / "game.json"
+    session = Session.new(players=2, seats=["human", "greedy"], seed=1, save_path=save)
+    pending = session.game.players[0].pending[0]
+    lines = ["frobnicate", "heal ZZZ 1", "help", f"admit {pending.lower()} 9", f"admit {pending} 1", "quit"]
+    out = io.StringIO()
+    assert run_plain(session, io.StringIO("\n".join(lines) + "\n"), out) == 1
+    text = out.getvalue()
+    assert "error: unknown command 'frobnicate'" in text
+    assert "refused: wrong_phase" in text and "(rule A4)" in text  # heal during admission
+    assert "refused: no_such_space" in text and "(rule K4)" in text
+    assert "heal CARD AMOUNT" in text  # help
+    assert f"Player 0 (human): admit {pending} 1" in text
+    assert f"saved in {save}" in text
+    assert load_record(save)["actions"][0] == {"by": 0, "do": {"type": "admit", "card": pending, "space": 1}}
+
+
+def test_input_ending_stops_and_keeps_the_save(tmp_path):
+    save = tmp_path / "game.json"
+    result = runner.invoke(app, ["play", "--plain", "--save", str(save)], input="1\n")
+    assert result.exit_code == 1
+    assert "Stopped before the end" in result.output
+    record = json.loads(save.read_text())
+    assert len(record["actions"]) >= 1 and record["seats"] == ["human", "greedy"]
+    resumed = runner.invoke(app, ["play", "--plain", "--resume", str(save), "--bots", "greedy,greedy"], input="")
+    assert resumed.exit_code == 0, resumed.output
+    assert "Game over" in resumed.output
+
+
+def test_hot_seat_hides_the_board_until_the_next_seat_is_ready():
+    session = Session.new(players=2, seats=["human", "human"], seed=6, config=make_config({"rounds": 1}))
+    out = io.StringIO()
+    run_plain(session, io.StringIO("\n1\n" * 200), out)
+    text = out.getvalue()
+    blocks = text.split("=== Pass the device to ")
+    assert len(blocks) > 2
+    for block in blocks[1:]:
+        seat = int(block.split("Player ", 1)[1][0])
+        other = 1 - seat
+        # Between two pass screens only one seat decides.
+        assert f"player {other}> " not in block
+        assert f"player {seat}> " in block or "Game over" in block
+
+
+def test_bad_options_are_named():
+    result = runner.invoke(app, ["play", "--plain", "--bots", "human,clever"])
+    assert result.exit_code == 2
+    assert "unknown seat 'clever'" in result.output
+    result = runner.invoke(app, ["play", "--plain", "--resume", "/nonexistent/save.json"])
+    assert result.exit_code == 2
+    assert "cannot read the record" in result.output
+
+
+def test_games_option_reports_win_rates():
+    result = runner.invoke(app, ["play", "--games", "6", "--bots", "greedy,random", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["games"] == 6
+    assert sum(data["wins"].values()) + data["ties"] == 6
+    assert data["win_rate"]["greedy"] > data["win_rate"]["random"]
+    result = runner.invoke(app, ["play", "--games", "2", "--bots", "human,random"])
+    assert result.exit_code == 2 and "bots only" in result.output
