@@ -1,0 +1,180 @@
+"""The greedy bot: legal, deterministic, view-driven, and it triages as its docstring says."""
+
+import random
+
+import pytest
+
+from triage.bots import BOTS, make_bot
+from triage.bots.greedy import GreedyBot
+from triage.engine import Game, view
+from triage.engine.determinize import determinize
+from triage.play.match import play_match
+from triage.scenario import build_game
+
+FILLER = {f"F{n}": {"kind": "non_severe", "diagnosis": 1, "healing": 1, "credits": 1, "vp": 1} for n in range(1, 9)}
+
+
+def position(cards, hospital, deck=None, start=None, player=None, rounds=6, players=2):
+    """A game in player 0's Treatment (or the given start) with these patients in its hospital."""
+    cards = {**FILLER, **cards}
+    me = {"hospital": hospital, **(player or {})}
+    placed = {slot["card"] for slot in hospital.values()} | {entry["card"] for entry in me.get("terminals", [])}
+    deck = deck if deck is not None else [card for card in cards if card not in placed]
+    data = {
+        "players": players,
+        "config": {"rounds": rounds},
+        "cards": cards,
+        "deck": deck,
+        "start": start or {"round": 1, "phase": "treatment", "turn": 0},
+        "state": {"players": [me] + [{}] * (players - 1)},
+    }
+    game, _ = build_game(data)
+    return game
+
+
+def decide(game, seat=0):
+    return GreedyBot().choose(view(game, seat), game.legal_actions(seat), random.Random(0))
+
+
+def test_registered_as_greedy():
+    assert BOTS["greedy"] is GreedyBot and make_bot("greedy").name == "greedy"
+
+
+def test_always_legal_and_deterministic_over_whole_games():
+    bot = GreedyBot()
+    for seed in range(8):
+        game = Game.new(players=1 + seed % 4, seed=seed)
+        while game.turn is not None:
+            seen, legal = view(game, game.turn), game.legal_actions()
+            rng = random.Random(seed)
+            state = rng.getstate()
+            action = bot.choose(seen, legal, rng)
+            assert action in legal
+            assert bot.choose(seen, legal, random.Random(99)) == action
+            assert rng.getstate() == state
+            game.apply(action)
+
+
+def test_driven_by_the_view_only():
+    """Worlds that differ only in what the seat cannot know give the same choice (I4)."""
+    game = Game.new(players=2, seed=21)
+    for _ in range(12):
+        game.apply(decide_legal(game))
+    seat = game.turn
+    expected = decide(game, seat)
+    for draw in range(5):
+        world = determinize(view(game, seat), random.Random(draw))
+        assert decide(world, seat) == expected
+
+
+def decide_legal(game):
+    return GreedyBot().choose(view(game, game.turn), game.legal_actions(), random.Random(0))
+
+
+def test_heals_a_critical_patient_in_full_first():
+    """C2: a critical patient dies at Cleanup; it comes before a cheap diagnosis."""
+    game = position(
+        {"C": {"kind": "critical", "healing": 3, "credits": 2, "vp": 3},
+         "S": {"kind": "severe", "diagnosis": 1, "healing": 2, "credits": 2, "vp": 2}},
+        {"1": {"card": "S"}, "2": {"card": "C"}},
+    )
+    action = decide(game)
+    assert action["type"] == "heal" and action["patient"] == "C" and action["amount"] == 3
+
+
+def test_spends_staff_and_congress_to_save_a_critical_patient():
+    game = position(
+        {"C": {"kind": "critical", "healing": 3, "credits": 2, "vp": 3}},
+        {"1": {"card": "C"}},
+        player={"healing": 1, "staff": 1, "staff_available": 1, "congress": 1},
+    )
+    assert decide(game) == {"type": "heal", "patient": "C", "amount": 3, "pay": {"tokens": 1, "staff": 1, "congress": 1}}
+
+
+def test_flies_out_a_critical_patient_it_cannot_cure():
+    """T7: removal costs no QoC, a death costs 2 (C4)."""
+    game = position(
+        {"C": {"kind": "critical", "healing": 3, "credits": 2, "vp": 3}},
+        {"1": {"card": "C"}},
+        player={"healing": 1, "staff": 0, "staff_available": 0, "credits": 1},
+    )
+    assert decide(game) == {"type": "helicopter", "remove": "C", "draw_all": False}
+
+
+def test_buys_the_healing_that_saves_a_patient():
+    game = position(
+        {"C": {"kind": "critical", "healing": 3, "credits": 2, "vp": 3}},
+        {"1": {"card": "C"}},
+        player={"healing": 2, "staff": 0, "staff_available": 0, "credits": 2, "helicopters": 0},
+    )
+    assert decide(game) == {"type": "buy", "item": "healing"}
+
+
+def test_diagnoses_a_fresh_patient_so_a_chronic_one_is_cured_at_once():
+    """T4: a chronic patient with no Time is cured the moment it is diagnosed."""
+    game = position(
+        {"H": {"kind": "chronic", "diagnosis": 1, "credits": 2, "vp": 3}},
+        {"3": {"card": "H"}},
+    )
+    action = decide(game)
+    assert action["type"] == "diagnose" and action["patient"] == "H"
+    events = game.apply(action)
+    assert any(event["type"] == "cured" and event["card"] == "H" for event in events)
+
+
+def test_saves_a_severe_patient_at_its_deadline_before_healing_a_fresh_one():
+    game = position(
+        {"S1": {"kind": "severe", "diagnosis": 1, "healing": 2, "credits": 2, "vp": 2},
+         "S2": {"kind": "severe", "diagnosis": 1, "healing": 2, "credits": 3, "vp": 4}},
+        {"1": {"card": "S2", "revealed": True}, "2": {"card": "S1", "revealed": True, "time": 1}},
+        player={"healing": 2, "staff": 0, "staff_available": 0},
+    )
+    action = decide(game)
+    assert action["type"] == "heal" and action["patient"] == "S1" and action["amount"] == 2
+
+
+def test_treats_a_terminal_patient_that_pays_vp():
+    game = position(
+        {"T": {"kind": "terminal", "credits": 1, "vp": 1}},
+        {},
+        player={"terminals": [{"card": "T"}], "diagnostics": 0, "staff": 0, "staff_available": 0},
+    )
+    assert decide(game)["type"] == "treat"
+
+
+def test_admits_a_curable_critical_before_a_standard_patient_when_space_is_short():
+    cards = {"C": {"kind": "critical", "healing": 2, "credits": 2, "vp": 3},
+             "X": {"kind": "severe", "diagnosis": 1, "healing": 2, "credits": 2, "vp": 2}}
+    full = {str(space): {"card": f"F{space}"} for space in range(1, 4)}
+    game = position(cards, full, deck=["X", "C"] + [f"F{n}" for n in range(4, 9)], start={"round": 1, "phase": "arrival", "turn": 0})
+    assert decide(game) == {"type": "admit", "card": "C", "space": 4}
+    poor = position(cards, full, deck=["X", "C"] + [f"F{n}" for n in range(4, 9)],
+                    start={"round": 1, "phase": "arrival", "turn": 0},
+                    player={"healing": 0, "staff": 0, "staff_available": 0})
+    assert decide(poor) == {"type": "admit", "card": "X", "space": 4}
+
+
+def test_uses_a_spare_helicopter_in_the_last_round_on_a_dying_patient():
+    game = position(
+        {"S": {"kind": "severe", "diagnosis": 1, "healing": 3, "credits": 2, "vp": 2}},
+        {"1": {"card": "S", "revealed": True, "time": 1}},
+        player={"healing": 0, "staff": 0, "staff_available": 0, "diagnostics": 0},
+        rounds=1,
+    )
+    assert decide(game)["type"] == "helicopter" and decide(game)["remove"] == "S"
+
+
+def test_beats_random_by_far():
+    result = play_match(["greedy", "random"], games=40, seed=1000)
+    assert result.win_rate("greedy") >= 0.8
+
+
+@pytest.mark.benchmark(group="bots")
+def test_benchmark_greedy_decision(benchmark):
+    """Speed target (well under a millisecond per decision): see `pytest --benchmark-enable`."""
+    game = Game.new(players=2, seed=2)
+    for _ in range(10):
+        game.apply(decide_legal(game))
+    seen, legal = view(game, game.turn), game.legal_actions()
+    action = benchmark(GreedyBot().choose, seen, legal, random.Random(0))
+    assert action in legal
