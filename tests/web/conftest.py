@@ -1,0 +1,25 @@
+"""Fixtures of the web tests: an in-process app on a fresh SQLite file, and helpers to play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed: pip install -e '.[web]'")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from triage.web.app import create_app  # noqa: E402
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tables.db'}"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url)) as test_client:
+        yield test_client

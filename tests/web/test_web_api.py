@@ -1,0 +1,180 @@
+"""The HTTP API: tables, seats and tokens, actions and their error codes, records, bots."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from triage.engine import Game, view
+from triage.engine.records import replay
+from web_helpers import auth, create, play_random, service_of, tokens_of
+
+
+def test_create_returns_a_token_for_each_human_seat_only(client: TestClient) -> None:
+    created = create(client, players=3, bots=[None, "random", None], seed=4)
+    assert [entry["seat"] for entry in created["seats"]] == [0, 2]
+    assert len({entry["token"] for entry in created["seats"]}) == 2
+    summary = client.get(f"/api/tables/{created['table_id']}").json()
+    assert [seat["bot"] for seat in summary["seats"]] == [None, "random", None]
+
+
+def test_bad_table_requests_name_what_is_wrong(client: TestClient) -> None:
+    cases = [
+        ({"players": 5}, "players"),
+        ({"players": 2, "bots": [None]}, "one entry per seat"),
+        ({"players": 2, "bots": [None, "nobody"]}, "unknown bot 'nobody'"),
+        ({"players": 2, "config": {"rounds": 0}}, "rounds"),
+        ({"players": 2, "seed": -1}, "seed"),
+        ({"players": 2, "colour": "red"}, "colour"),
+    ]
+    for body, fragment in cases:
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == 422, body
+        error = response.json()
+        assert set(error) >= {"code", "message"}, error
+        assert fragment in error["message"], (body, error)
+
+
+def test_the_view_and_legal_actions_are_the_seats_own(client: TestClient) -> None:
+    created = create(client, players=2, seed=11)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    game = Game.new(players=2, seed=11)
+    for seat in (0, 1):
+        got = client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[seat])).json()
+        assert got == view(game, seat)
+        legal = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[seat])).json()
+        assert legal == game.legal_actions(seat)
+    # R1: it is seat 0's decision first, so seat 1 has no legal action.
+    assert client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[1])).json() == []
+
+
+def test_missing_or_wrong_tokens_are_refused_on_every_seat_request(client: TestClient) -> None:
+    created = create(client, players=2, seed=1)
+    table_id = created["table_id"]
+    other = create(client, players=2, seed=1)
+    foreign = tokens_of(other)[0]
+    requests = [
+        ("GET", f"/api/tables/{table_id}/view", None),
+        ("GET", f"/api/tables/{table_id}/legal", None),
+        ("POST", f"/api/tables/{table_id}/actions", {"type": "pass"}),
+    ]
+    for method, path, body in requests:
+        missing = client.request(method, path, json=body)
+        assert missing.status_code == 401 and missing.json()["code"] == "unauthorized"
+        malformed = client.request(method, path, json=body, headers={"Authorization": "Token abc"})
+        assert malformed.status_code == 401
+        for token in ("not-a-token", foreign):
+            wrong = client.request(method, path, json=body, headers=auth(token))
+            assert wrong.status_code == 403 and wrong.json()["code"] == "forbidden", (path, token)
+    wrong_record = client.get(f"/api/tables/{table_id}/record", headers=auth(foreign))
+    assert wrong_record.status_code == 403
+
+
+def test_nobody_can_act_for_another_seat(client: TestClient) -> None:
+    created = create(client, players=2, seed=3)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    seat0_action = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()[0]
+    # Seat 1's token sends seat 0's legal action: it acts as seat 1, whose decision it is not (R1).
+    refused = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[1]), json=seat0_action)
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "not_your_turn"
+    # The body cannot name another seat either: 'player' is no field of an action.
+    spoofed = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[1]), json={**seat0_action, "player": 0})
+    assert spoofed.status_code == 422 and spoofed.json()["code"] == "invalid_action"
+    assert service_of(client).get(table_id).game.history == []
+
+
+def test_refused_actions_use_the_error_codes_and_change_nothing(client: TestClient) -> None:
+    created = create(client, players=2, seed=5)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    before = client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json()
+    cases = [
+        ({"type": "fly"}, 422, "invalid_action"),
+        ([1, 2], 422, "invalid_action"),
+        ({"type": "heal", "patient": "P01", "amount": 1}, 409, "wrong_phase"),
+        ({"type": "admit", "card": "P99", "space": 1}, 422, "unknown_patient"),
+        ({"type": "helicopter", "remove": None, "draw_all": False}, 422, "empty_helicopter"),
+    ]
+    for action, status, code in cases:
+        response = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action)
+        assert (response.status_code, response.json()["code"]) == (status, code), (action, response.json())
+        assert response.json()["message"]
+    after = client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json()
+    assert after == before
+
+
+def test_an_accepted_action_returns_the_seats_events(client: TestClient) -> None:
+    created = create(client, players=2, seed=9)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    action = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()[0]
+    response = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["number"] == 0
+    assert body["events"][0] == {"type": "admitted", "player": 0, "card": action["card"], "space": action["space"]}
+
+
+def test_bots_move_on_the_server_until_a_human_must_decide(client: TestClient) -> None:
+    created = create(client, players=2, bots=["random", None], seed=2)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    game = service_of(client).get(table_id).game
+    assert game.turn == 1 and game.history and all(entry["by"] == 0 for entry in game.history)
+    assert client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[1])).json()
+
+
+def test_a_table_of_bots_plays_to_the_end(client: TestClient) -> None:
+    created = create(client, players=3, bots=["random"] * 3, seed=6)
+    assert created["seats"] == []
+    summary = client.get(f"/api/tables/{created['table_id']}").json()
+    assert summary["over"] and summary["phase"] == "over"
+
+
+def test_the_record_is_filtered_until_the_game_is_over(client: TestClient) -> None:
+    created = create(client, players=2, seed=8)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    play_random(client, table_id, tokens, steps=10)
+    running = client.get(f"/api/tables/{table_id}/record", headers=auth(tokens[0])).json()
+    assert "seed" not in running and "deck" not in running
+    assert running["viewer"] == 0 and len(running["actions"]) == 10
+    spectator = client.get(f"/api/tables/{table_id}/record").json()
+    assert "seed" not in spectator and "deck" not in spectator and spectator["viewer"] is None
+    play_random(client, table_id, tokens, steps=10_000)
+    final = client.get(f"/api/tables/{table_id}/record", headers=auth(tokens[0])).json()
+    assert final["seed"] == 8
+    assert replay(final).scores() == client.get(f"/api/tables/{table_id}").json()["scores"]
+
+
+def test_join_takes_a_free_seat_and_revokes_its_first_token(client: TestClient) -> None:
+    created = create(client, players=3, bots=[None, None, "random"], seed=1)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0]))  # seat 0 is now taken
+    joined = client.post(f"/api/tables/{table_id}/join").json()
+    assert joined["seat"] == 1
+    assert client.get(f"/api/tables/{table_id}/view", headers=auth(joined["token"])).json()["viewer"] == 1
+    assert client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[1])).status_code == 403
+    full = client.post(f"/api/tables/{table_id}/join")
+    assert full.status_code == 409 and full.json()["code"] == "table_full"
+
+
+def test_unknown_tables_are_404_with_a_code(client: TestClient) -> None:
+    response = client.get("/api/tables/nope/view", headers=auth("x"))
+    assert response.status_code == 404 and response.json()["code"] == "unknown_table"
+
+
+def test_the_openapi_document_describes_the_api(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in (
+        "/api/tables",
+        "/api/tables/{table_id}/view",
+        "/api/tables/{table_id}/legal",
+        "/api/tables/{table_id}/actions",
+        "/api/tables/{table_id}/record",
+        "/api/tables/{table_id}/join",
+    ):
+        assert path in paths
+    assert "post" in paths["/api/tables"] and "post" in paths["/api/tables/{table_id}/actions"]
+
+
+def test_the_page_is_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "Play solo against a bot" in page.text
+    assert client.get("/static/app.js").status_code == 200

@@ -1,0 +1,71 @@
+"""Live updates over the WebSocket: each seat gets its own filtered events; reconnecting gives
+the current view."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from triage.engine import events_for, public_event, view
+from web_helpers import auth, create, service_of, tokens_of
+
+
+def test_each_seat_receives_only_its_own_filtered_events(client: TestClient) -> None:
+    created = create(client, players=2, seed=21)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    live = service_of(client).get(table_id)
+    url = f"/api/tables/{table_id}/ws"
+    with client.websocket_connect(url) as seat0, client.websocket_connect(url) as seat1, client.websocket_connect(
+        url
+    ) as spectator:
+        seat0.send_json({"token": tokens[0]})
+        seat1.send_json({"token": tokens[1]})
+        spectator.send_json({"spectate": True})
+        hello0, hello1, hello_spectator = seat0.receive_json(), seat1.receive_json(), spectator.receive_json()
+        assert hello0["view"] == view(live.game, 0) and hello0["log"] == events_for(live.events, 0)
+        assert hello1["view"] == view(live.game, 1) and hello1["legal"] == []
+        assert hello_spectator["seat"] is None and hello_spectator["legal"] == []
+        assert hello_spectator["log"] == [public_event(event) for event in live.events]
+
+        start = len(live.events)
+        action = hello0["legal"][0]
+        assert client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action).status_code == 200
+        everything = live.events[start:]
+        update0, update1, update_spectator = seat0.receive_json(), seat1.receive_json(), spectator.receive_json()
+        assert update0["type"] == update1["type"] == "update"
+        assert update0["events"] == events_for(everything, 0)
+        assert update1["events"] == events_for(everything, 1)
+        assert update_spectator["events"] == [public_event(event) for event in everything]
+        assert update1["view"] == view(live.game, 1)
+
+
+def test_a_reconnecting_client_gets_its_current_view(client: TestClient) -> None:
+    created = create(client, players=2, bots=[None, "random"], seed=22)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    url = f"/api/tables/{table_id}/ws"
+    with client.websocket_connect(url) as socket:
+        socket.send_json({"token": tokens[0]})
+        first = socket.receive_json()
+    for _ in range(3):
+        legal = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()
+        client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=legal[-1])
+    with client.websocket_connect(url) as socket:
+        socket.send_json({"token": tokens[0]})
+        again = socket.receive_json()
+    current = client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json()
+    assert again["type"] == "hello" and again["view"] == current != first["view"]
+    assert again["legal"] == client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()
+    assert len(again["log"]) > len(first["log"])
+
+
+@pytest.mark.parametrize("hello", [{"token": "wrong"}, {}, {"spectate": "yes"}])
+def test_a_socket_without_a_valid_token_is_refused(client: TestClient, hello: dict) -> None:
+    created = create(client, players=2, seed=23)
+    with client.websocket_connect(f"/api/tables/{created['table_id']}/ws") as socket:
+        socket.send_json(hello)
+        refusal = socket.receive_json()
+        assert refusal["type"] == "error" and refusal["code"] in {"forbidden", "unauthorized"}
+        assert "view" not in refusal
+        with pytest.raises(WebSocketDisconnect):
+            socket.receive_json()

@@ -1,0 +1,43 @@
+"""Helpers of the web tests: seat headers, table creation, random play through the API."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def tokens_of(created: dict[str, Any]) -> dict[int, str]:
+    return {entry["seat"]: entry["token"] for entry in created["seats"]}
+
+
+def service_of(client: TestClient) -> Any:
+    return client.app.state.service
+
+
+def play_random(client: TestClient, table_id: str, tokens: dict[int, str], steps: int, seed: int = 0) -> int:
+    """Play up to ``steps`` random legal actions through the API, whoever's turn; returns how many."""
+    rng = random.Random(seed)
+    played = 0
+    for _ in range(steps):
+        for seat, token in tokens.items():
+            legal = client.get(f"/api/tables/{table_id}/legal", headers=auth(token)).json()
+            if legal:
+                response = client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=rng.choice(legal))
+                assert response.status_code == 200, response.json()
+                played += 1
+                break
+        else:
+            return played
+    return played
