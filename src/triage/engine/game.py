@@ -260,7 +260,7 @@ class Game:
             self.known_positions.add(top)
             self.seen_fronts.add(top)
 
-    def _draw(self) -> str | None:
+    def _draw(self, events: list[Event]) -> str | None:
         """Take the top card; an empty deck gives nothing (A1), or, with V1 ``discard``, is
         first rebuilt from the discard pile, shuffled from the game's generator."""
         if not self.deck:
@@ -271,6 +271,7 @@ class Game:
             self.rng.shuffle(self.deck)
             self.known_positions.clear()
             self._touch_top()
+            events.append({"type": "deck_reshuffled", "cards": len(self.deck)})
         card = self.deck.pop(0)
         self.known_positions.discard(card)
         self._touch_top()
@@ -353,7 +354,7 @@ class Game:
 
     def _draw_for(self, seat: int, events: list[Event]) -> None:
         """A1, A2, A3, A8: draw one patient; a terminal one is admitted beside the board."""
-        card = self._draw()
+        card = self._draw(events)
         if card is None:
             events.append({"type": "deck_empty", "player": seat})
             return

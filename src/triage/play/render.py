@@ -151,6 +151,8 @@ def describe_event(event: dict[str, Any]) -> str:
         return f"{who} buys {event['item'].replace('_', ' ')}"
     if kind == "passed":
         return f"{who} passes"
+    if kind == "deck_reshuffled":
+        return f"the discard pile is shuffled into a new deck of {event['cards']} cards"
     if kind == "deck_empty":
         return f"{who} finds the deck empty"
     if kind == "game_over":
