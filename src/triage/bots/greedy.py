@@ -10,9 +10,11 @@ Each decision walks a fixed list of priorities and takes the first one the legal
 5. heal what can be cured, by deadline: severe, then chronic (its cost grows with Time), then
    non-severe; partial healing only where it keeps (not in the last round);
 6. buy what pays off: Staff early, a space when the hospital is full, tokens that finish a cure;
-7. in the last round, spend an unused Helicopter on a patient who would die, or on draws that
-   only hurt players who have already passed;
-8. pass.
+7. in the last round, spend an unused Helicopter on a patient who would die;
+8. once every other player has passed, fly a Helicopter (bought with spare Credits if need be)
+   for one more patient each: this player can still cure its own, the others cannot act on
+   theirs this round (T7);
+9. pass.
 
 No search and no randomness: the same view and legal actions give the same choice (the
 generator is accepted for the bot protocol and left untouched). A decision costs a few dozen
@@ -192,6 +194,7 @@ class _Turn:
             self.treat_other_terminals,
             self.buy_to_finish,
             self.last_helicopter,
+            self.draw_after_others_passed,
         ):
             action = step()
             if action is not None:
@@ -314,6 +317,26 @@ class _Turn:
         if remove is None and not draw:
             return None
         return self.helicopters.get((remove, draw))
+
+    def others_passed(self) -> bool:
+        others = [player for seat, player in enumerate(self.view["players"]) if seat != self.view["viewer"]]
+        return bool(others) and all(player["passed"] for player in others)
+
+    def draw_after_others_passed(self) -> Action | None:
+        """T7: once every other player has passed, a Helicopter's draws bring this player one
+        more patient it can still treat, while the others can do nothing with theirs this round.
+        Worth a Helicopter (and its price in Credits) when there is room and the means to cure
+        even a critical patient."""
+        if not self.others_passed() or self.free_spaces == 0:
+            return None
+        if self.power("healing", congress=False) < 3 or self.power("diagnostics", congress=False) < 2:
+            return None
+        action = self.helicopters.get((None, True))
+        if action is not None:
+            return action
+        if self.me["helicopters"] == 0 and self.can_buy("helicopter"):
+            return {"type": "buy", "item": "helicopter"}
+        return None
 
     def _terminal_cards(self) -> set[str]:
         return {patient["card"] for patient in self.me["terminals"]}
