@@ -105,3 +105,16 @@ def test_games_option_reports_win_rates():
     assert data["win_rate"]["greedy"] > data["win_rate"]["random"]
     result = runner.invoke(app, ["play", "--games", "2", "--bots", "human,random"])
     assert result.exit_code == 2 and "bots only" in result.output
+
+
+def test_watching_bots_shows_only_public_events():
+    """C3: a check's result is secret; a spectator's output must not name the kind checked."""
+    for seed in range(40):
+        session = Session.new(players=2, seats=["random", "random"], seed=seed, config=make_config({"rounds": 3}))
+        out = io.StringIO()
+        run_plain(session, io.StringIO(""), out)
+        checked = [line for line in out.getvalue().splitlines() if " is checked" in line]
+        if checked:
+            assert all(line.rstrip().endswith("is checked") for line in checked)
+            return
+    raise AssertionError("no seed gave a check")

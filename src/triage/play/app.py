@@ -66,8 +66,8 @@ class TriageApp(App[None]):
 
     TITLE = "Triage"
     CSS = """
-    #board-scroll { width: 3fr; border: round $primary; }
-    #side { width: 2fr; }
+    #board-scroll { width: 1fr; border: round $primary; }
+    #side { width: 48; }
     #actions { height: 1fr; border: round $secondary; }
     #log { height: 1fr; border: round $secondary; }
     #status { height: auto; min-height: 1; padding: 0 1; }

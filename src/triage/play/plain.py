@@ -5,8 +5,8 @@ new log lines, its board (from its view only) and the numbered legal actions, th
 line: a number, a typed command (:mod:`triage.play.parse`), or ``help``, ``board``, ``log``,
 ``quit``. With several human seats it asks for Enter before showing the next seat's board (the
 "pass the device" pause; seats know different things after checks, C3). Bot moves are printed
-as they happen, filtered for the next human seat (or as a spectator sees them, when every seat
-is a bot).
+as they happen: as the one human seat sees them, or as a spectator sees them when every seat is
+a bot; with several human seats, each seat sees them in its news once it is at the device.
 """
 
 from __future__ import annotations
@@ -68,11 +68,17 @@ class PlainGame:
         return 0
 
     def bot_moves(self, watching: bool) -> None:
+        """Let the bots move. Watching, print each move and its public events; with one human
+        seat, that seat's view of the events at once; with several, nothing until the next
+        human seat is at the device (its news then include the bots' moves)."""
+        humans = self.session.human_seats()
         for seat, action, events in self.session.bot_steps():
-            self.say(f"{self.session.seat_name(seat)}: {describe_action(action)}")
             if watching:
+                self.say(f"{self.session.seat_name(seat)}: {describe_action(action)}")
                 for event in events:
                     self.say(f"  . {describe_event(public_event(event))}")
+            elif len(humans) == 1:
+                self.show_news(humans[0])
 
     def human_turn(self, seat: int, several: bool) -> bool:
         """One decision of a human seat; False when input ended or the player quit."""
