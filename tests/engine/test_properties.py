@@ -26,7 +26,7 @@ from triage.engine.determinize import determinize
 from triage.engine.records import make_record, replay
 from triage.engine.state import COUNTERS
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 games = st.fixed_dictionaries(
     {
