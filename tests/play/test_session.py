@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from triage.engine import DataError, Game, make_config, state_dict
+from triage.engine import DataError, make_config, state_dict
 from triage.engine.records import load_record, replay
 from triage.play.session import Session, parse_seats
 

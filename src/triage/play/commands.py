@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
-from triage.engine import DataError, load_config, load_deck
+from triage.engine import DataError
 from triage.play.session import Session, parse_seats
 
 
@@ -20,20 +19,20 @@ def _fail(message: str) -> None:
 
 def play(
     players: int = typer.Option(2, min=1, max=4, help="Number of players (1-4)."),
-    bots: Optional[str] = typer.Option(
+    bots: str | None = typer.Option(
         None,
         help="Who sits at each seat, comma-separated: human, random or greedy (one name: every seat). "
         "Default: a human at seat 0, greedy bots elsewhere.",
     ),
     seed: int = typer.Option(0, help="Game seed: the same seed deals the same game."),
-    config: Optional[Path] = typer.Option(None, help="Configuration file (TOML)."),
-    deck: Optional[Path] = typer.Option(None, help="Deck file (TOML)."),
-    set_: List[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
-    save: Optional[Path] = typer.Option(None, help="Game record (JSON), written after every action."),
-    resume: Optional[Path] = typer.Option(None, help="Go on with the game saved in this file."),
+    config: Path | None = typer.Option(None, help="Configuration file (TOML)."),
+    deck: Path | None = typer.Option(None, help="Deck file (TOML)."),
+    set_: list[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
+    save: Path | None = typer.Option(None, help="Game record (JSON), written after every action."),
+    resume: Path | None = typer.Option(None, help="Go on with the game saved in this file."),
     plain: bool = typer.Option(False, help="Plain text lines on stdin/stdout instead of the full screen."),
     delay: float = typer.Option(0.4, min=0.0, help="Seconds between bot moves on the full screen."),
-    games: Optional[int] = typer.Option(
+    games: int | None = typer.Option(
         None, min=1, help="Play this many bot-only games (seats rotating) and report win rates."
     ),
     json_output: bool = typer.Option(False, "--json", help="With --games: print one JSON object."),
@@ -76,11 +75,11 @@ def _record_players(path: Path) -> int:
 
 def _match(
     players: int,
-    bots: Optional[str],
+    bots: str | None,
     seed: int,
-    config: Optional[Path],
-    deck: Optional[Path],
-    settings: List[str],
+    config: Path | None,
+    deck: Path | None,
+    settings: list[str],
     games: int,
     json_output: bool,
 ) -> None:

@@ -21,9 +21,10 @@ import json
 import os
 import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from triage.bots import BOTS, Bot, make_bot
 from triage.engine import Config, DataError, Game, RuleError, events_for, view
@@ -97,7 +98,7 @@ class Session:
         config: Config | None = None,
         deck: list[CardSpec] | None = None,
         save_path: Path | str | None = None,
-    ) -> "Session":
+    ) -> Session:
         """Deal a new game and save it at once (when a save file is named)."""
         game = Game.new(players=players, deck=deck, seed=seed, config=config)
         session = cls(
@@ -112,7 +113,7 @@ class Session:
     @classmethod
     def resume(
         cls, path: Path | str, seats: list[str] | None = None, save_path: Path | str | None = None
-    ) -> "Session":
+    ) -> Session:
         """Continue the game a save file holds (the seats it names, unless ``seats`` is given);
         it goes on being saved to the same file unless ``save_path`` names another."""
         record = load_record(path)
