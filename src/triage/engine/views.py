@@ -157,10 +157,24 @@ def _memory(game: Game, viewer: int) -> dict[str, dict[str, Any]]:
     return memory
 
 
+_CATALOGUES: dict[int, tuple[dict[str, CardSpec], list[tuple[Any, ...]]]] = {}
+
+
 def catalogue(game: Game) -> list[list[Any]]:
-    """The deck's contents without ids or order: public, like the deck list of a box."""
-    backs = [list(spec.back()) for spec in game.cards.values()]
-    return sorted(backs, key=lambda back: [-1 if value is None else value for value in back[1:]] + [back[0]])
+    """The deck's contents without ids or order: public, like the deck list of a box.
+
+    Sorted once per card table (games copied from one another share it)."""
+    cached = _CATALOGUES.get(id(game.cards))
+    if cached is None or cached[0] is not game.cards:
+        backs = sorted(
+            (spec.back() for spec in game.cards.values()),
+            key=lambda back: [-1 if value is None else value for value in back[1:]] + [back[0]],
+        )
+        if len(_CATALOGUES) > 256:
+            _CATALOGUES.clear()
+        cached = (game.cards, backs)
+        _CATALOGUES[id(game.cards)] = cached
+    return [list(back) for back in cached[1]]
 
 
 def view(game: Game, viewer: int) -> dict[str, Any]:
