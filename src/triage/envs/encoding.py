@@ -122,7 +122,7 @@ class Layout:
         object.__setattr__(self, "offsets", offsets)
 
     @classmethod
-    def from_view(cls, seat_view: View) -> "Layout":
+    def from_view(cls, seat_view: View) -> Layout:
         """The layout for the game a view belongs to, from its public config and catalogue."""
         config = seat_view["config"]
         extra = 0
@@ -180,7 +180,9 @@ class Layout:
         if block == "reject":
             return f"reject pending patient #{f[0] + 1}"
         if block == "diagnose":
-            return f"diagnose the patient in space {f[0] + 1} (staff {f[1]}, congress {f[2]}, tokens the rest)"
+            return (
+                f"diagnose the patient in space {f[0] + 1} (staff {f[1]}, congress {f[2]}, tokens the rest)"
+            )
         if block == "heal":
             return (
                 f"heal the patient in space {f[0] + 1} by {f[1] + 1} "
@@ -342,7 +344,12 @@ class Layout:
         values += _one_hot(seat_view["phase"], PHASES)
         me = seat_view["players"][viewer]
         decides = seat_view["turn"] == viewer
-        values += [decides, decides and bool(me["pending"]), seat_view["deck_count"], len(seat_view["discard"])]
+        values += [
+            decides,
+            decides and bool(me["pending"]),
+            seat_view["deck_count"],
+            len(seat_view["discard"]),
+        ]
         memory = seat_view["cards"]
         not_severe = set(seat_view["not_severe"])
         for position in range(DECK_PEEK):
@@ -363,7 +370,9 @@ class Layout:
     def _player_size(self) -> int:
         fixed = 1 + len(COUNTERS) + 2 + 3
         card, slot = len(_CARD_FIELDS), len(_SLOT_FIELDS)
-        return fixed + self.spaces * (card + slot) + self.terminals * len(_TERMINAL_FIELDS) + self.pending * card
+        return (
+            fixed + self.spaces * (card + slot) + self.terminals * len(_TERMINAL_FIELDS) + self.pending * card
+        )
 
     def _player_features(
         self, seat_view: View, seat: int, memory: dict[str, Any], not_severe: set[str]
@@ -457,7 +466,9 @@ def _terminal_of(me: dict[str, Any], card: str) -> int:
 
 def _pay(what: str, cost: int, staff: int, congress: int) -> dict[str, int]:
     if staff + congress > cost:
-        raise IllegalActionError(f"{what}: staff and congress pay {staff + congress}, more than the cost {cost} (T6)")
+        raise IllegalActionError(
+            f"{what}: staff and congress pay {staff + congress}, more than the cost {cost} (T6)"
+        )
     return {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
 
 

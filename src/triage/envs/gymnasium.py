@@ -21,7 +21,7 @@ An action outside the mask is refused: the game does not change, the step return
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -40,7 +40,7 @@ ON_ILLEGAL = ("refuse", "raise")
 class TriageEnv(gymnasium.Env):
     """The solo game of Triage, one decision per step."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(
         self,
@@ -51,7 +51,9 @@ class TriageEnv(gymnasium.Env):
         illegal_reward: float = -1.0,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
         if on_illegal not in ON_ILLEGAL:
             raise ValueError(f"on_illegal must be one of {ON_ILLEGAL}, got {on_illegal!r}")
         self.config = make_game_config(rounds=rounds, return_to=return_to)

@@ -77,7 +77,9 @@ def _parameters(params: dict[str, Any] | None) -> dict[str, Any]:
     if not 1 <= values["players"] <= 4:
         raise ValueError(f"players must be 1 to 4 (R1), got {values['players']!r}")
     if values["seed"] < -1:
-        raise ValueError(f"seed must be -1 (a chance node deals) or a whole number >= 0, got {values['seed']}")
+        raise ValueError(
+            f"seed must be -1 (a chance node deals) or a whole number >= 0, got {values['seed']}"
+        )
     return values
 
 
@@ -90,7 +92,7 @@ class Settings:
     config: Config
     layout: Layout
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Settings":
+    def __deepcopy__(self, memo: dict[int, Any]) -> Settings:
         return self
 
 
@@ -118,11 +120,13 @@ class TriageGame(pyspiel.Game):
         super().__init__(GAME_TYPE, info, {key: values[key] for key in _DEFAULTS})
         self.settings = Settings(self.players, self.seed, self.config, self.layout)
 
-    def new_initial_state(self) -> "TriageState":
+    def new_initial_state(self) -> TriageState:
         return TriageState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "TriageObserver":
-        return TriageObserver(self.layout, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TriageObserver:
+        return TriageObserver(
+            self.layout, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
 
 
 class TriageState(pyspiel.State):
@@ -187,7 +191,7 @@ class TriageState(pyspiel.State):
             return [0.0] * self._settings.players
         return [float(score) for score in self.engine.scores()]
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "TriageState":
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TriageState:
         """A state drawn among those seat ``player_id`` cannot tell apart from this one."""
         if self.engine is None:
             return self.clone()

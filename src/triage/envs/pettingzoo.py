@@ -19,7 +19,7 @@ and changes nothing. ``render()`` draws the acting seat's view (never hidden sta
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -52,10 +52,15 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(AECEnv):
     """The unwrapped AEC environment."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "triage_v0", "is_parallelizable": False, "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "triage_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
     def __init__(
         self,
@@ -66,7 +71,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
         self.config = make_game_config(rounds=rounds, return_to=return_to)
         self.render_mode = render_mode
         self.table = Table(Game.new(players=players, seed=0, config=self.config))
@@ -128,7 +135,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.table.play(self._seat(agent), int(action))
         after = self.table.scores()
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {name: float(after[self._seat(name)] - before[self._seat(name)]) for name in self.agents}
+        self.rewards = {
+            name: float(after[self._seat(name)] - before[self._seat(name)]) for name in self.agents
+        }
         self._accumulate_rewards()
         if self.table.game.is_over():
             self.terminations = dict.fromkeys(self.agents, True)

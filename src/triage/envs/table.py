@@ -39,7 +39,7 @@ class Table:
         self.layout = layout or Layout.from_view(view(game, 0))
 
     @classmethod
-    def deal(cls, players: int = 2, seed: int = 0, config: Config | None = None) -> "Table":
+    def deal(cls, players: int = 2, seed: int = 0, config: Config | None = None) -> Table:
         return cls(Game.new(players=players, seed=seed, config=config))
 
     def view(self, seat: int) -> View:

@@ -1,0 +1,55 @@
+"""docs/research.md: its examples run and its worked figures are the encoding's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from triage.engine import Game, view
+from triage.envs import IllegalActionError, Layout, Table
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "research.md"
+
+
+def _examples() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), flags=re.DOTALL)
+
+
+def test_the_page_has_one_short_example_per_library() -> None:
+    examples = _examples()
+    assert len(examples) == 3
+    for code, library in zip(examples, ("pyspiel", "pettingzoo", "gymnasium")):
+        assert library in code
+        assert len(code.strip().splitlines()) <= 16
+
+
+@pytest.mark.parametrize("number", [0, 1, 2], ids=["openspiel", "pettingzoo", "gymnasium"])
+def test_each_example_runs(number: int, capsys: pytest.CaptureFixture[str]) -> None:
+    code = compile(_examples()[number], f"docs/research.md example {number + 1}", "exec")
+    exec(code, {})  # noqa: S102 - the page's own example, run as a reader would
+    assert re.search(r"\d", capsys.readouterr().out)
+
+
+def test_the_worked_figures_are_the_encodings() -> None:
+    layout = Layout.from_view(view(Game.new(players=2, seed=0), 0))
+    text = DOCS.read_text(encoding="utf-8")
+    assert f"**{layout.num_actions} integers**" in text
+    assert f"**{layout.observation_size} numbers**" in text
+    for block, shape in layout.blocks:
+        count = 1
+        for size in shape:
+            count *= size
+        assert f"| `{block}` |" in text and f"| {layout.offsets[block]} | {count} |" in text
+    assert '= 660` is "heal the patient in\nspace 2 by 1, paid with one Staff"' in text
+    assert layout.describe(660) == "heal the patient in space 2 by 1 (staff 1, congress 0, tokens the rest)"
+
+
+def test_the_quoted_refusal_is_the_real_message() -> None:
+    table = Table.deal(players=1, seed=0)
+    while table.game.phase != "treatment":
+        table.play(0, table.legal_ids(0)[0])
+    with pytest.raises(IllegalActionError) as refused:
+        table.play(0, table.layout.index("buy", 4))
+    assert f"`{refused.value}`" in DOCS.read_text(encoding="utf-8").replace("\n", " ")
