@@ -60,3 +60,33 @@ def test_bad_options_are_named() -> None:
         gymnasium.make("Triage-v0", on_illegal="ignore")
     with pytest.raises(ValueError, match="render_mode must be one of"):
         TriageEnv(render_mode="rgb_array")
+
+
+def test_observation_and_render_hold_nothing_the_player_cannot_know() -> None:
+    """I4: a world drawn from the solo player's view (other backs, other deck order) gives the
+    same observation, mask and render."""
+    import random
+
+    from triage.engine.determinize import determinize
+    from triage.envs import Table
+
+    environment = gymnasium.make("Triage-v0", render_mode="ansi").unwrapped
+    differing = 0
+    for seed in range(6):
+        observation, _ = environment.reset(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(8 + seed):
+            if environment.table.game.is_over():
+                break
+            observation, *_ = environment.step(
+                rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+            )
+        real = environment.table
+        shown, rendered = environment._observation(), environment.render()
+        environment.table = Table(determinize(real.view(0), random.Random(seed)), real.layout)
+        drawn = environment._observation()
+        assert np.array_equal(drawn["observation"], shown["observation"])
+        assert np.array_equal(drawn["action_mask"], shown["action_mask"])
+        assert environment.render() == rendered
+        differing += environment.table.game.deck != real.game.deck
+    assert differing > 0
