@@ -48,6 +48,8 @@ def loadtest(
             f"server memory {result['server_rss_mb']:.0f} MB (peak {result['server_peak_mb']:.0f} MB); "
             f"errors {result['errors']}"
         )
+        if result["errors"]:
+            typer.echo(f"last error: {result['last_error']}")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,0 +1,186 @@
+"""Load benchmark of the web app: many tables of bots playing at once over loopback HTTP.
+
+It starts ``triage serve`` in a child process on a free port of 127.0.0.1 with a fresh SQLite
+file (or ``db``), opens ``tables`` tables whose seats are all played by random-bot clients over
+the HTTP API, and keeps that many games running (a finished table is replaced by a new one)
+for ``seconds``. Each client asks ``/legal`` for the seat whose decision it is, picks an action,
+waits a think time (exponential, mean ``think`` seconds: 0 means as fast as possible) and posts
+it. It reports the latency of ``POST /actions`` (every one is committed before it is answered)
+and of ``GET /legal``, and the server's memory (resident set size, sampled every half second).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import httpx
+import psutil
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
+    command = [
+        sys.executable, "-c", "from triage.cli import main; main()",
+        "serve", "--port", str(port), "--db", db_url, "--log-level", "warning",
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"triage serve exited with status {process.returncode}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("triage serve did not answer within 30 s")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The nearest-rank percentile (0 < fraction <= 1) of ``values``."""
+    ordered = sorted(values)
+    rank = max(1, int(-(-fraction * len(ordered) // 1)))
+    return ordered[rank - 1]
+
+
+class Load:
+    """The clients' shared tallies."""
+
+    def __init__(self) -> None:
+        self.action_ms: list[float] = []
+        self.legal_ms: list[float] = []
+        self.errors = 0
+        self.games = 0
+        self.last_error = ""
+
+
+async def call(session: aiohttp.ClientSession, load: Load, method: str, path: str, **options: Any) -> Any:
+    """One request; its JSON answer, or None (counted as an error) if it failed."""
+    try:
+        async with session.request(method, path, **options) as response:
+            data = await response.json()
+            if response.status >= 400:
+                load.errors += 1
+                load.last_error = f"{method} {path}: {response.status} {data}"
+                return None
+            return data
+    except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+        load.errors += 1
+        load.last_error = f"{method} {path}: {error!r}"
+        return None
+
+
+async def play_table(session: aiohttp.ClientSession, load: Load, players: int, think: float, until: float, rng: random.Random) -> None:
+    """One table's clients: play games one after another until time is up."""
+    while time.monotonic() < until:
+        created = await call(session, load, "POST", "/api/tables", json={"players": players})
+        if created is None:
+            return
+        table_id = created["table_id"]
+        headers = {entry["seat"]: {"Authorization": f"Bearer {entry['token']}"} for entry in created["seats"]}
+        turn: int | None = 0
+        while turn is not None and time.monotonic() < until:
+            start = time.perf_counter()
+            legal = await call(session, load, "GET", f"/api/tables/{table_id}/legal", headers=headers[turn])
+            load.legal_ms.append((time.perf_counter() - start) * 1000)
+            if not legal:
+                return
+            if think > 0:
+                await asyncio.sleep(rng.expovariate(1 / think))
+            start = time.perf_counter()
+            answer = await call(
+                session, load, "POST", f"/api/tables/{table_id}/actions", headers=headers[turn], json=rng.choice(legal)
+            )
+            load.action_ms.append((time.perf_counter() - start) * 1000)
+            if answer is None:
+                return
+            turn = answer["turn"]
+        load.games += turn is None
+
+
+async def sample_memory(pid: int, samples: list[int], until: float) -> None:
+    process = psutil.Process(pid)
+    while time.monotonic() < until:
+        samples.append(process.memory_info().rss)
+        await asyncio.sleep(0.5)
+
+
+async def drive(port: int, pid: int, tables: int, players: int, think: float, seconds: float) -> tuple[Load, list[int], float]:
+    load = Load()
+    memory: list[int] = []
+    connector = aiohttp.TCPConnector(limit=tables + 8)
+    timeout = aiohttp.ClientTimeout(total=60)
+    async with aiohttp.ClientSession(f"http://127.0.0.1:{port}", connector=connector, timeout=timeout) as client:
+        started = time.monotonic()
+        until = started + seconds
+        clients = [
+            play_table(client, load, players, think, until, random.Random(number)) for number in range(tables)
+        ]
+        await asyncio.gather(sample_memory(pid, memory, until), *clients)
+        elapsed = time.monotonic() - started
+    return load, memory, elapsed
+
+
+def run_loadtest(
+    tables: int = 200, players: int = 2, think: float = 0.5, seconds: float = 30.0, db: str | None = None
+) -> dict[str, Any]:
+    """Run the benchmark; returns its figures (latencies in milliseconds, memory in MB)."""
+    with tempfile.TemporaryDirectory(prefix="triage-loadtest-") as folder:
+        db_url = db or f"sqlite:///{Path(folder) / 'tables.db'}"
+        port = free_port()
+        server = start_server(db_url, port)
+        try:
+            load, memory, elapsed = asyncio.run(drive(port, server.pid, tables, players, think, seconds))
+            peak_kb = _peak_kb(server.pid)
+        finally:
+            server.terminate()
+            server.wait(10)
+    if not load.action_ms:
+        raise RuntimeError("no action was taken: is the server working?")
+    return {
+        "tables": tables,
+        "players": players,
+        "think_s": think,
+        "seconds": elapsed,
+        "actions": len(load.action_ms),
+        "actions_per_s": len(load.action_ms) / elapsed,
+        "games_finished": load.games,
+        "errors": load.errors,
+        "last_error": load.last_error,
+        "median_ms": statistics.median(load.action_ms),
+        "p99_ms": percentile(load.action_ms, 0.99),
+        "max_ms": max(load.action_ms),
+        "legal_median_ms": statistics.median(load.legal_ms),
+        "legal_p99_ms": percentile(load.legal_ms, 0.99),
+        "server_rss_mb": memory[-1] / 2**20 if memory else 0.0,
+        "server_peak_mb": (peak_kb / 1024) if peak_kb else (max(memory) / 2**20 if memory else 0.0),
+        "cpus": os.cpu_count(),
+    }
+
+
+def _peak_kb(pid: int) -> int | None:
+    """The server's peak resident set size (VmHWM, Linux), if the system tells it."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
