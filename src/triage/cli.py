@@ -177,6 +177,7 @@ def bench(
 
 # Commands of the other shells register here, one line each.
 __import__("triage.play.commands", fromlist=["register"]).register(app)  # triage play (terminal game)
+__import__("triage.web.commands", fromlist=["register"]).register(app)  # serve, loadtest
 __import__("triage.sim.commands", fromlist=["register"]).register(app)  # simulate, report
 
 
