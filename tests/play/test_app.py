@@ -133,3 +133,38 @@ def test_watching_bots_play_to_the_end():
             assert session.game.is_over() and isinstance(app.screen, GameOverScreen)
 
     run(scenario())
+
+
+def test_the_log_shows_checks_as_this_seat_may_see_them():
+    """C3: a check shows the back to the other players only. The human at seat 1 must read the
+    kind of seat 0's checked patients and nothing of its own."""
+    session = Session.new(players=2, seats=["random", "human"], seed=5, config=make_config({"rounds": 3}))
+
+    async def scenario():
+        app = TriageApp(session, bot_delay=0)
+        async with app.run_test(size=(150, 50)) as pilot:
+            for _ in range(300):
+                if session.game.is_over():
+                    break
+                if session.human_to_move():
+                    if session.legal()[0]["type"] in ("admit", "reject"):
+                        app.query_one("#actions").focus()
+                        await pilot.press("enter")
+                    else:
+                        await pilot.press("colon", *"pass", "enter")
+                await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+            lines = [strip.text.rstrip() for strip in app.query_one("#log").lines]
+            assert lines == session.log_for(1)
+            checks = [e for e in session.events if e["type"] == "checked"]
+            assert {e["player"] for e in checks} == {0, 1}, "this seed must check patients of both seats"
+            for event in checks:
+                shown = [line for line in lines if f"{event['card']} of player {event['player']} is checked" in line]
+                assert shown
+                if event["player"] == 1:
+                    assert all(line.endswith("is checked") for line in shown)
+                else:
+                    assert all(line.endswith(f"is checked: {event['secret']['kind']}") for line in shown)
+
+    run(scenario())
