@@ -18,8 +18,24 @@ def serve(
 ) -> None:
     """Start the web app: play in the browser, solo against bots or with friends."""
     import uvicorn
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
     from triage.web.app import create_app
+    from triage.web.storage import Store
+
+    try:
+        Store(db).close()  # fail now, with a clear message, rather than inside the server
+    except ArgumentError as error:
+        typer.echo(f"triage serve: --db {db!r} is not a database URL ({error})", err=True)
+        raise typer.Exit(2)
+    except ImportError as error:
+        typer.echo(
+            f"triage serve: no driver for {db!r} ({error}); for PostgreSQL: pip install 'psycopg[binary]'", err=True
+        )
+        raise typer.Exit(2)
+    except SQLAlchemyError as error:
+        typer.echo(f"triage serve: cannot open the database {db!r}: {error}", err=True)
+        raise typer.Exit(2)
 
     typer.echo(f"Triage at http://{host}:{port}/ (tables stored in {db})")
     uvicorn.run(create_app(db), host=host, port=port, log_level=log_level, ws="websockets-sansio")

@@ -14,6 +14,7 @@ import asyncio
 import hmac
 import random
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,9 +115,22 @@ def check_bot_names(bots: list[str | None], players: int) -> None:
 class TableService:
     """Creates, loads, plays and watches tables; the store is the source of truth."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, max_live: int = 5000) -> None:
         self.store = store
-        self.live: dict[str, LiveTable] = {}
+        #: Tables in memory, least recently used first; the store keeps them all.
+        self.live: OrderedDict[str, LiveTable] = OrderedDict()
+        self.max_live = max_live
+
+    def _keep(self, table: LiveTable) -> None:
+        """Hold ``table`` in memory, letting go of the least recently used tables that nobody
+        watches beyond ``max_live`` (they are replayed from the store when asked for again)."""
+        self.live[table.id] = table
+        self.live.move_to_end(table.id)
+        for table_id in list(self.live):
+            if len(self.live) <= self.max_live:
+                break
+            if not self.live[table_id].subscribers:
+                del self.live[table_id]
 
     # ------------------------------------------------------------------ creation and loading
 
@@ -159,7 +173,7 @@ class TableService:
         assert game.setup is not None
         self.store.create_table(table_id, game.setup, chosen, seats)
         table = LiveTable(table_id, game, seats, chosen, list(game.initial_events))
-        self.live[table_id] = table
+        self._keep(table)
         self.run_bots(table)
         return table, tokens
 
@@ -167,12 +181,13 @@ class TableService:
         """The live table, replayed from the store the first time it is asked for."""
         table = self.live.get(table_id)
         if table is not None:
+            self.live.move_to_end(table_id)
             return table
         stored = self.store.load_table(table_id)
         if stored is None:
             raise WebError(404, "unknown_table", f"no table {table_id!r}")
         table = self._replay(stored)
-        self.live[table_id] = table
+        self._keep(table)
         self.run_bots(table)
         return table
 
@@ -308,6 +323,8 @@ class TableService:
             "winner": game.winner,
             "scores": game.scores() if game.is_over() else None,
             "actions": len(game.history),
+            # A creator who chose the seed could work out the deal: a practice table.
+            "seed_chosen": table.seed_chosen,
         }
 
     # ------------------------------------------------------------------ live updates

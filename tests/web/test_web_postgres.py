@@ -1,0 +1,38 @@
+"""The same storage on PostgreSQL (``--db postgresql+psycopg://...``).
+
+Runs only where a scratch database is named by ``TRIAGE_TEST_POSTGRES_URL`` (its tables are
+created if missing); SQLite, the default, is covered by every other web test.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+URL = os.environ.get("TRIAGE_TEST_POSTGRES_URL")
+if not URL:
+    pytest.skip("set TRIAGE_TEST_POSTGRES_URL to a scratch PostgreSQL database to run these", allow_module_level=True)
+
+from triage.engine import view  # noqa: E402
+from triage.web.storage import Store  # noqa: E402
+from triage.web.tables import TableService  # noqa: E402
+
+
+def test_tables_are_stored_and_replayed_on_postgresql() -> None:
+    first = TableService(Store(URL))
+    table, tokens = first.create(3, [None, "random", None], seed=2**40 + 3, config={"rounds": 2}, deck=None)
+    rng = random.Random(0)
+    while table.game.turn is not None and len(table.game.history) < 40:
+        seat = table.game.turn
+        first.act(table, seat, rng.choice(table.game.legal_actions(seat)))
+    first.store.close()
+
+    second = TableService(Store(URL))  # as after a restart
+    again = second.get(table.id)
+    for seat in range(3):
+        assert view(again.game, seat) == view(table.game, seat)
+    assert again.seats[0].token_hash == table.seats[0].token_hash and again.seats[1].bot == "random"
+    assert second.seat_for_token(again, tokens[0]["token"]) == 0
+    second.store.close()
