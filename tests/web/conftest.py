@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -9,7 +10,9 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the web extra is not installed: pip install -e '.[web]'")
 
-from fastapi.testclient import TestClient  # noqa: E402
+with warnings.catch_warnings():  # Starlette's notice about its test client's HTTP library
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient  # noqa: E402
 
 from triage.web.app import create_app  # noqa: E402
 

@@ -178,3 +178,26 @@ def test_the_page_is_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "Play solo against a bot" in page.text
     assert client.get("/static/app.js").status_code == 200
+
+
+def test_tables_let_go_of_from_memory_are_replayed_when_asked_for(client: TestClient) -> None:
+    service = service_of(client)
+    service.max_live = 2
+    first = create(client, players=2, bots=[None, "random"], seed=17)
+    table_id, tokens = first["table_id"], tokens_of(first)
+    play_random(client, table_id, tokens, steps=8)
+    expected = client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json()
+    create(client, players=1, seed=1)
+    create(client, players=1, seed=2)
+    assert table_id not in service.live
+    assert client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json() == expected
+
+
+def test_serve_refuses_a_bad_database_url_clearly() -> None:
+    from typer.testing import CliRunner
+
+    from triage.cli import app
+
+    result = CliRunner().invoke(app, ["serve", "--db", "not a url"])
+    assert result.exit_code == 2
+    assert "--db 'not a url' is not a database URL" in result.output
