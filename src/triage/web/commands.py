@@ -44,7 +44,8 @@ def serve(
 def loadtest(
     tables: int = typer.Option(200, help="Concurrent tables, each played by random bots over HTTP."),
     players: int = typer.Option(2, min=1, max=4, help="Seats per table."),
-    think: float = typer.Option(0.5, help="Mean seconds each client waits between two actions (0: as fast as possible)."),
+    think: float = typer.Option(1.0, help="Mean seconds each client waits before each action (0: as fast as possible)."),
+    ramp: float = typer.Option(2.0, help="The tables arrive evenly over this many seconds at the start."),
     seconds: float = typer.Option(30.0, help="How long to run."),
     db: Optional[str] = typer.Option(None, help="Database URL for the server (default: a fresh SQLite file)."),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object."),
@@ -53,7 +54,7 @@ def loadtest(
     latency (median, p99) and the server's memory."""
     from triage.web.loadtest import run_loadtest
 
-    result = run_loadtest(tables=tables, players=players, think=think, seconds=seconds, db=db)
+    result = run_loadtest(tables=tables, players=players, think=think, seconds=seconds, db=db, ramp=ramp)
     if json_output:
         typer.echo(json.dumps(result))
     else:
@@ -62,6 +63,7 @@ def loadtest(
             f"({result['actions_per_s']:.0f} actions/s, think {think} s): action latency median "
             f"{result['median_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, max {result['max_ms']:.1f} ms; "
             f"server memory {result['server_rss_mb']:.0f} MB (peak {result['server_peak_mb']:.0f} MB); "
+            f"legal listing median {result['legal_median_ms']:.1f} ms, p99 {result['legal_p99_ms']:.1f} ms; "
             f"errors {result['errors']}"
         )
         if result["errors"]:

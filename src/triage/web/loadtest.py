@@ -3,7 +3,7 @@
 It starts ``triage serve`` in a child process on a free port of 127.0.0.1 with a fresh SQLite
 file (or ``db``), opens ``tables`` tables whose seats are all played by random-bot clients over
 the HTTP API, and keeps that many games running (a finished table is replaced by a new one)
-for ``seconds``. Each client asks ``/legal`` for the seat whose decision it is, picks an action,
+for ``seconds``; the tables arrive evenly over the first ``ramp`` seconds. Each client asks ``/legal`` for the seat whose decision it is, picks an action,
 waits a think time (exponential, mean ``think`` seconds: 0 means as fast as possible) and posts
 it. It reports the latency of ``POST /actions`` (every one is committed before it is answered)
 and of ``GET /legal``, and the server's memory (resident set size, sampled every half second).
@@ -87,8 +87,12 @@ async def call(session: aiohttp.ClientSession, load: Load, method: str, path: st
         return None
 
 
-async def play_table(session: aiohttp.ClientSession, load: Load, players: int, think: float, until: float, rng: random.Random) -> None:
-    """One table's clients: play games one after another until time is up."""
+async def play_table(
+    session: aiohttp.ClientSession, load: Load, players: int, think: float, until: float, rng: random.Random, delay: float
+) -> None:
+    """One table's clients: arrive after ``delay`` seconds, then play games one after another
+    until time is up."""
+    await asyncio.sleep(delay)
     while time.monotonic() < until:
         created = await call(session, load, "POST", "/api/tables", json={"players": players})
         if created is None:
@@ -122,7 +126,9 @@ async def sample_memory(pid: int, samples: list[int], until: float) -> None:
         await asyncio.sleep(0.5)
 
 
-async def drive(port: int, pid: int, tables: int, players: int, think: float, seconds: float) -> tuple[Load, list[int], float]:
+async def drive(
+    port: int, pid: int, tables: int, players: int, think: float, seconds: float, ramp: float
+) -> tuple[Load, list[int], float]:
     load = Load()
     memory: list[int] = []
     connector = aiohttp.TCPConnector(limit=tables + 8)
@@ -131,7 +137,8 @@ async def drive(port: int, pid: int, tables: int, players: int, think: float, se
         started = time.monotonic()
         until = started + seconds
         clients = [
-            play_table(client, load, players, think, until, random.Random(number)) for number in range(tables)
+            play_table(client, load, players, think, until, random.Random(number), ramp * number / tables)
+            for number in range(tables)
         ]
         await asyncio.gather(sample_memory(pid, memory, until), *clients)
         elapsed = time.monotonic() - started
@@ -139,7 +146,12 @@ async def drive(port: int, pid: int, tables: int, players: int, think: float, se
 
 
 def run_loadtest(
-    tables: int = 200, players: int = 2, think: float = 0.5, seconds: float = 30.0, db: str | None = None
+    tables: int = 200,
+    players: int = 2,
+    think: float = 1.0,
+    seconds: float = 30.0,
+    db: str | None = None,
+    ramp: float = 2.0,
 ) -> dict[str, Any]:
     """Run the benchmark; returns its figures (latencies in milliseconds, memory in MB)."""
     with tempfile.TemporaryDirectory(prefix="triage-loadtest-") as folder:
@@ -147,7 +159,7 @@ def run_loadtest(
         port = free_port()
         server = start_server(db_url, port)
         try:
-            load, memory, elapsed = asyncio.run(drive(port, server.pid, tables, players, think, seconds))
+            load, memory, elapsed = asyncio.run(drive(port, server.pid, tables, players, think, seconds, ramp))
             peak_kb = _peak_kb(server.pid)
         finally:
             server.terminate()
@@ -158,6 +170,7 @@ def run_loadtest(
         "tables": tables,
         "players": players,
         "think_s": think,
+        "ramp_s": ramp,
         "seconds": elapsed,
         "actions": len(load.action_ms),
         "actions_per_s": len(load.action_ms) / elapsed,
