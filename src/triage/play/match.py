@@ -32,7 +32,9 @@ class MatchResult:
         return self.wins[bot] / self.games if self.games else 0.0
 
     def lines(self) -> list[str]:
-        lines = [f"{self.games} games, {len(self.bots)} seats, seats rotating; ties (no winner): {self.ties}"]
+        seats = f"{len(self.bots)} seat{'s, seats rotating' if len(self.bots) > 1 else ''}"
+        no_winner = "ties (no winner)" if len(self.bots) > 1 else "losses (QoC at 0 or below)"
+        lines = [f"{self.games} games, {seats}; {no_winner}: {self.ties}"]
         for bot in dict.fromkeys(self.bots):
             seats = self.bots.count(bot)
             mean = self.total_score[bot] / (self.games * seats) if self.games else 0.0
