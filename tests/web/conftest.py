@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
 
 import pytest
 
@@ -12,9 +12,9 @@ pytest.importorskip("fastapi", reason="the web extra is not installed: pip insta
 
 with warnings.catch_warnings():  # Starlette's notice about its test client's HTTP library
     warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient  # noqa: E402
+    from fastapi.testclient import TestClient
 
-from triage.web.app import create_app  # noqa: E402
+from triage.web.app import create_app
 
 
 @pytest.fixture

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
+from web_helpers import auth, create, play_random, service_of, tokens_of
 
 from triage.engine import Game, view
 from triage.engine.records import replay
-from web_helpers import auth, create, play_random, service_of, tokens_of
 
 
 def test_create_returns_a_token_for_each_human_seat_only(client: TestClient) -> None:
@@ -201,3 +201,21 @@ def test_serve_refuses_a_bad_database_url_clearly() -> None:
     result = CliRunner().invoke(app, ["serve", "--db", "not a url"])
     assert result.exit_code == 2
     assert "--db 'not a url' is not a database URL" in result.output
+
+
+def test_an_action_that_cannot_be_stored_is_not_accepted(client: TestClient, monkeypatch) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    created = create(client, players=2, seed=19)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    before = client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json()
+    action = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()[0]
+
+    def disk_full(*_args: object) -> None:
+        raise OperationalError("INSERT", {}, Exception("database or disk is full"))
+
+    monkeypatch.setattr(service_of(client).store, "add_action", disk_full)
+    refused = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action)
+    assert refused.status_code == 503 and refused.json()["code"] == "storage_error"
+    monkeypatch.undo()
+    assert client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json() == before

@@ -5,11 +5,10 @@ CI installs it with ``apt-get install -y chromium chromium-driver``; without it 
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -18,7 +17,7 @@ if not CHROMIUM.exists():
     pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the web extra (playwright) is not installed")
 
-from web_server import ServerProcess  # noqa: E402
+from web_server import ServerProcess
 
 PHONE = {"width": 390, "height": 844}
 CHROMIUM_ARGS = [
@@ -39,7 +38,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 @pytest.fixture(scope="module")
-def browser_context() -> Iterator["sync_api.BrowserContext"]:
+def browser_context() -> Iterator[sync_api.BrowserContext]:
     profile = tempfile.mkdtemp(prefix="triage-chromium-")
     try:
         with sync_api.sync_playwright() as playwright:
@@ -52,11 +51,11 @@ def browser_context() -> Iterator["sync_api.BrowserContext"]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def log_length(page: "sync_api.Page") -> int:
+def log_length(page: sync_api.Page) -> int:
     return page.locator("#log li").count()
 
 
-def settle(page: "sync_api.Page") -> None:
+def settle(page: sync_api.Page) -> None:
     """Wait until the live updates have stopped arriving (the log stays the same for 0.3 s)."""
     previous = -1
     while log_length(page) != previous:
@@ -64,7 +63,7 @@ def settle(page: "sync_api.Page") -> None:
         page.wait_for_timeout(300)
 
 
-def click_and_wait(page: "sync_api.Page", button: "sync_api.Locator") -> None:
+def click_and_wait(page: sync_api.Page, button: sync_api.Locator) -> None:
     """Click an action and wait until its events reach the log (every action has some)."""
     before = log_length(page)
     button.click()
@@ -72,7 +71,7 @@ def click_and_wait(page: "sync_api.Page", button: "sync_api.Locator") -> None:
 
 
 def test_solo_from_the_home_page_a_full_round_by_clicking_then_reload_and_continue(
-    server: ServerProcess, browser_context: "sync_api.BrowserContext"
+    server: ServerProcess, browser_context: sync_api.BrowserContext
 ) -> None:
     page = browser_context.new_page()
     errors: list[str] = []
@@ -117,7 +116,7 @@ def test_solo_from_the_home_page_a_full_round_by_clicking_then_reload_and_contin
     assert errors == []
 
 
-def test_a_spectator_sees_the_table_without_actions(server: ServerProcess, browser_context: "sync_api.BrowserContext") -> None:
+def test_a_spectator_sees_the_table_without_actions(server: ServerProcess, browser_context: sync_api.BrowserContext) -> None:
     page = browser_context.new_page()
     page.goto(server.url + "/")
     page.select_option("#players", "2")

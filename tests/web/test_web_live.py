@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from web_helpers import auth, create, service_of, tokens_of
 
 from triage.engine import events_for, public_event, view
-from web_helpers import auth, create, service_of, tokens_of
 
 
 def test_each_seat_receives_only_its_own_filtered_events(client: TestClient) -> None:

@@ -15,9 +15,9 @@ URL = os.environ.get("TRIAGE_TEST_POSTGRES_URL")
 if not URL:
     pytest.skip("set TRIAGE_TEST_POSTGRES_URL to a scratch PostgreSQL database to run these", allow_module_level=True)
 
-from triage.engine import view  # noqa: E402
-from triage.web.storage import Store  # noqa: E402
-from triage.web.tables import TableService  # noqa: E402
+from triage.engine import view
+from triage.web.storage import Store
+from triage.web.tables import TableService
 
 
 def test_tables_are_stored_and_replayed_on_postgresql() -> None:

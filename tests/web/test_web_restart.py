@@ -10,12 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
+from web_server import ServerProcess
 
 from triage.engine import view
 from triage.engine.records import replay
 from triage.web.storage import Store
-from web_server import ServerProcess
-
 
 HTTP = threading.local()
 

@@ -11,15 +11,16 @@ the seed or the deck file's card ids where the receiver cannot know them.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from fastapi.testclient import TestClient
+from web_helpers import auth, create, service_of, tokens_of
 
 from triage.engine import Game, RuleError, state_dict
 from triage.engine.determinize import determinize
 from triage.engine.views import view
 from triage.web.tables import LiveTable, TableService, rule_refusal, spectator_view
-from web_helpers import auth, create, service_of, tokens_of
 
 BACK_FIELDS = ("credits", "vp", "healing")
 

@@ -31,7 +31,7 @@ def play_random(client: TestClient, table_id: str, tokens: dict[int, str], steps
     rng = random.Random(seed)
     played = 0
     for _ in range(steps):
-        for seat, token in tokens.items():
+        for token in tokens.values():
             legal = client.get(f"/api/tables/{table_id}/legal", headers=auth(token)).json()
             if legal:
                 response = client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=rng.choice(legal))

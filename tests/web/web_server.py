@@ -31,7 +31,7 @@ class ServerProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> "ServerProcess":
+    def start(self) -> ServerProcess:
         command = [
             sys.executable, "-c", "from triage.cli import main; main()",
             "serve", "--port", str(self.port), "--db", self.db_url, "--log-level", "warning",

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator, Optional
+from typing import Any
 
 from fastapi import Body, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -34,14 +35,14 @@ class TableRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     players: int = Field(2, ge=1, le=4, description="Number of seats (1-4, R1).")
-    bots: Optional[list[Optional[str]]] = Field(
+    bots: list[str | None] | None = Field(
         None, description="One entry per seat: a bot name (see /api/bots) or null for a human. Default: all human."
     )
-    seed: Optional[int] = Field(
+    seed: int | None = Field(
         None, ge=0, description="Deal seed (D1). Omit it for a secret random deal; whoever chooses it can work out the deal."
     )
-    config: Optional[dict[str, Any]] = Field(None, description="Configuration overrides (scenario-format.md section 1).")
-    deck: Optional[list[dict[str, Any]]] = Field(None, description="Deck cards (deck-file format); default the standard deck.")
+    config: dict[str, Any] | None = Field(None, description="Configuration overrides (scenario-format.md section 1).")
+    deck: list[dict[str, Any]] | None = Field(None, description="Deck cards (deck-file format); default the standard deck.")
 
 
 class SeatToken(BaseModel):
@@ -59,20 +60,21 @@ class ActionResult(BaseModel):
     events: list[dict[str, Any]] = Field(
         description="This seat's events of the action and of the bot moves that followed it."
     )
-    turn: Optional[int]
+    turn: int | None
     phase: str
 
 
 class ErrorBody(BaseModel):
     code: str
     message: str
-    rule: Optional[str] = None
+    rule: str | None = None
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody} for status in (401, 403, 404, 409, 422)
 }
 
+ACTION_BODY = Body(..., examples=[{"type": "pass"}, {"type": "admit", "card": "P07", "space": 2}])
 AUTH_HEADER = Header(None, description="Bearer TOKEN: the seat's token.")
 
 
@@ -143,12 +145,12 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
     # ------------------------------------------------------------------ one seat
 
     @app.get("/api/tables/{table_id}/view", responses=ERRORS, summary="The seat's view (scenario-format.md section 5)")
-    async def seat_view(table_id: str, authorization: Optional[str] = AUTH_HEADER) -> JSONResponse:
+    async def seat_view(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
         live = table(table_id)
         return JSONResponse(service().view_for(live, service().seat_for(live, authorization)))
 
     @app.get("/api/tables/{table_id}/legal", responses=ERRORS, summary="The seat's legal actions (empty if not its decision)")
-    async def seat_legal(table_id: str, authorization: Optional[str] = AUTH_HEADER) -> JSONResponse:
+    async def seat_legal(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
         live = table(table_id)
         return JSONResponse(service().legal_for(live, service().seat_for(live, authorization)))
 
@@ -160,8 +162,8 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
     )
     async def act(
         table_id: str,
-        action: Any = Body(..., examples=[{"type": "pass"}]),
-        authorization: Optional[str] = AUTH_HEADER,
+        action: Any = ACTION_BODY,
+        authorization: str | None = AUTH_HEADER,
     ) -> JSONResponse:
         live = table(table_id)
         seat = service().seat_for(live, authorization)
@@ -174,7 +176,7 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
         responses=ERRORS,
         summary="The game record: filtered for the seat (or for spectators, without a token) until the game is over",
     )
-    async def record(table_id: str, authorization: Optional[str] = AUTH_HEADER) -> JSONResponse:
+    async def record(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
         live = table(table_id)
         seat = service().seat_for(live, authorization) if authorization else None
         return JSONResponse(service().record_for(live, seat))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
 
 import typer
 
@@ -47,7 +46,7 @@ def loadtest(
     think: float = typer.Option(1.0, help="Mean seconds each client waits before each action (0: as fast as possible)."),
     ramp: float = typer.Option(2.0, help="The tables arrive evenly over this many seconds at the start."),
     seconds: float = typer.Option(30.0, help="How long to run."),
-    db: Optional[str] = typer.Option(None, help="Database URL for the server (default: a fresh SQLite file)."),
+    db: str | None = typer.Option(None, help="Database URL for the server (default: a fresh SQLite file)."),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Load benchmark: start a server on loopback, play many tables at once, report action

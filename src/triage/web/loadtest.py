@@ -81,7 +81,7 @@ async def call(session: aiohttp.ClientSession, load: Load, method: str, path: st
                 load.last_error = f"{method} {path}: {response.status} {data}"
                 return None
             return data
-    except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+    except (TimeoutError, aiohttp.ClientError) as error:
         load.errors += 1
         load.last_error = f"{method} {path}: {error!r}"
         return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -146,7 +146,7 @@ class Store:
             session.add(
                 TableRow(
                     id=table_id,
-                    created=datetime.now(timezone.utc),
+                    created=datetime.now(UTC),
                     players=setup["players"],
                     seed=setup["seed"],
                     config=setup["config"],

@@ -18,6 +18,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from triage.bots import BOTS, make_bot
 from triage.engine import DataError, Game, RuleError, events_for, make_config, public_event, view
 from triage.engine.cards import parse_deck
@@ -61,7 +63,7 @@ class Subscriber:
     """One WebSocket: its seat (None for a spectator) and the queue its writer task drains."""
 
     seat: int | None
-    queue: "asyncio.Queue[dict[str, Any]]" = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
 
 
 @dataclass
@@ -256,7 +258,7 @@ class TableService:
         entry = game.history[-1]
         try:
             self.store.add_action(table.id, number, entry["by"], entry["do"])
-        except Exception:
+        except SQLAlchemyError:
             # Not durable, so not accepted: forget the in-memory game; the next request
             # replays the table from the store as it really is.
             self.live.pop(table.id, None)
