@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from triage.engine import Game, RuleError, event_for, events_for, public_event, view
+from triage.engine import Game, RuleError, event_for, events_for, public_event, spectator_view, view
 from triage.engine.records import make_record, record_for, replay
 from triage.scenario import build_game
 
@@ -149,3 +149,18 @@ def test_errors_about_unrevealed_patients_tell_nothing_of_their_back() -> None:
     text = " ".join(messages)
     assert "severe" not in text and "4" not in text and "7" not in text and "9" not in text
     assert "costs 3" in messages[2]  # the diagnostic difficulty is public (K1)
+
+
+def test_a_spectator_sees_a_back_only_where_every_player_knows_it() -> None:
+    """I1: a spectator's view holds the public position only (C3 checks stay private)."""
+    for seed in range(8):
+        game, _ = played(seed, players=2 + seed % 3, steps=40 + 25 * seed)
+        watched = spectator_view(game)
+        assert watched["viewer"] is None
+        public = set.intersection(*game.know_full)
+        for card in cards_in_view(watched):
+            assert ("credits" in card) == (card["card"] in public)
+        seen = [view(game, seat) for seat in range(game.num_players)]
+        for key in ("players", "deck_count", "deck_known", "round", "phase", "turn"):
+            if key != "players":
+                assert all(watched[key] == other[key] for other in seen)

@@ -20,7 +20,8 @@ from web_helpers import auth, create, service_of, tokens_of
 from triage.engine import Game, RuleError, state_dict
 from triage.engine.determinize import determinize
 from triage.engine.views import view
-from triage.web.tables import LiveTable, TableService, rule_refusal, spectator_view
+from triage.engine import spectator_view
+from triage.web.tables import LiveTable, TableService, rule_refusal
 
 BACK_FIELDS = ("credits", "vp", "healing")
 

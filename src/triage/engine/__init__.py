@@ -10,7 +10,7 @@ from triage.engine.cards import CardSpec, load_deck, load_standard_deck, parse_d
 from triage.engine.config import Config, load_config, make_config
 from triage.engine.errors import ERROR_CODES, DataError, RuleError
 from triage.engine.game import Action, Event, Game
-from triage.engine.views import event_for, events_for, public_event, state_dict, view
+from triage.engine.views import event_for, events_for, public_event, spectator_view, state_dict, view
 
 __all__ = [
     "ERROR_CODES",
@@ -29,6 +29,7 @@ __all__ = [
     "make_config",
     "parse_deck",
     "public_event",
+    "spectator_view",
     "state_dict",
     "view",
 ]

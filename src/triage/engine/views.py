@@ -107,24 +107,41 @@ def state_dict(game: Game) -> dict[str, Any]:
 # ---------------------------------------------------------------------- one player's view
 
 
-def _knows_full(game: Game, viewer: int, card: str) -> bool:
-    return card in game.know_full[viewer]
+class _Knower:
+    """Whose knowledge a view shows: a seat's, or what every seat knows (a spectator's)."""
+
+    __slots__ = ("full", "priority")
+
+    def __init__(self, full: set[str], priority: set[str]) -> None:
+        self.full = full
+        self.priority = priority
 
 
-def card_view(game: Game, viewer: int, card: str, time: int | None = None) -> dict[str, Any]:
-    """A card as ``viewer`` sees it: the front always, back fields only where known (I1, I2).
+def _seat(game: Game, viewer: int) -> _Knower:
+    return _Knower(game.know_full[viewer], game.know_priority[viewer])
 
-    ``time`` is the patient's Time when it lies in a hospital (a chronic patient's healing
-    difficulty, T3)."""
+
+def _everyone(game: Game) -> _Knower:
+    full = set.intersection(*game.know_full)
+    at_least_priority = set.intersection(
+        *(known | prio for known, prio in zip(game.know_full, game.know_priority))
+    )
+    return _Knower(full, at_least_priority - full)
+
+
+def card_view(game: Game, knower: _Knower, card: str, time: int | None = None) -> dict[str, Any]:
+    """A card as seen with ``knower``'s knowledge: the front always, back fields only where
+    known (I1, I2). ``time`` is the patient's Time when it lies in a hospital (a chronic
+    patient's healing difficulty, T3)."""
     spec = game.cards[card]
     data: dict[str, Any] = {"card": card, "front": spec.front, "diagnosis": spec.diagnosis}
-    if card in game.know_full[viewer]:
+    if card in knower.full:
         data["kind"] = spec.kind
         data["priority"] = spec.priority
         data["healing"] = spec.healing if spec.healing is not None else time
         data["credits"] = spec.credits
         data["vp"] = spec.vp
-    elif card in game.know_priority[viewer]:
+    elif card in knower.priority:
         data["kind"] = spec.kind
         data["priority"] = spec.priority
         if spec.kind == "chronic" and time is not None:
@@ -139,19 +156,19 @@ def card_view(game: Game, viewer: int, card: str, time: int | None = None) -> di
     return data
 
 
-def _slot_view(game: Game, viewer: int, slot: Patient) -> dict[str, Any]:
-    data = card_view(game, viewer, slot.card, slot.time)
+def _slot_view(game: Game, knower: _Knower, slot: Patient) -> dict[str, Any]:
+    data = card_view(game, knower, slot.card, slot.time)
     data["time"] = slot.time
     data["revealed"] = slot.revealed
     data["placed"] = slot.placed
     return data
 
 
-def _memory(game: Game, viewer: int) -> dict[str, dict[str, Any]]:
-    """Every card whose front has been public, as ``viewer`` remembers it (I2)."""
+def _memory(game: Game, knower: _Knower) -> dict[str, dict[str, Any]]:
+    """Every card whose front has been public, as remembered with this knowledge (I2)."""
     memory = {}
     for card in sorted(game.seen_fronts):
-        entry = card_view(game, viewer, card)
+        entry = card_view(game, knower, card)
         del entry["card"]
         memory[card] = entry
     return memory
@@ -186,13 +203,24 @@ def view(game: Game, viewer: int) -> dict[str, Any]:
     >>> v["deck_count"] == len(game.deck) and "deck" not in v
     True
     """
-    if not 0 <= viewer < len(game.players):
-        raise ValueError(f"no player {viewer} in a {len(game.players)}-player game")
+    if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < len(game.players):
+        raise ValueError(f"no player {viewer!r} in a {len(game.players)}-player game")
+    return _view(game, viewer, _seat(game, viewer))
+
+
+def spectator_view(game: Game) -> dict[str, Any]:
+    """What someone without a seat sees: the public position, a card's back shown only where
+    every player knows it (so watching a table never helps one of its players). ``viewer`` is
+    None."""
+    return _view(game, None, _everyone(game))
+
+
+def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
     players = []
     for player in game.players:
         data = _counters(player)
         data["hospital"] = {
-            str(index + 1): (_slot_view(game, viewer, slot) if slot is not None else None)
+            str(index + 1): (_slot_view(game, knower, slot) if slot is not None else None)
             for index, slot in enumerate(player.hospital)
         }
         data["terminals"] = [_terminal_state(game.cards[p.card], p) for p in player.terminals]
@@ -200,14 +228,14 @@ def view(game: Game, viewer: int) -> dict[str, Any]:
         data["passed"] = player.passed
         data["score"] = player.score
         players.append(data)
-    result = {"format": VIEW_FORMAT, "viewer": viewer}
+    result: dict[str, Any] = {"format": VIEW_FORMAT, "viewer": viewer}
     result.update(_flow(game))
     result["deck_count"] = len(game.deck)
-    result["deck_top"] = card_view(game, viewer, game.deck[0]) if game.deck else None
+    result["deck_top"] = card_view(game, knower, game.deck[0]) if game.deck else None
     result["deck_known"] = [card if card in game.known_positions else None for card in game.deck]
     result["discard"] = list(game.discard)
     result["players"] = players
-    result["cards"] = _memory(game, viewer)
+    result["cards"] = _memory(game, knower)
     result["knowledge"] = [
         {"full": sorted(full), "priority": sorted(prio - full)}
         for full, prio in zip(game.know_full, game.know_priority)

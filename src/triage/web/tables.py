@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from triage.bots import BOTS, make_bot
-from triage.engine import DataError, Game, RuleError, events_for, make_config, public_event, view
+from triage.engine import DataError, Game, RuleError, events_for, make_config, public_event, spectator_view, view
 from triage.engine.cards import parse_deck
 from triage.engine.records import make_record, record_for, replay_steps
 from triage.web.storage import SeatInfo, Store, StoredTable, token_digest
@@ -83,21 +83,6 @@ class LiveTable:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
-
-
-def spectator_view(game: Game) -> dict[str, Any]:
-    """What a spectator sees: the public position, with a card's back shown only where every
-    player knows it (so watching a table can never help one of its players)."""
-    shadow = game.copy()
-    shadow.know_full[0] = set.intersection(*game.know_full)
-    shadow.know_priority[0] = set.intersection(*game.know_priority)
-    data = view(shadow, 0)
-    data["viewer"] = None
-    data["knowledge"] = [
-        {"full": sorted(full), "priority": sorted(prio - full)}
-        for full, prio in zip(game.know_full, game.know_priority)
-    ]
-    return data
 
 
 def check_bot_names(bots: list[str | None], players: int) -> None:
