@@ -24,23 +24,9 @@ from triage.engine.cards import CardSpec, STANDARD_KINDS
 from triage.engine.config import make_config
 from triage.engine.errors import DataError
 from triage.engine.game import Game
-from triage.engine.state import BASE_SPACES, Patient, PlayerState
+from triage.engine.state import BASE_SPACES, PLAYER_NUMBERS, Patient, PlayerState
 
 Back = tuple[str, int | None, int | None, int, int]
-_COUNTERS = (
-    "quality",
-    "vp",
-    "credits",
-    "treated",
-    "diagnostics",
-    "healing",
-    "staff",
-    "staff_available",
-    "congress",
-    "helicopters",
-    "outpatient_clinics",
-    "clinical_trials",
-)
 
 
 def _front_class(back: Back) -> tuple[str, int | None]:
@@ -166,7 +152,7 @@ def _restore_flow(game: Game, view: dict[str, Any]) -> None:
 
 def _restore_player(data: dict[str, Any], placed: set[str]) -> PlayerState:
     player = PlayerState()
-    for name in _COUNTERS:
+    for name in PLAYER_NUMBERS:
         setattr(player, name, data[name])
     player.hospital = [None] * max(BASE_SPACES, data["spaces"])
     for space, slot in data["hospital"].items():

@@ -21,6 +21,9 @@ COUNTERS: tuple[str, ...] = (
     "clinical_trials",
 )
 
+#: Every number a player's board shows: QoC first, then the counters above.
+PLAYER_NUMBERS: tuple[str, ...] = ("quality", *COUNTERS)
+
 BASE_SPACES = 4
 
 

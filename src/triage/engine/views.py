@@ -14,7 +14,7 @@ from typing import Any
 
 from triage.engine.cards import CardSpec
 from triage.engine.game import Event, Game
-from triage.engine.state import Patient, PlayerState
+from triage.engine.state import PLAYER_NUMBERS, Patient, PlayerState
 
 VIEW_FORMAT = "triage.view/1"
 
@@ -46,24 +46,10 @@ def _terminal_state(spec: CardSpec, patient: Patient) -> dict[str, Any]:
     }
 
 
-_PLAYER_COUNTERS = (
-    "quality",
-    "vp",
-    "credits",
-    "treated",
-    "diagnostics",
-    "healing",
-    "staff",
-    "staff_available",
-    "congress",
-    "helicopters",
-    "outpatient_clinics",
-    "clinical_trials",
-)
 
 
 def _counters(player: PlayerState) -> dict[str, Any]:
-    data: dict[str, Any] = {name: getattr(player, name) for name in _PLAYER_COUNTERS}
+    data: dict[str, Any] = {name: getattr(player, name) for name in PLAYER_NUMBERS}
     data["spaces"] = player.spaces
     return data
 

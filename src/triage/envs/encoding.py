@@ -47,33 +47,18 @@ from typing import Any
 
 import numpy as np
 
+from triage.engine.cards import KINDS
 from triage.engine.config import MARKET_ITEMS
+from triage.engine.state import BASE_SPACES, PLAYER_NUMBERS
 
 Action = dict[str, Any]
 View = dict[str, Any]
 
-#: Hospital spaces every board has (rules.md K4).
-BASE_SPACES = 4
 MAX_PLAYERS = 4
-KINDS: tuple[str, ...] = ("critical", "severe", "chronic", "non_severe", "terminal")
 FRONTS: tuple[str, ...] = ("standard", "critical", "terminal")
 PHASES: tuple[str, ...] = ("arrival", "treatment", "cleanup", "over")
 PAYERS: tuple[str, ...] = ("tokens", "staff", "congress")
-COUNTERS: tuple[str, ...] = (
-    "quality",
-    "vp",
-    "credits",
-    "treated",
-    "diagnostics",
-    "healing",
-    "staff",
-    "staff_available",
-    "congress",
-    "helicopters",
-    "outpatient_clinics",
-    "clinical_trials",
-    "spaces",
-)
+COUNTERS: tuple[str, ...] = (*PLAYER_NUMBERS, "spaces")
 #: Deck positions from the top described in the observation (known ones only, I3).
 DECK_PEEK = 4
 #: Every observation value lies within +-OBS_LIMIT (far beyond any reachable counter).
