@@ -72,7 +72,12 @@ def render_position(doc: dict[str, Any], names: list[str] | None = None) -> str:
                 f"time {patient['time']} {treated}"
             )
         if player["pending"]:
-            lines.append(f"  waiting for admission: {', '.join(player['pending'])}")
+            known = doc.get("cards", {})
+            waiting = [
+                describe_card({"card": card, **known[card]}) if card in known else card
+                for card in player["pending"]
+            ]
+            lines.append(f"  waiting for admission: {'; '.join(waiting)}")
     if doc["phase"] == "over":
         winner = doc.get("winner")
         scores = ", ".join(f"player {seat}: {p['score']}" for seat, p in enumerate(doc["players"]))
