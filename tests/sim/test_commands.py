@@ -57,6 +57,14 @@ def test_simulate_is_byte_identical_across_worker_counts(runs, tmp_path):
     assert again.with_name("again.cards.parquet").read_bytes() == runs[0].with_name("top.cards.parquet").read_bytes()
 
 
+def test_simulate_on_a_local_ray_instance_writes_the_same_bytes(runs, tmp_path):
+    ray = pytest.importorskip("ray")
+    on_ray = simulate(tmp_path, "ray", "--bots", "greedy,random", "--seed", "3", "--ray", "local", "--workers", "2")
+    assert not ray.is_initialized()  # the instance the command started is shut down again
+    assert on_ray.read_bytes() == runs[0].read_bytes()
+    assert on_ray.with_name("ray.cards.parquet").read_bytes() == runs[0].with_name("top.cards.parquet").read_bytes()
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

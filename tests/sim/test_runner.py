@@ -42,15 +42,6 @@ def test_chunking_does_not_change_the_bytes(job, one_worker, tmp_path, monkeypat
     assert written(run_local(job, GAMES, 1), tmp_path, "fives", job) == one_worker
 
 
-def test_ray_local_instance_writes_the_same_bytes(job, one_worker, tmp_path):
-    ray = pytest.importorskip("ray")
-    try:
-        result = runner.run_ray(job, GAMES, "local", workers=2)
-    finally:
-        ray.shutdown()
-    assert written(result, tmp_path, "ray", job) == one_worker
-
-
 def test_rows_come_in_game_then_seat_order(job):
     result = run_local(job, 10, 2)
     players = result.players.to_pydict()

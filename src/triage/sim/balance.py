@@ -49,7 +49,7 @@ def first_player_advantage(players: pd.DataFrame) -> float:
     rates = players.groupby("seat")["won"].mean()
     if len(rates) < 2:
         return math.nan
-    return 100 * (rates.loc[0] - rates.drop(0).mean())
+    return float(100 * (rates.loc[0] - rates.drop(0).mean()))
 
 
 def deaths_per_player_game(players: pd.DataFrame) -> float:

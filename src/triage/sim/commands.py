@@ -86,7 +86,12 @@ def simulate(
             progress.advance(task, count)
 
         if ray is not None:
-            result = run_ray(job, games, ray, workers, advance)
+            try:
+                result = run_ray(job, games, ray, workers, advance)
+            except ImportError:
+                _fail("--ray: Ray is not installed (pip install 'triage[sim]')")
+            except (ConnectionError, RuntimeError, ValueError) as error:
+                _fail(f"--ray {ray}: cannot use this Ray cluster ({error})")
         else:
             result = run_local(job, games, workers or default_workers(), advance)
     seconds = time.perf_counter() - start

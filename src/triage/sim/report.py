@@ -95,7 +95,15 @@ def fig_win_rate(results: Results) -> plt.Figure:
     return figure
 
 
-def fig_losses(results: Results) -> plt.Figure:
+def losses_top(runs: list[Results]) -> float:
+    """One y-axis height for every run's deaths-and-rejections plot, so side by side they compare."""
+    heights = [
+        balance.per_player_game(run.players, fate).max() for run in runs for fate in ("died", "rejected")
+    ]
+    return max(max(heights) * 1.1, 0.1)
+
+
+def fig_losses(results: Results, top: float | None = None) -> plt.Figure:
     """Deaths and rejections per player per game, by patient kind."""
     died = balance.per_player_game(results.players, "died")
     rejected = balance.per_player_game(results.players, "rejected")
@@ -104,7 +112,7 @@ def fig_losses(results: Results) -> plt.Figure:
     axis.bar([p - 0.2 for p in positions], died, width=0.4, label="died")
     axis.bar([p + 0.2 for p in positions], rejected, width=0.4, label="rejected")
     axis.set_xticks(list(positions), [kind.replace("_", "-") for kind in KINDS])
-    axis.set(title="Deaths and rejections per player per game", ylabel="patients")
+    axis.set(title="Deaths and rejections per player per game", ylabel="patients", ylim=(0, top))
     axis.legend(fontsize="small")
     return figure
 
@@ -153,8 +161,13 @@ def card_table(cards: pd.DataFrame) -> pd.DataFrame:
     return table.reset_index()
 
 
+def _number(value: float) -> str:
+    """Whole numbers without decimals (counts), the rest to three places (rates, means)."""
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:.3f}"
+
+
 def _table_html(frame: pd.DataFrame, css: str = "") -> str:
-    return frame.to_html(index=False, float_format=lambda value: f"{value:.3f}", classes=css, border=0, na_rep="-")
+    return frame.to_html(index=False, float_format=_number, classes=css, border=0, na_rep="-")
 
 
 def _summary_table(runs: list[Results]) -> str:
@@ -216,10 +229,11 @@ def build_report(runs: list[Results], title: str = "Triage simulation report") -
     for run in runs:
         out.append(f"<div><figcaption>{html.escape(run.label)}</figcaption>{_checks_table(run)}</div>")
     out.append("</div>")
+    top = losses_top(runs)
     for key, caption, draw in FIGURES:
         out.append(f"<h2>{html.escape(caption)}</h2><div class=\"row\">")
         for number, run in enumerate(runs):
-            image = _png(draw(run))
+            image = _png(fig_losses(run, top) if draw is fig_losses else draw(run))
             out.append(
                 f'<figure id="fig-{key}-{number}" data-figure="{key}" data-run="{html.escape(run.label)}">'
                 f"<figcaption>{html.escape(run.label)}</figcaption>"

@@ -132,10 +132,12 @@ def run_ray(
 ) -> SimResult:
     """Play ``games`` games as Ray tasks. ``address``: ``auto`` (the cluster RAY_ADDRESS names,
     else a new local instance), ``local`` (always a new local instance) or a cluster address
-    (``HOST:PORT`` or ``ray://HOST:PORT``). A Ray already initialised in this process is used as is."""
+    (``HOST:PORT`` or ``ray://HOST:PORT``). A Ray already initialised in this process is used as is
+    and left running; one started here is shut down at the end."""
     import ray
 
-    if not ray.is_initialized():
+    started = not ray.is_initialized()
+    if started:
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if address == "local":
             ray.init(address="local", num_cpus=workers, **options)
@@ -143,20 +145,24 @@ def run_ray(
             ray.init(address=os.environ.get("RAY_ADDRESS") or None, num_cpus=None, **options)
         else:
             ray.init(address=address, **options)
-    total_cpus = int(ray.cluster_resources().get("CPU", 1))
-    chunks = make_chunks(games, workers or total_cpus)
-    remote_chunk = ray.remote(play_chunk)
-    job_ref = ray.put(job)
-    refs = {remote_chunk.remote(job_ref, chunk): index for index, chunk in enumerate(chunks)}
+    try:
+        total_cpus = int(ray.cluster_resources().get("CPU", 1))
+        chunks = make_chunks(games, workers or total_cpus)
+        remote_chunk = ray.remote(play_chunk)
+        job_ref = ray.put(job)
+        refs = {remote_chunk.remote(job_ref, chunk): index for index, chunk in enumerate(chunks)}
 
-    def finished() -> Iterator[tuple[int, tuple[pa.Table, pa.Table]]]:
-        pending = list(refs)
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                yield refs[ref], ray.get(ref)
+        def finished() -> Iterator[tuple[int, tuple[pa.Table, pa.Table]]]:
+            pending = list(refs)
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    yield refs[ref], ray.get(ref)
 
-    return _gather(chunks, finished(), progress)
+        return _gather(chunks, finished(), progress)
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def _gather(
