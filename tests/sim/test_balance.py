@@ -17,7 +17,15 @@ def rows(*players: dict) -> pd.DataFrame:
 
 # Two games of two players: seat 0 wins both; 3 severe arrivals, 1 cured; 2 critical, both cured.
 RESULTS = rows(
-    {"game": 0, "seat": 0, "won": True, "drawn_severe": 2, "cured_severe": 1, "died_severe": 1, "admitted_severe": 2},
+    {
+        "game": 0,
+        "seat": 0,
+        "won": True,
+        "drawn_severe": 2,
+        "cured_severe": 1,
+        "died_severe": 1,
+        "admitted_severe": 2,
+    },
     {"game": 0, "seat": 1, "won": False, "drawn_critical": 2, "cured_critical": 2, "admitted_critical": 2},
     {"game": 1, "seat": 0, "won": True, "drawn_severe": 1, "rejected_severe": 1, "died_terminal": 3},
     {"game": 1, "seat": 1, "won": False},
@@ -45,7 +53,9 @@ def test_checks_flag_each_missed_target():
     assert checks["deaths per player per game"].ok
     assert checks["cure rate of severe arrivals"].ok and checks["cure rate of critical arrivals"].ok
     assert not checks["cure rate of chronic arrivals"].ok
-    assert not checks["terminal patients admitted (total)"].ok and checks["severe patients admitted (total)"].ok
+    assert (
+        not checks["terminal patients admitted (total)"].ok and checks["severe patients admitted (total)"].ok
+    )
 
 
 def test_win_rate_by_seat_has_confidence_intervals():

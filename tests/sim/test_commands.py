@@ -41,7 +41,9 @@ def test_simulate_writes_player_and_card_rows(runs):
     assert players.groupby("game").won.sum().le(1).all()  # at most one winner (R4)
     cards = pq.read_table(runs[0].with_name("top.cards.parquet")).to_pandas()
     assert len(cards) == 12 * 40
-    assert {"card", "kind", "drawn", "admitted", "rejected", "cured", "died", "rounds_in_hospital"} <= set(cards.columns)
+    assert {"card", "kind", "drawn", "admitted", "rejected", "cured", "died", "rounds_in_hospital"} <= set(
+        cards.columns
+    )
 
 
 def test_set_reaches_the_games(runs):
@@ -54,15 +56,23 @@ def test_set_reaches_the_games(runs):
 def test_simulate_is_byte_identical_across_worker_counts(runs, tmp_path):
     again = simulate(tmp_path, "again", "--bots", "greedy,random", "--seed", "3", "--workers", "2")
     assert again.read_bytes() == runs[0].read_bytes()
-    assert again.with_name("again.cards.parquet").read_bytes() == runs[0].with_name("top.cards.parquet").read_bytes()
+    assert (
+        again.with_name("again.cards.parquet").read_bytes()
+        == runs[0].with_name("top.cards.parquet").read_bytes()
+    )
 
 
 def test_simulate_on_a_local_ray_instance_writes_the_same_bytes(runs, tmp_path):
     ray = pytest.importorskip("ray")
-    on_ray = simulate(tmp_path, "ray", "--bots", "greedy,random", "--seed", "3", "--ray", "local", "--workers", "2")
+    on_ray = simulate(
+        tmp_path, "ray", "--bots", "greedy,random", "--seed", "3", "--ray", "local", "--workers", "2"
+    )
     assert not ray.is_initialized()  # the instance the command started is shut down again
     assert on_ray.read_bytes() == runs[0].read_bytes()
-    assert on_ray.with_name("ray.cards.parquet").read_bytes() == runs[0].with_name("top.cards.parquet").read_bytes()
+    assert (
+        on_ray.with_name("ray.cards.parquet").read_bytes()
+        == runs[0].with_name("top.cards.parquet").read_bytes()
+    )
 
 
 @pytest.mark.parametrize(
@@ -76,13 +86,21 @@ def test_simulate_on_a_local_ray_instance_writes_the_same_bytes(runs, tmp_path):
     ],
 )
 def test_simulate_refuses_bad_input_clearly(tmp_path, args, message):
-    result = cli.invoke(app, ["simulate", "--games", "2", "--quiet", "--out", str(tmp_path / "x.parquet"), *args])
+    result = cli.invoke(
+        app, ["simulate", "--games", "2", "--quiet", "--out", str(tmp_path / "x.parquet"), *args]
+    )
     assert result.exit_code == 2
     assert message in result.output
 
 
+#: A figure element holding an embedded PNG of some size (not an empty image).
+FIGURE = re.compile(
+    r'data-figure="(\w+)"[^>]*>.*?<img [^>]*src="data:image/png;base64,[A-Za-z0-9+/=]{200,}"', re.DOTALL
+)
+
+
 def figures_in(page: str) -> list[str]:
-    return re.findall(r'data-figure="(\w+)"[^>]*>.*?<img [^>]*src="data:image/png;base64,[A-Za-z0-9+/=]{200,}"', page, re.S)
+    return FIGURE.findall(page)
 
 
 def test_report_is_self_contained_with_every_figure(runs, tmp_path):
@@ -100,7 +118,19 @@ def test_report_is_self_contained_with_every_figure(runs, tmp_path):
 def test_report_compares_runs_side_by_side(runs, tmp_path):
     page_path = tmp_path / "compare.html"
     result = cli.invoke(
-        app, ["report", "--compare", str(runs[0]), str(runs[1]), "--label", "top", "--label", "bottom", "-o", str(page_path)]
+        app,
+        [
+            "report",
+            "--compare",
+            str(runs[0]),
+            str(runs[1]),
+            "--label",
+            "top",
+            "--label",
+            "bottom",
+            "-o",
+            str(page_path),
+        ],
     )
     assert result.exit_code == 0, result.output
     page = page_path.read_text()

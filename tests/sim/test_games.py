@@ -136,7 +136,9 @@ def test_a_bad_job_is_refused_with_a_clear_message(changes, message):
 
 
 def test_a_custom_deck_is_dealt():
-    deck = tuple(CardSpec(f"X{number}", "non_severe", diagnosis=1, healing=1, credits=1, vp=1) for number in range(6))
+    deck = tuple(
+        CardSpec(f"X{number}", "non_severe", diagnosis=1, healing=1, credits=1, vp=1) for number in range(6)
+    )
     _, cards = play_game(job(deck=deck), 0)
     assert sorted(card["card"] for card in cards) == sorted(spec.id for spec in deck)
     assert {card["kind"] for card in cards} == {"non_severe"}

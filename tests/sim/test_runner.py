@@ -10,7 +10,15 @@ import pytest
 from triage.engine import make_config
 from triage.sim import runner
 from triage.sim.games import SimJob
-from triage.sim.runner import cards_path, job_metadata, make_chunks, play_chunk, read_metadata, run_local, write_results
+from triage.sim.runner import (
+    cards_path,
+    job_metadata,
+    make_chunks,
+    play_chunk,
+    read_metadata,
+    run_local,
+    write_results,
+)
 
 GAMES = 24
 

@@ -82,7 +82,9 @@ def balance_checks(players: pd.DataFrame) -> list[Check]:
     admitted = kind_sums(players, "admitted")
     for kind in KINDS:
         checks.append(
-            Check(f"{kind} patients admitted (total)", float(admitted[kind]), "x > 0", bool(admitted[kind] > 0))
+            Check(
+                f"{kind} patients admitted (total)", float(admitted[kind]), "x > 0", bool(admitted[kind] > 0)
+            )
         )
     return checks
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 from rich.console import Console
@@ -38,17 +37,21 @@ def _fail(message: str) -> None:
 def simulate(
     games: int = typer.Option(1000, min=1, help="How many games to play."),
     players: int = typer.Option(2, min=1, max=4, help="Players per game (1-4)."),
-    bots: str = typer.Option("random", help="Bot names, one per seat, comma-separated (one name: all seats)."),
+    bots: str = typer.Option(
+        "random", help="Bot names, one per seat, comma-separated (one name: all seats)."
+    ),
     seed: int = typer.Option(0, help="Master seed: each game's seed derives from it and the game's index."),
-    config: Optional[Path] = typer.Option(None, help="Configuration file (TOML)."),
-    deck: Optional[Path] = typer.Option(None, help="Deck file (TOML); default the standard deck."),
-    set_: List[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
-    workers: Optional[int] = typer.Option(None, min=1, help="Local worker processes (default: all cores)."),
-    ray: Optional[str] = typer.Option(
+    config: Path | None = typer.Option(None, help="Configuration file (TOML)."),
+    deck: Path | None = typer.Option(None, help="Deck file (TOML); default the standard deck."),
+    set_: list[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
+    workers: int | None = typer.Option(None, min=1, help="Local worker processes (default: all cores)."),
+    ray: str | None = typer.Option(
         None, "--ray", help="Run on Ray: 'auto' (RAY_ADDRESS or a new local instance), 'local', or HOST:PORT."
     ),
     rotate: bool = typer.Option(False, help="Shift the bots one seat each game, so each plays every seat."),
-    out: Path = typer.Option(Path("results.parquet"), help="Player rows (Parquet); card rows go to NAME.cards.parquet."),
+    out: Path = typer.Option(
+        Path("results.parquet"), help="Player rows (Parquet); card rows go to NAME.cards.parquet."
+    ),
     quiet: bool = typer.Option(False, help="No progress bar."),
 ) -> None:
     """Play many games between bots and write one row per player per game and one per card per game."""
@@ -63,7 +66,9 @@ def simulate(
     if not out.name.endswith(".parquet"):
         _fail(f"--out {out}: the result file name must end in .parquet")
     try:
-        job = SimJob(players, tuple(names), seed, game_config, tuple(game_deck) if game_deck else None, rotate)
+        job = SimJob(
+            players, tuple(names), seed, game_config, tuple(game_deck) if game_deck else None, rotate
+        )
     except ValueError as error:
         _fail(f"--bots: {error}")
     console = Console(stderr=True)
@@ -104,10 +109,16 @@ def simulate(
 
 
 def report(
-    files: List[Path] = typer.Argument(..., help="Result files of triage simulate (several: compared side by side)."),
+    files: list[Path] = typer.Argument(
+        ..., help="Result files of triage simulate (several: compared side by side)."
+    ),
     output: Path = typer.Option(Path("report.html"), "-o", "--output", help="The HTML report to write."),
-    compare: bool = typer.Option(False, "--compare", help="Compare the files side by side (needs two or more)."),
-    label: List[str] = typer.Option([], "--label", help="A name for each file, in order (default: file names)."),
+    compare: bool = typer.Option(
+        False, "--compare", help="Compare the files side by side (needs two or more)."
+    ),
+    label: list[str] = typer.Option(
+        [], "--label", help="A name for each file, in order (default: file names)."
+    ),
     title: str = typer.Option("Triage simulation report", help="The report's title."),
 ) -> None:
     """A self-contained HTML balance report (plots embedded) from simulation results."""

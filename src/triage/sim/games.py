@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from triage.bots import make_bot
 from triage.engine import CardSpec, Config, Event, Game, view

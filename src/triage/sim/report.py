@@ -8,21 +8,21 @@ import base64
 import html
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import matplotlib
 
 matplotlib.use("Agg")  # no display: the figures only go into the page
 
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-import pyarrow.parquet as pq  # noqa: E402
+import matplotlib.pyplot as plt
+import pandas as pd
+import pyarrow.parquet as pq
 
-from triage.sim import balance  # noqa: E402
-from triage.sim.games import CARD_COUNTS, KINDS  # noqa: E402
-from triage.sim.runner import PLAYER_SCHEMA, cards_path, read_metadata  # noqa: E402
+from triage.sim import balance
+from triage.sim.games import CARD_COUNTS, KINDS
+from triage.sim.runner import PLAYER_SCHEMA, cards_path, read_metadata
 
 
 class ReportError(ValueError):
@@ -177,7 +177,12 @@ def _summary_table(runs: list[Results]) -> str:
 
 def _checks_table(run: Results) -> str:
     rows = [
-        {"target": check.name, "measured": check.value, "goal": check.target, "met": "yes" if check.ok else "NO"}
+        {
+            "target": check.name,
+            "measured": check.value,
+            "goal": check.target,
+            "met": "yes" if check.ok else "NO",
+        }
         for check in balance.balance_checks(run.players)
     ]
     return _table_html(pd.DataFrame(rows), "checks")
@@ -220,7 +225,9 @@ def build_report(runs: list[Results], title: str = "Triage simulation report") -
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
-        "<ul>" + "".join(f"<li><b>{html.escape(run.label)}</b>: {_describe(run)}</li>" for run in runs) + "</ul>",
+        "<ul>"
+        + "".join(f"<li><b>{html.escape(run.label)}</b>: {_describe(run)}</li>" for run in runs)
+        + "</ul>",
         "<h2>Summary</h2>",
         _summary_table(runs),
         "<h2>Balance targets</h2>",
@@ -231,17 +238,18 @@ def build_report(runs: list[Results], title: str = "Triage simulation report") -
     out.append("</div>")
     top = losses_top(runs)
     for key, caption, draw in FIGURES:
-        out.append(f"<h2>{html.escape(caption)}</h2><div class=\"row\">")
+        out.append(f'<h2>{html.escape(caption)}</h2><div class="row">')
         for number, run in enumerate(runs):
             image = _png(fig_losses(run, top) if draw is fig_losses else draw(run))
             out.append(
                 f'<figure id="fig-{key}-{number}" data-figure="{key}" data-run="{html.escape(run.label)}">'
                 f"<figcaption>{html.escape(run.label)}</figcaption>"
-                f'<img alt="{html.escape(caption)}: {html.escape(run.label)}" src="data:image/png;base64,{image}">'
+                f'<img alt="{html.escape(caption)}: {html.escape(run.label)}" '
+                f'src="data:image/png;base64,{image}">'
                 "</figure>"
             )
         out.append("</div>")
-    out.append("<h2>Per card</h2><div class=\"row\">")
+    out.append('<h2>Per card</h2><div class="row">')
     for run in runs:
         out.append(f'<div data-table="cards"><figcaption>{html.escape(run.label)}</figcaption>')
         if run.cards is None:

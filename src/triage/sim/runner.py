@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -88,8 +89,10 @@ def play_chunk(job: SimJob, chunk: Chunk) -> tuple[pa.Table, pa.Table]:
 def make_chunks(games: int, workers: int, start: int = 0) -> list[Chunk]:
     """Chunks small enough to share the work evenly and show progress, big enough to be cheap.
 
-    >>> make_chunks(10, 2)
-    [Chunk(start=0, stop=1), Chunk(start=1, stop=2), Chunk(start=2, stop=3), Chunk(start=3, stop=4), Chunk(start=4, stop=5), Chunk(start=5, stop=6), Chunk(start=6, stop=7), Chunk(start=7, stop=8), Chunk(start=8, stop=9), Chunk(start=9, stop=10)]
+    >>> [len(chunk) for chunk in make_chunks(10, 2)]
+    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    >>> make_chunks(1000, 2)[:2]
+    [Chunk(start=0, stop=31), Chunk(start=31, stop=62)]
     >>> len(make_chunks(100_000, 2))
     500
     """
@@ -111,7 +114,9 @@ def run_local(job: SimJob, games: int, workers: int, progress: Progress | None =
         raise ValueError(f"--workers must be at least 1, got {workers}")
     chunks = make_chunks(games, workers)
     if workers == 1:
-        return _gather(chunks, ((index, play_chunk(job, chunk)) for index, chunk in enumerate(chunks)), progress)
+        return _gather(
+            chunks, ((index, play_chunk(job, chunk)) for index, chunk in enumerate(chunks)), progress
+        )
     # spawn, not fork: the parent may run threads (the progress bar), which fork does not copy safely.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -207,7 +212,9 @@ def write_results(result: SimResult, out: Path, metadata: dict[str, Any]) -> tup
     out.parent.mkdir(parents=True, exist_ok=True)
     card_out = cards_path(out)
     for table, path in ((result.players, out), (result.cards, card_out)):
-        pq.write_table(table.replace_schema_metadata(meta), path, row_group_size=ROW_GROUP, compression="zstd")
+        pq.write_table(
+            table.replace_schema_metadata(meta), path, row_group_size=ROW_GROUP, compression="zstd"
+        )
     return out, card_out
 
 
