@@ -31,7 +31,7 @@ def test_demo_from_a_seat_shows_only_that_seat_s_view(tmp_path: Path) -> None:
 
 def test_demo_refuses_bad_options(tmp_path: Path) -> None:
     result = runner.invoke(app, ["demo", "--bots", "random,random,random"])
-    assert result.exit_code == 2 and "3 bots for 2 players" in result.output
+    assert result.exit_code == 2 and "--bots names 3 seats but the game has 2 players" in result.output
     result = runner.invoke(app, ["demo", "--bots", "clever"])
     assert result.exit_code == 2 and "unknown bot 'clever'" in result.output
     bad = tmp_path / "c.toml"

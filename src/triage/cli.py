@@ -10,7 +10,7 @@ from typing import Any, Iterable, List, Optional
 
 import typer
 
-from triage.bots import make_bot
+from triage.bots import make_bot, seat_names
 from triage.engine import DataError, Game, events_for, load_config, load_deck, state_dict, view
 from triage.engine.config import parse_assignment, merge
 from triage.engine.records import load_record, make_record, replay_steps
@@ -68,15 +68,10 @@ def demo(
 ) -> None:
     """Play a whole game between bots and show it position by position."""
     game_config, game_deck = game_settings(config, deck, set_)
-    names = [name.strip() for name in bots.split(",")]
-    if len(names) == 1:
-        names *= players
-    if len(names) != players:
-        fail(f"--bots names {len(names)} bots for {players} players")
     if seat is not None and not 0 <= seat < players:
         fail(f"--seat must be a seat from 0 to {players - 1}")
     try:
-        seat_bots = [make_bot(name) for name in names]
+        seat_bots = [make_bot(name) for name in seat_names(bots, players)]
     except ValueError as error:
         fail(str(error))
     game = Game.new(players=players, deck=game_deck, seed=seed, config=game_config)

@@ -79,7 +79,7 @@ def test_simulate_on_a_local_ray_instance_writes_the_same_bytes(runs, tmp_path):
     "args, message",
     [
         (["--bots", "random,nobody"], "unknown bot 'nobody'"),
-        (["--bots", "random,random,random"], "3 bots named for 2 players"),
+        (["--bots", "random,random,random"], "names 3 seats but the game has 2 players"),
         (["--set", "nonsense=1"], "unknown configuration key 'nonsense'"),
         (["--set", "return_to=sideways"], "return_to must be one of"),
         (["--out", "results.csv"], "must end in .parquet"),

@@ -16,4 +16,20 @@ def make_bot(name: str) -> Bot:
         raise ValueError(f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))})") from None
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot"]
+def seat_names(text: str, players: int) -> list[str]:
+    """A ``--bots`` option: one name per seat, comma-separated; a single name fills every seat.
+
+    >>> seat_names("greedy, random", 2)
+    ['greedy', 'random']
+    >>> seat_names("random", 3)
+    ['random', 'random', 'random']
+    """
+    names = [name.strip() for name in text.split(",")]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise ValueError(f"--bots names {len(names)} seats but the game has {players} players")
+    return names
+
+
+__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "seat_names"]

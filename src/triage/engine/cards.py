@@ -7,12 +7,12 @@ load with messages that name the file, the card and the field.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from triage.engine.errors import DataError
+from triage.engine.files import read_toml
 
 KINDS: tuple[str, ...] = ("critical", "severe", "chronic", "non_severe", "terminal")
 STANDARD_KINDS: frozenset[str] = frozenset({"severe", "chronic", "non_severe"})
@@ -136,16 +136,7 @@ def parse_deck(raw: Any, source: str) -> list[CardSpec]:
 
 def load_deck(path: str | Path) -> list[CardSpec]:
     """Read and validate a TOML deck file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read the deck file ({exc.strerror})") from exc
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{path}: not valid TOML ({exc})") from exc
-    return parse_deck(raw, str(path))
+    return parse_deck(read_toml(path, "deck file"), str(path))
 
 
 def data_dir() -> Path:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from triage.engine.errors import DataError
+from triage.engine.files import read_toml
 
 MARKET_ITEMS: tuple[str, ...] = (
     "diagnostics",
@@ -89,14 +90,8 @@ def default_values() -> dict[str, Any]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read the configuration file ({exc.strerror})") from exc
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{path}: not valid TOML ({exc})") from exc
+    data: dict[str, Any] = read_toml(path, "configuration file")
+    return data
 
 
 def merge(base: dict[str, Any], overrides: Mapping[str, Any], source: str, path: str = "") -> None:

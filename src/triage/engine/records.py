@@ -19,6 +19,7 @@ from typing import Any, Iterator
 from triage.engine.cards import parse_deck
 from triage.engine.config import make_config
 from triage.engine.errors import DataError, RuleError
+from triage.engine.files import read_json
 from triage.engine.game import Event, Game
 from triage.engine.views import events_for
 
@@ -108,14 +109,6 @@ def save_record(game: Game, path: str | Path) -> None:
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read the record ({exc.strerror})") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not valid JSON ({exc})") from exc
+    data = read_json(path, "record")
     new_game_from_record(data, str(path))
     return data

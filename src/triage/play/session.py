@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from triage.bots import BOTS, Bot, make_bot
+from triage.bots import BOTS, Bot, make_bot, seat_names
 from triage.engine import Config, DataError, Game, RuleError, events_for, view
 from triage.engine.cards import CardSpec
 from triage.engine.records import load_record, make_record, replay_steps
@@ -55,11 +55,7 @@ def parse_seats(text: str | list[str] | None, players: int) -> list[str]:
     """
     if text is None or text == "" or text == []:
         return [HUMAN] + ["greedy" if "greedy" in BOTS else "random"] * (players - 1)
-    names = [name.strip().lower() for name in text.split(",")] if isinstance(text, str) else list(text)
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"--bots names {len(names)} seats but the game has {players} players")
+    names = seat_names(text.lower() if isinstance(text, str) else ",".join(text), players)
     for name in names:
         if name not in seat_kinds():
             raise ValueError(f"unknown seat {name!r} (choose from: {', '.join(seat_kinds())})")

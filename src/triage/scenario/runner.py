@@ -14,6 +14,7 @@ from typing import Any
 from triage.engine.cards import parse_card
 from triage.engine.config import make_config
 from triage.engine.errors import DataError, RuleError
+from triage.engine.files import read_json
 from triage.engine.game import Event, Game
 from triage.engine.state import COUNTERS, Patient
 from triage.engine.views import state_dict, view
@@ -370,13 +371,7 @@ def run_scenario(data: Any, source: str = "scenario") -> ScenarioResult:
 
 
 def load_scenario(path: str | Path) -> Any:
-    path = Path(path)
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read the scenario ({exc.strerror})") from exc
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not valid JSON ({exc})") from exc
+    return read_json(path, "scenario")
 
 
 def run_file(path: str | Path) -> ScenarioResult:

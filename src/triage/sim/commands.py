@@ -55,19 +55,17 @@ def simulate(
     quiet: bool = typer.Option(False, help="No progress bar."),
 ) -> None:
     """Play many games between bots and write one row per player per game and one per card per game."""
+    from triage.bots import seat_names
     from triage.cli import game_settings
     from triage.sim.games import SimJob
     from triage.sim.runner import default_workers, job_metadata, run_local, run_ray, write_results
 
     game_config, game_deck = game_settings(config, deck, set_)
-    names = [name.strip() for name in bots.split(",")]
-    if len(names) == 1:
-        names *= players
     if not out.name.endswith(".parquet"):
         _fail(f"--out {out}: the result file name must end in .parquet")
     try:
         job = SimJob(
-            players, tuple(names), seed, game_config, tuple(game_deck) if game_deck else None, rotate
+            players, tuple(seat_names(bots, players)), seed, game_config, tuple(game_deck) if game_deck else None, rotate
         )
     except ValueError as error:
         _fail(f"--bots: {error}")
