@@ -10,7 +10,7 @@ import pytest
 
 import triage.envs.openspiel  # noqa: F401 - registers "triage"
 from triage.envs import IllegalActionError, Table
-from triage.envs.openspiel import DEALS
+from triage.envs.openspiel import DEAL_BASE, DEAL_DIGITS, apply_deal
 
 
 @pytest.mark.parametrize("players", [1, 2, 4])
@@ -24,15 +24,31 @@ def test_random_sim_test_passes_with_a_fixed_deal_and_the_variants() -> None:
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
-def test_the_deal_is_a_chance_node_whose_outcome_is_the_engine_seed() -> None:
+def test_the_deal_is_drawn_by_chance_nodes_spelling_the_engine_seed() -> None:
     game = pyspiel.load_game("triage", {"players": 2})
     state = game.new_initial_state()
-    assert state.is_chance_node()
-    outcomes = state.chance_outcomes()
-    assert len(outcomes) == DEALS == game.max_chance_outcomes()
-    assert sum(probability for _, probability in outcomes) == pytest.approx(1.0)
-    state.apply_action(37)
-    assert state.legal_actions() == Table.deal(players=2, seed=37).legal_ids(0)
+    digits = [3, 141, 59, 26, 5, 35, 89]
+    assert len(digits) == DEAL_DIGITS
+    for digit in digits:
+        assert state.is_chance_node()
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == DEAL_BASE == game.max_chance_outcomes()
+        assert sum(probability for _, probability in outcomes) == pytest.approx(1.0)
+        state.apply_action(digit)
+    assert not state.is_chance_node()
+    seed = int.from_bytes(bytes(digits), "big")
+    assert state.legal_actions() == Table.deal(players=2, seed=seed).legal_ids(0)
+
+
+def test_so_many_deals_that_a_seat_cannot_recognise_its_own() -> None:
+    """K1, I3: 2**56 deals; the first observation does not tell the chance digits."""
+    assert DEAL_BASE**DEAL_DIGITS >= 2**56
+    game = pyspiel.load_game("triage", {"players": 2})
+    state = game.new_initial_state()
+    for _ in range(DEAL_DIGITS):
+        state.apply_action(7)
+    observed = state.observation_string(0) + state.information_state_string(0)
+    assert "deal" not in observed and str(int.from_bytes(bytes([7] * DEAL_DIGITS), "big")) not in observed
 
 
 def test_a_seed_parameter_deals_at_once() -> None:
@@ -70,7 +86,7 @@ def test_bad_parameters_are_refused_by_name(params: dict, message: str) -> None:
 def _midgame_state(seed: int, steps: int):
     game = pyspiel.load_game("triage", {"players": 2})
     state = game.new_initial_state()
-    state.apply_action(seed)
+    apply_deal(state, seed)
     rng = random.Random(seed)
     for _ in range(steps):
         if state.is_terminal():

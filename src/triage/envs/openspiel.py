@@ -9,10 +9,11 @@
 Parameters: ``players`` (1-4, default 2), ``seed`` (default -1), ``rounds`` (default 6, R1) and
 ``return_to`` (``top``, ``bottom`` or ``discard``, V1).
 
-* Chance: with ``seed`` -1 the game starts at a chance node whose outcome ``k`` (one of
-  :data:`DEALS`, uniform) is the deal ``Game.new(seed=k)``: the shuffle of R3, and with V1
-  ``discard`` the later reshuffles, all follow from it. With ``seed`` >= 0 that deal is made at
-  once and there is no chance node.
+* Chance: with ``seed`` -1 the game starts with :data:`DEAL_DIGITS` chance nodes of
+  :data:`DEAL_BASE` equally likely outcomes each; together they spell a secret seed ``k`` among
+  2**56, and the deal is ``Game.new(seed=k)``: the shuffle of R3, and with V1 ``discard`` the
+  later reshuffles, all follow from it. So many deals that no agent can recognise one from what
+  its seat sees (K1, I3). With ``seed`` >= 0 that deal is made at once, with no chance node.
 * Actions: the integer space of :mod:`triage.envs.encoding`; ``legal_actions()`` is the mask.
 * Returns: at the end, each player's score (VP + QoC, R4); 0 before.
 * Information: ``observation_string(p)`` is seat ``p``'s view (canonical JSON) and
@@ -41,8 +42,9 @@ from triage.engine.determinize import determinize
 from triage.envs.encoding import Layout, view_text
 from triage.envs.table import Table, make_game_config
 
-#: Chance outcomes of the deal when no seed is given: deal ``k`` is ``Game.new(seed=k)``.
-DEALS = 1024
+#: The secret seed of the deal is drawn as DEAL_DIGITS digits in base DEAL_BASE (2**56 deals).
+DEAL_BASE = 256
+DEAL_DIGITS = 7
 #: A loose bound on the number of decisions per player and round (random play takes ~10).
 _MOVES_PER_PLAYER_ROUND = 200
 #: A loose bound on how far a score moves per card of the deck and round.
@@ -111,7 +113,7 @@ class TriageGame(pyspiel.Game):
         swing = _SCORE_PER_CARD_ROUND * deck_size * self.config.rounds
         info = pyspiel.GameInfo(
             num_distinct_actions=self.layout.num_actions,
-            max_chance_outcomes=DEALS,
+            max_chance_outcomes=DEAL_BASE,
             num_players=self.players,
             min_utility=float(start - swing),
             max_utility=float(start + swing),
@@ -129,6 +131,12 @@ class TriageGame(pyspiel.Game):
         )
 
 
+def apply_deal(state: pyspiel.State, seed: int) -> None:
+    """Play the chance nodes that deal ``Game.new(seed=seed)``: for experiments that fix a deal."""
+    for digit in seed.to_bytes(DEAL_DIGITS, "big"):
+        state.apply_action(digit)
+
+
 class TriageState(pyspiel.State):
     """A Triage position: the engine game (None until the deal) and the public decisions."""
 
@@ -138,6 +146,8 @@ class TriageState(pyspiel.State):
         self.engine: Game | None = engine
         #: Every player decision so far as (player, integer): public in Triage.
         self.public_actions: list[tuple[int, int]] = []
+        #: The chance digits of the deal drawn so far (secret: never part of an observation).
+        self.deal_digits: list[int] = []
         if engine is None and game.seed >= 0:
             self._deal(game.seed)
 
@@ -166,13 +176,15 @@ class TriageState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.engine is not None:
             return []
-        return [(deal, 1.0 / DEALS) for deal in range(DEALS)]
+        return [(digit, 1.0 / DEAL_BASE) for digit in range(DEAL_BASE)]
 
     def _apply_action(self, action: int) -> None:
         if self.engine is None:
-            if not 0 <= action < DEALS:
-                raise pyspiel.SpielError(f"deal {action} is outside 0..{DEALS - 1}")
-            self._deal(int(action))
+            if not 0 <= action < DEAL_BASE:
+                raise pyspiel.SpielError(f"a deal digit must be in 0..{DEAL_BASE - 1}, got {action}")
+            self.deal_digits.append(int(action))
+            if len(self.deal_digits) == DEAL_DIGITS:
+                self._deal(int.from_bytes(bytes(self.deal_digits), "big"))
             return
         player = int(self.engine.turn)
         self._table().play(player, int(action))
@@ -180,7 +192,7 @@ class TriageState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            return f"deal digit {action}"
         return f"p{player}: {self._settings.layout.describe(int(action))}"
 
     def is_terminal(self) -> bool:

@@ -61,14 +61,14 @@ def openspiel_games(games: int = 100, players: int = 2, seed: int = 0) -> list[O
     """Deal ``seed + k`` as the chance outcome of game ``k``."""
     import pyspiel
 
-    import triage.envs.openspiel  # noqa: F401 - registers the game
+    from triage.envs.openspiel import apply_deal  # registers the game
 
     game = pyspiel.load_game("triage", {"players": players})
     outcomes = []
     for deal in range(seed, seed + games):
         rng = random.Random(deal)
         state = game.new_initial_state()
-        state.apply_action(deal)
+        apply_deal(state, deal)
         mirror = Mirror(players, deal)
         steps = 0
         while not state.is_terminal():
