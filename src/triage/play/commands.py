@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 import sys
 from pathlib import Path
 
@@ -24,7 +25,11 @@ def play(
         help="Who sits at each seat, comma-separated: human, random or greedy (one name: every seat). "
         "Default: a human at seat 0, greedy bots elsewhere.",
     ),
-    seed: int = typer.Option(0, help="Game seed: the same seed deals the same game."),
+    seed: int | None = typer.Option(
+        None,
+        help="Game seed: the same seed deals the same game. Default: a fresh secret seed, so no "
+        "earlier game tells which card is which (K1); --games matches default to 0.",
+    ),
     config: Path | None = typer.Option(None, help="Configuration file (TOML)."),
     deck: Path | None = typer.Option(None, help="Deck file (TOML)."),
     set_: list[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
@@ -41,7 +46,7 @@ def play(
     from triage.cli import game_settings
 
     if games is not None:
-        _match(players, bots, seed, config, deck, set_, games, json_output)
+        _match(players, bots, 0 if seed is None else seed, config, deck, set_, games, json_output)
         return
     try:
         if resume is not None:
@@ -49,6 +54,8 @@ def play(
             session = Session.resume(resume, seats=seats, save_path=save)
         else:
             game_config, game_deck = game_settings(config, deck, set_)
+            if seed is None:
+                seed = secrets.randbelow(2**53)
             session = Session.new(players, parse_seats(bots, players), seed, game_config, game_deck, save)
     except (DataError, ValueError, OSError) as error:
         _fail(str(error))
