@@ -127,3 +127,22 @@ def test_a_spectator_sees_the_table_without_actions(server: ServerProcess, brows
     assert "Game over" in page.locator("#summary").inner_text()
     assert page.locator("#actions button.act").count() == 0
     assert page.locator("#log li").count() > 20
+
+
+def test_the_lobby_warns_that_a_chosen_seed_is_a_practice_deal(
+    server: ServerProcess, browser_context: sync_api.BrowserContext
+) -> None:
+    """A table created with a seed can be dealt again by its creator: joiners are told (K1)."""
+    page = browser_context.new_page()
+    page.goto(server.url + "/")
+    page.select_option("#players", "2")
+    page.select_option("#seat-choices select[data-seat='0']", "human")
+    page.select_option("#seat-choices select[data-seat='1']", "human")
+    page.fill("#seed", "4242")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_timeout(500)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#tables li")
+    practice = page.locator("#tables li", has=page.locator(".practice"))
+    assert practice.count() >= 1
+    assert "creator chose the seed" in practice.first.inner_text()

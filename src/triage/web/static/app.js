@@ -83,6 +83,13 @@ async function drawTableList() {
     const seats = table.seats.map((s) => s.bot ? "bot " + s.bot : (s.taken ? "human" : "free")).join(", ");
     const where = table.over ? `over, scores ${table.scores.join("/")}` : `round ${table.round}, ${table.phase}`;
     item.textContent = `${table.table_id}: ${table.players} players (${seats}); ${where} `;
+    if (table.seed_chosen && !table.over) {
+      // Whoever chose the seed can deal the same game at home and know every card (K1).
+      const warn = document.createElement("span");
+      warn.className = "practice";
+      warn.textContent = "practice deal: its creator chose the seed and can know every card ";
+      item.appendChild(warn);
+    }
     const mine = savedSeat(table.table_id);
     const open = document.createElement("button");
     if (mine) open.textContent = "Continue";
