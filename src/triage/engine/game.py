@@ -726,8 +726,8 @@ class Game:
 
     def _do_helicopter(self, seat: int, action: Action, events: list[Event]) -> Action:
         player = self.players[seat]
-        remove = action.get("remove")
-        draw_all = bool(action.get("draw_all", False))
+        remove = action["remove"]
+        draw_all = action["draw_all"]
         space: int | None = None
         patient: Patient | None = None
         if remove is not None:
@@ -928,8 +928,11 @@ def _check_shape(action: Any) -> str:
     if "pay" in fields:
         _check_pay(action.get("pay"))
     if kind == "helicopter":
-        remove = action.get("remove")
-        draw_all = action.get("draw_all", False)
+        missing = [field for field in ("remove", "draw_all") if field not in action]
+        if missing:
+            raise _invalid(f"helicopter needs '{missing[0]}' (remove: a card id or null; draw_all: true or false)")
+        remove = action["remove"]
+        draw_all = action["draw_all"]
         if remove is not None and not isinstance(remove, str):
             raise _invalid(f"helicopter 'remove' must be a card id or null, got {remove!r}")
         if not isinstance(draw_all, bool):
