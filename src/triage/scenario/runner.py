@@ -22,6 +22,8 @@ from triage.engine.views import state_dict, view
 STEP_KINDS = ("do", "expect", "expect_view", "expect_events", "expect_legal")
 START_PHASES = ("arrival", "treatment", "cleanup")
 PLAYER_FIELDS = frozenset({"quality", *COUNTERS, "hospital", "terminals", "pending", "passed"})
+#: Section 3 fields that follow from others: accepted in ``state`` when they agree.
+DERIVED_FIELDS = frozenset({"spaces", "score"})
 ABSENT = "<absent>"
 
 
@@ -106,7 +108,7 @@ def build_game(data: Any, source: str = "scenario") -> tuple[Game, list[Event]]:
 def _set_player(game: Game, seat: int, values: Any, where: str, place: Any) -> None:
     if not isinstance(values, dict):
         raise DataError(f"{where}: must be an object")
-    unknown = sorted(set(values) - PLAYER_FIELDS)
+    unknown = sorted(set(values) - PLAYER_FIELDS - DERIVED_FIELDS)
     if unknown:
         raise DataError(f"{where}: unknown field {unknown[0]!r}")
     player = game.players[seat]
@@ -141,6 +143,13 @@ def _set_player(game: Game, seat: int, values: Any, where: str, place: Any) -> N
         if game.cards[card].kind == "terminal":
             raise DataError(f"{where}.pending.{index}: a terminal patient is never pending (A3)")
     player.pending = list(pending)
+    derived = {"spaces": player.spaces, "score": player.score}
+    for name, value in derived.items():
+        if name in values and values[name] != value:
+            raise DataError(
+                f"{where}.{name}: {values[name]!r} disagrees with the other fields, which give {value}"
+                + (" (4 + outpatient_clinics + clinical_trials, K4)" if name == "spaces" else " (vp + quality, R4)")
+            )
     if "passed" in values:
         if not isinstance(values["passed"], bool):
             raise DataError(f"{where}.passed: must be true or false")
@@ -252,12 +261,16 @@ def _matches(expected: Any, actual: Any) -> bool:
 
 
 _MISSING = object()
+_INSIDE_EMPTY = object()
 
 
 def resolve(document: Any, path: str) -> Any:
-    """Follow a dot-separated path of keys and list indexes; ``_MISSING`` if it leads nowhere."""
+    """Follow a dot-separated path of keys and list indexes; ``_MISSING`` if it leads nowhere,
+    ``_INSIDE_EMPTY`` if it goes on into an empty space (null)."""
     node = document
     for part in str(path).split("."):
+        if node is None:
+            return _INSIDE_EMPTY
         if isinstance(node, dict) and part in node:
             node = node[part]
         elif isinstance(node, list) and part.lstrip("-").isdigit() and -len(node) <= int(part) < len(node):
@@ -273,9 +286,13 @@ def _check_paths(document: dict[str, Any], paths: Any, what: str) -> None:
     for path, expected in paths.items():
         actual = resolve(document, path)
         if expected == ABSENT:
-            if actual is not _MISSING:
+            if actual is not _MISSING and actual is not _INSIDE_EMPTY:
                 raise StepFailure(f"{what} {path}: expected absent, got {json.dumps(actual)}")
             continue
+        if actual is _INSIDE_EMPTY:
+            if expected is None:
+                continue  # a null value also matches an empty space (scenario-format.md section 2)
+            raise StepFailure(f"{what} {path}: expected {json.dumps(expected)}, but that space is empty")
         if actual is _MISSING:
             raise StepFailure(f"{what} {path}: expected {json.dumps(expected)}, but the path does not exist")
         if not _same(expected, actual):
