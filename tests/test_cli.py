@@ -77,3 +77,19 @@ def test_bench_json_reports_actions_and_games_per_second() -> None:
     figures = json.loads(result.output)
     assert figures["games"] == 3 and figures["actions"] > 30
     assert figures["actions_per_s"] > 0 and figures["games_per_s"] > 0
+
+
+def test_replay_of_a_running_game_shows_a_seat_unless_asked_for_everything(tmp_path: Path) -> None:
+    """Hidden information never leaks through a replay: a game not yet over needs --seat."""
+    record = tmp_path / "game.json"
+    runner.invoke(app, ["demo", "--seed", "2", "--quiet", "--record", str(record)])
+    data = json.loads(record.read_text())
+    data["actions"] = data["actions"][:10]
+    data.pop("result", None)
+    record.write_text(json.dumps(data))
+    refused = runner.invoke(app, ["replay", str(record)])
+    assert refused.exit_code == 2 and "not over" in refused.output and "--seat" in refused.output
+    as_seat = runner.invoke(app, ["replay", str(record), "--seat", "0"])
+    assert as_seat.exit_code == 0 and "?" in as_seat.output
+    whole = runner.invoke(app, ["replay", str(record), "--referee"])
+    assert whole.exit_code == 0 and "?" not in whole.output

@@ -13,7 +13,7 @@ import typer
 from triage.bots import make_bot, seat_names
 from triage.engine import DataError, Game, events_for, load_config, load_deck, state_dict, view
 from triage.engine.config import parse_assignment, merge
-from triage.engine.records import load_record, make_record, replay_steps
+from triage.engine.records import load_record, make_record, replay, replay_steps
 from triage.play.render import describe_action, describe_event, render_position
 from triage.scenario import run_file
 from triage.sim.bench import run_bench
@@ -107,13 +107,24 @@ def replay_command(
     file: Path = typer.Argument(..., help="A game record (JSON)."),
     seat: Optional[int] = typer.Option(None, help="Show the game as this seat saw it."),
     step: bool = typer.Option(False, help="Wait for Enter after each position."),
+    referee: bool = typer.Option(
+        False, help="Show everything of a game that is not over yet (never in front of its players)."
+    ),
 ) -> None:
-    """Step through a game record, showing each position."""
+    """Step through a game record, showing each position.
+
+    A finished game is shown whole. A game still running is shown as one seat saw it
+    (``--seat``): its hidden cards stay hidden unless ``--referee`` is given."""
     try:
         record = load_record(file)
         players = record["players"]
         if seat is not None and not 0 <= seat < players:
             fail(f"--seat must be a seat from 0 to {players - 1}")
+        if seat is None and not referee and not replay(record, str(file)).is_over():
+            fail(
+                f"{file}: this game is not over, so its record holds cards its players have not seen: "
+                "show it as one seat saw it (--seat P), or pass --referee"
+            )
         for number, (game, events, entry) in enumerate(replay_steps(record, str(file))):
             if entry is not None:
                 typer.echo(f"\n>>> action {number}: player {entry['by']}: {describe_action(entry['do'])}")
