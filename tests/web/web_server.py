@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import signal
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from triage.web.loadtest import free_port, start_server
 
 
 class ServerProcess:
@@ -32,21 +22,8 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
-        command = [
-            sys.executable, "-c", "from triage.cli import main; main()",
-            "serve", "--port", str(self.port), "--db", self.db_url, "--log-level", "warning",
-        ]
-        self.process = subprocess.Popen(command, env=dict(os.environ), stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"triage serve exited with status {self.process.returncode}")
-            try:
-                if httpx.get(f"{self.url}/api/bots", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("triage serve did not answer within 30 s")
+        self.process = start_server(self.db_url, self.port)
+        return self
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as in a crash."""
