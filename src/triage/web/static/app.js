@@ -382,7 +382,13 @@ function drawSummary() {
   }
   const deck = el("span", "", `Deck ${view.deck_count}`);
   box.appendChild(deck);
-  if (view.deck_top) box.appendChild(el("span", "", `top: ${view.deck_top.card} (${view.deck_top.front}${view.deck_top.kind ? ", " + view.deck_top.kind : ""})`));
+  if (view.deck_top) {
+    const top = view.deck_top;
+    // The front names the kind of a critical or terminal card; say it once (K2).
+    const extra = top.kind && top.kind !== top.front ? ", " + top.kind : "";
+    const difficulty = top.front === "standard" ? ` diagnosis ${top.diagnosis}` : "";
+    box.appendChild(el("span", "", `top: ${top.card} (${top.front}${difficulty}${extra})`));
+  }
 }
 
 function eventText(event) {
