@@ -12,7 +12,7 @@ import typer
 
 from triage.bots import make_bot, seat_names
 from triage.engine import DataError, Game, events_for, load_config, load_deck, state_dict, view
-from triage.engine.config import parse_assignment, merge
+from triage.engine.config import parse_assignment
 from triage.engine.records import load_record, make_record, replay, replay_steps
 from triage.play.render import describe_action, describe_event, render_position
 from triage.scenario import run_file

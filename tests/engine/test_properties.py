@@ -39,6 +39,16 @@ games = st.fixed_dictionaries(
 )
 
 
+def played_prefix(spec: dict[str, Any], rng: random.Random, steps: int) -> Game:
+    """A dealt game after up to ``steps`` random legal actions (it may be over)."""
+    game = deal(spec)
+    for _ in range(steps):
+        if game.turn is None:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
 def deal(spec: dict[str, Any]) -> Game:
     config = make_config(
         {"return_to": spec["return_to"], "rounds": spec["rounds"], "arrivals": spec["arrivals"]}
@@ -228,12 +238,8 @@ def test_random_games_keep_every_invariant(spec: dict[str, Any], choices: int) -
 @given(spec=games, choices=st.integers(0, 2**32), stop=st.integers(0, 200))
 def test_determinize_is_consistent_with_the_view(spec: dict[str, Any], choices: int, stop: int) -> None:
     """I4: the drawn game shows the player the very view it came from, and the same choices."""
-    game = deal(spec)
     rng = random.Random(choices)
-    for _ in range(stop):
-        if game.turn is None:
-            break
-        game.apply(rng.choice(game.legal_actions()))
+    game = played_prefix(spec, rng, stop)
     for seat in range(game.num_players):
         seen = view(game, seat)
         drawn = determinize(seen, random.Random(stop))
@@ -266,12 +272,8 @@ def test_refusals_and_legal_actions_depend_only_on_the_view(
 ) -> None:
     """I4 for the error channel: in two games that differ only in what the deciding player
     cannot know, every action gets the same answer, and every refusal the same message."""
-    game = deal(spec)
     rng = random.Random(choices)
-    for _ in range(stop):
-        if game.turn is None:
-            return
-        game.apply(rng.choice(game.legal_actions()))
+    game = played_prefix(spec, rng, stop)
     if game.turn is None:
         return
     other = determinize(view(game, game.turn), rng)

@@ -17,7 +17,6 @@ this never paints itself into a corner when some consistent game exists.
 from __future__ import annotations
 
 import random
-from collections import defaultdict
 from typing import Any
 
 from triage.engine.cards import CardSpec, STANDARD_KINDS

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable
 from triage.engine.cards import CardSpec, load_standard_deck
 from triage.engine.config import MARKET_ITEMS, Config, make_config
 from triage.engine.errors import RuleError
-from triage.engine.state import BASE_SPACES, Patient, PlayerState
+from triage.engine.state import Patient, PlayerState
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -876,14 +876,6 @@ class Game:
             else:
                 actions.append({"type": "reject", "card": card})
         return actions
-
-    def is_legal(self, action: Action, player: int | None = None) -> bool:
-        """Whether ``apply`` would accept the action (checked on a copy, never on the game)."""
-        try:
-            self.copy().apply(action, player)
-        except RuleError:
-            return False
-        return True
 
 
 def _mixes(cost: int, tokens: int, staff: int, congress: int) -> list[dict[str, int]]:

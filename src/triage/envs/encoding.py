@@ -49,6 +49,7 @@ import numpy as np
 
 from triage.engine.cards import KINDS
 from triage.engine.config import MARKET_ITEMS
+from triage.engine.game import PHASES
 from triage.engine.state import BASE_SPACES, PLAYER_NUMBERS
 
 Action = dict[str, Any]
@@ -56,7 +57,6 @@ View = dict[str, Any]
 
 MAX_PLAYERS = 4
 FRONTS: tuple[str, ...] = ("standard", "critical", "terminal")
-PHASES: tuple[str, ...] = ("arrival", "treatment", "cleanup", "over")
 PAYERS: tuple[str, ...] = ("tokens", "staff", "congress")
 COUNTERS: tuple[str, ...] = (*PLAYER_NUMBERS, "spaces")
 #: Deck positions from the top described in the observation (known ones only, I3).
