@@ -196,21 +196,129 @@ def _decoded(spaces: int, pending: int, terminals: int, max_cost: int) -> tuple[
     return tuple(table)
 
 
-_SPACES: dict[int, tuple[Any, Any, ActionSpace]] = {}
+class _Plan:
+    """What listing and applying ids needs for one card table and configuration, with memos:
+    the ids of one patient's payment mixes depend on a few small numbers only."""
+
+    __slots__ = ("cards", "config", "space", "table", "offsets", "radix", "buys", "diagnose_memo", "heal_memo")
+
+    def __init__(self, cards: Any, config: Any) -> None:
+        self.cards = cards
+        self.config = config
+        self.space = _space_of_sizes(*_game_sizes(cards, config))
+        self.table = self.space.table
+        self.offsets = self.space.offsets
+        self.radix = self.space.max_cost + 1
+        # Config.market is built in MARKET_ITEMS order, so the k-th item is buy field k (T8).
+        prices = tuple((market.price, market.limit) for market in config.market.values())
+        self.buys = _buy_table(self.offsets["buy"], prices)
+        # Shared by every plan of one index shape: the ids depend on nothing else.
+        self.diagnose_memo, self.heal_memo = _memos(self.space)
+
+    def diagnose_ids(self, number: int, cost: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:
+        """T1, T6: the ids of every mix paying ``cost`` for the patient in space ``number + 1``."""
+        key = (
+            number,
+            cost,
+            tokens if tokens < cost else cost,
+            staff if staff < cost else cost,
+            congress if congress < cost else cost,
+        )
+        ids = self.diagnose_memo.get(key)
+        if ids is None:
+            radix = self.radix
+            base = self.offsets["diagnose"] + number * radix * radix
+            found = []
+            for use_staff in range(min(staff, cost) + 1):
+                for use_congress in range(min(congress, cost - use_staff) + 1):
+                    if cost - use_staff - use_congress <= tokens:
+                        found.append(base + use_staff * radix + use_congress)
+            ids = self.diagnose_memo[key] = tuple(found)
+        return ids
+
+    def heal_ids(self, number: int, need: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:
+        """T2, T6: the ids of every amount up to ``need`` and every mix paying it."""
+        key = (
+            number,
+            need,
+            tokens if tokens < need else need,
+            staff if staff < need else need,
+            congress if congress < need else need,
+        )
+        ids = self.heal_memo.get(key)
+        if ids is None:
+            radix = self.radix
+            base = self.offsets["heal"] + number * self.space.max_cost * radix * radix
+            found = []
+            for amount in range(1, need + 1):
+                if amount > tokens + staff + congress:
+                    break
+                block = base + (amount - 1) * radix * radix
+                for use_staff in range(min(staff, amount) + 1):
+                    for use_congress in range(min(congress, amount - use_staff) + 1):
+                        if amount - use_staff - use_congress <= tokens:
+                            found.append(block + use_staff * radix + use_congress)
+            ids = self.heal_memo[key] = tuple(found)
+        return ids
+
+
+_PLANS: dict[int, _Plan] = {}
+
+
+@lru_cache(maxsize=64)
+def _buy_table(
+    base: int, prices: tuple[tuple[int, int | None], ...]
+) -> tuple[tuple[tuple[int, str, int | None], ...], ...]:
+    """By Credits held (capped at the dearest price): the ids, holdings and limits of the items
+    affordable, in market order (T8)."""
+    items = [(base + number, price, _HOLDING[item], limit) for number, (item, (price, limit)) in enumerate(zip(MARKET_ITEMS, prices))]
+    return tuple(
+        tuple((action_id, holding, limit) for action_id, price, holding, limit in items if price <= credits)
+        for credits in range(max(price for price, _ in prices) + 1)
+    )
+
+
+@lru_cache(maxsize=64)
+def _memos(space: ActionSpace) -> tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]]:
+    return {}, {}
+
+
+def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int]:
+    """:meth:`ActionSpace.sizes` read from a game's Config and card table directly."""
+    limits = [config.market[item].limit for item in ("clinical_trial", "outpatient_clinic")]
+    if None in limits:
+        raise EncodingError(
+            "integer actions need finite market.clinical_trial.limit and market.outpatient_clinic.limit "
+            "(T8), so that the number of hospital spaces is bounded"
+        )
+    terminals = 0
+    largest = max(config.rounds, 1)
+    for spec in cards.values():
+        if spec.kind == "terminal":
+            terminals += 1
+        if spec.diagnosis is not None and spec.diagnosis > largest:
+            largest = spec.diagnosis
+        if spec.healing is not None and spec.healing > largest:
+            largest = spec.healing
+    return BASE_SPACES + sum(limits), max(config.arrivals, 1), terminals, largest
+
+
+def _plan(game: "Game") -> _Plan:
+    cards = game.cards
+    plan = _PLANS.get(id(cards))
+    if plan is not None and plan.cards is cards and plan.config is game.config:
+        return plan
+    plan = _Plan(cards, game.config)
+    if len(_PLANS) > 256:
+        _PLANS.clear()
+    _PLANS[id(cards)] = plan
+    return plan
 
 
 def action_space(game: "Game") -> ActionSpace:
     """The action index of ``game``'s configuration and deck (cached per card table and
     configuration, which copies of a game share)."""
-    cached = _SPACES.get(id(game.cards))
-    if cached is not None and cached[0] is game.cards and cached[1] is game.config:
-        return cached[2]
-    sizes = ActionSpace.sizes(game.config.to_dict(), (spec.back() for spec in game.cards.values()))
-    space = _space_of_sizes(*sizes)
-    if len(_SPACES) > 256:
-        _SPACES.clear()
-    _SPACES[id(game.cards)] = (game.cards, game.config, space)
-    return space
+    return _plan(game).space
 
 
 @lru_cache(maxsize=64)
@@ -226,22 +334,19 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
     seat = game.turn
     if seat is None or (player is not None and player != seat):
         return []
-    index = action_space(game)
-    offsets = index.offsets
+    plan = _plan(game)
+    offsets = plan.offsets
     state = game.players[seat]
     hospital = state.hospital
-    size = index.spaces
     if game.resolving == seat and state.pending:
         free = [number for number, slot in enumerate(hospital) if slot is None]
         if free:
             base = offsets["admit"]
+            size = plan.space.spaces
             return [base + i * size + number for i in range(len(state.pending)) for number in free]
         base = offsets["reject"]
         return [base + i for i in range(len(state.pending))]
     ids: list[int] = []
-    radix = index.max_cost + 1
-    diagnose_base = offsets["diagnose"]
-    heal_base = offsets["heal"]
     cards = game.cards
     staff = state.staff_available
     congress = state.congress
@@ -251,31 +356,14 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
             continue
         spec = cards[slot.card]
         if not slot.revealed:
-            cost = spec.diagnosis or 0
-            tokens = state.diagnostics
-            base = diagnose_base + number * radix * radix
-            for use_staff in range(min(staff, cost) + 1):
-                row = base + use_staff * radix
-                for use_congress in range(min(congress, cost - use_staff) + 1):
-                    if cost - use_staff - use_congress <= tokens:
-                        ids.append(row + use_congress)
-            continue
-        difficulty = spec.healing if spec.healing is not None else slot.time
-        base = heal_base + number * index.max_cost * radix * radix
-        for amount in range(1, difficulty - slot.placed + 1):
-            if amount > healing + staff + congress:
-                break
-            block = base + (amount - 1) * radix * radix
-            for use_staff in range(min(staff, amount) + 1):
-                row = block + use_staff * radix
-                for use_congress in range(min(congress, amount - use_staff) + 1):
-                    if amount - use_staff - use_congress <= healing:
-                        ids.append(row + use_congress)
+            ids.extend(plan.diagnose_ids(number, spec.diagnosis or 0, state.diagnostics, staff, congress))
+        else:
+            difficulty = spec.healing if spec.healing is not None else slot.time
+            ids.extend(plan.heal_ids(number, difficulty - slot.placed, healing, staff, congress))
     if state.terminals:
-        treat_base = offsets["treat"]
-        for number, patient in enumerate(state.terminals):
+        base = offsets["treat"]
+        for patient in state.terminals:
             if not patient.treated:
-                base = treat_base + number * 3
                 # The order of the mixes of a cost of 1 (T6): tokens, Congress, Staff.
                 if healing >= 1:
                     ids.append(base)
@@ -283,23 +371,24 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
                     ids.append(base + 2)
                 if staff >= 1:
                     ids.append(base + 1)
+            base += 3
     if state.helicopters > 0:
         base = offsets["helicopter"]
         ids.append(base + 1)
         for number, slot in enumerate(hospital):
             if slot is not None:
-                ids.append(base + (number + 1) * 2)
-                ids.append(base + (number + 1) * 2 + 1)
-        for number in range(len(state.terminals)):
-            target = 1 + size + number
-            ids.append(base + target * 2)
-            ids.append(base + target * 2 + 1)
+                ids.append(base + number * 2 + 2)
+                ids.append(base + number * 2 + 3)
+        base += (1 + plan.space.spaces) * 2
+        for _ in state.terminals:
+            ids.append(base)
+            ids.append(base + 1)
+            base += 2
+    buys = plan.buys
     credits = state.credits
-    base = offsets["buy"]
-    # Config.market is built in MARKET_ITEMS order, so the k-th item is buy block field k.
-    for number, (item, market) in enumerate(game.config.market.items()):
-        if credits >= market.price and (market.limit is None or getattr(state, _HOLDING[item]) < market.limit):
-            ids.append(base + number)
+    for action_id, holding, limit in buys[credits if credits < len(buys) else -1]:
+        if limit is None or getattr(state, holding) < limit:
+            ids.append(action_id)
     ids.append(offsets["pass"])
     return ids
 

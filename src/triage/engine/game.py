@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from triage.engine import actions as _actions
@@ -61,8 +62,25 @@ def _is_whole(value: Any) -> bool:
 
 def card_handles(count: int) -> list[str]:
     """Neutral card ids for a dealt deck (K1): ``P01``, ``P02``, ... in number order."""
+    return list(_handles(count))
+
+
+@lru_cache(maxsize=16)
+def _handles(count: int) -> tuple[str, ...]:
     width = max(2, len(str(count)))
-    return [f"P{number:0{width}d}" for number in range(1, count + 1)]
+    return tuple(f"P{number:0{width}d}" for number in range(1, count + 1))
+
+
+@lru_cache(maxsize=1)
+def _default_config() -> Config:
+    """The default configuration, validated once (a Config is immutable)."""
+    return make_config()
+
+
+@lru_cache(maxsize=64)
+def _orders(count: int) -> tuple[list[int], ...]:
+    """R1: each first player's turn order (shared lists: callers never change them)."""
+    return tuple([(first + offset) % count for offset in range(count)] for first in range(count))
 
 
 class Game:
@@ -155,7 +173,7 @@ class Game:
         """
         if not _is_whole(seed):
             raise ValueError(f"the seed must be a whole number, got {seed!r}")
-        config = config or make_config()
+        config = config or _default_config()
         deck_cards = list(deck) if deck is not None else load_standard_deck()
         rng = random.Random(seed)
         order = list(deck_cards)
@@ -231,8 +249,7 @@ class Game:
 
     def order(self) -> list[int]:
         """R1: this round's turn order, from the first player."""
-        count = len(self.players)
-        return [(self.first_player + offset) % count for offset in range(count)]
+        return list(_orders(len(self.players))[self.first_player])
 
     @property
     def active(self) -> int | None:
@@ -517,10 +534,15 @@ class Game:
 
     def _check_cures(self, seat: int, events: list[Event]) -> None:
         """T4: a revealed patient whose placed healing reaches its difficulty is cured."""
+        for index, slot in enumerate(self.players[seat].hospital):
+            if slot is not None and slot.revealed:
+                self._cure_if_healed(seat, index, events)
+
+    def _cure_if_healed(self, seat: int, index: int, events: list[Event]) -> None:
+        """T4 for the revealed patient in space ``index + 1``."""
         player = self.players[seat]
-        for index, slot in enumerate(player.hospital):
-            if slot is None or not slot.revealed:
-                continue
+        slot = player.hospital[index]
+        if slot is not None:
             spec = self.cards[slot.card]
             difficulty = spec.healing if spec.healing is not None else slot.time
             if slot.placed >= difficulty:
@@ -596,13 +618,20 @@ class Game:
         seat = self.turn
         if seat is None:
             raise RuleError("game_over", "the game is over; no more actions are taken", "R4")
-        index = _actions.action_space(self)
-        block, f = index.table[action_id]
+        plan = _actions._PLANS.get(id(self.cards))
+        if plan is None or plan.cards is not self.cards or plan.config is not self.config:
+            plan = _actions._plan(self)
+        block, f = plan.table[action_id]
         state = self.players[seat]
         events: list[Event] = []
+        # Only admitting (A7), diagnosing and healing can make a patient curable (T4): the one
+        # patient it acts on, in space ``cure + 1``.
+        cure = f[0]
         if block == "admit":
+            cure = f[1]
             done = self._admit(seat, state.pending[f[0]], f[1] + 1, events)
         elif block == "reject":
+            cure = -1
             done = self._reject(seat, state.pending[f[0]], events)
         elif block == "diagnose":
             patient = state.hospital[f[0]]
@@ -613,29 +642,34 @@ class Game:
             pay = (amount - f[2] - f[3], f[2], f[3])
             done = self._heal(seat, state.hospital[f[0]], amount, pay, events)  # type: ignore[arg-type]
         elif block == "treat":
+            cure = -1
             payer = f[1]
             pay = (int(payer == 0), int(payer == 1), int(payer == 2))
             done = self._treat(seat, state.terminals[f[0]], pay, events)
         elif block == "helicopter":
+            cure = -1
             target = f[0]
             space: int | None = None
             patient = None
             if target == 0:
                 remove = None
-            elif target <= index.spaces:
+            elif target <= plan.space.spaces:
                 space = target
                 patient = state.hospital[target - 1]
                 remove = patient.card  # type: ignore[union-attr]
             else:
-                patient = state.terminals[target - index.spaces - 1]
+                patient = state.terminals[target - plan.space.spaces - 1]
                 remove = patient.card
             done = self._helicopter(seat, remove, bool(f[1]), space, patient, events)
         elif block == "buy":
+            cure = -1
             done = self._buy(seat, MARKET_ITEMS[f[0]], events)
         else:
+            cure = -1
             done = self._pass(seat, events)
         self.history.append({"by": seat, "do": done})
-        self._check_cures(seat, events)
+        if cure >= 0 and state.hospital[cure] is not None and state.hospital[cure].revealed:  # type: ignore[union-attr]
+            self._cure_if_healed(seat, cure, events)
         self._run(events)
         return events
 
