@@ -120,7 +120,7 @@ class Game:
         config: Config,
         cards: dict[str, CardSpec],
         players: int,
-        rng: random.Random,
+        rng: random.Random | int,
     ) -> None:
         if not _is_whole(players) or not 1 <= players <= 4:
             raise ValueError(f"a game has 1 to 4 players (R1), got {players!r}")
