@@ -191,7 +191,7 @@ class _Static:
         #: Memory entries of every card by level of knowledge (front only, priority, full).
         self.entries: tuple[dict[str, dict[str, Any]], ...] | None = None
         #: A hospital patient as shown, by (card, level of knowledge, Time, revealed, placed),
-        #: and a terminal patient by (card, Time, treated): nothing else decides them.
+        #: and a terminal patient by (card, Time, treated, ever treated): nothing else decides them.
         self.slots: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.terminals: dict[tuple[Any, ...], dict[str, Any]] = {}
 
@@ -284,7 +284,7 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
         data["hospital"] = hospital
         shown_terminals = []
         for patient in player.terminals:
-            key = (patient.card, patient.time, patient.treated)
+            key = (patient.card, patient.time, patient.treated, patient.ever_treated)
             shown = terminals.get(key)
             if shown is None:
                 shown = terminals[key] = _terminal_state(game.cards[patient.card], patient)
