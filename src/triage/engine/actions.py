@@ -334,7 +334,9 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
     seat = game.turn
     if seat is None or (player is not None and player != seat):
         return []
-    plan = _plan(game)
+    plan = _PLANS.get(id(game.cards))
+    if plan is None or plan.cards is not game.cards or plan.config is not game.config:
+        plan = _plan(game)
     offsets = plan.offsets
     state = game.players[seat]
     hospital = state.hospital
@@ -351,15 +353,41 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
     staff = state.staff_available
     congress = state.congress
     healing = state.healing
+    diagnostics = state.diagnostics
+    diagnose_memo = plan.diagnose_memo
+    heal_memo = plan.heal_memo
     for number, slot in enumerate(hospital):
         if slot is None:
             continue
         spec = cards[slot.card]
+        # The memo keys of Plan.diagnose_ids and Plan.heal_ids, built here to save a call.
         if not slot.revealed:
-            ids.extend(plan.diagnose_ids(number, spec.diagnosis or 0, state.diagnostics, staff, congress))
+            cost = spec.diagnosis or 0
+            found = diagnose_memo.get(
+                (
+                    number,
+                    cost,
+                    diagnostics if diagnostics < cost else cost,
+                    staff if staff < cost else cost,
+                    congress if congress < cost else cost,
+                )
+            )
+            if found is None:
+                found = plan.diagnose_ids(number, cost, diagnostics, staff, congress)
         else:
-            difficulty = spec.healing if spec.healing is not None else slot.time
-            ids.extend(plan.heal_ids(number, difficulty - slot.placed, healing, staff, congress))
+            need = (spec.healing if spec.healing is not None else slot.time) - slot.placed
+            found = heal_memo.get(
+                (
+                    number,
+                    need,
+                    healing if healing < need else need,
+                    staff if staff < need else need,
+                    congress if congress < need else need,
+                )
+            )
+            if found is None:
+                found = plan.heal_ids(number, need, healing, staff, congress)
+        ids.extend(found)
     if state.terminals:
         base = offsets["treat"]
         for patient in state.terminals:
