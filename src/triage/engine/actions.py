@@ -200,7 +200,18 @@ class _Plan:
     """What listing and applying ids needs for one card table and configuration, with memos:
     the ids of one patient's payment mixes depend on a few small numbers only."""
 
-    __slots__ = ("cards", "config", "space", "table", "offsets", "radix", "buys", "diagnose_memo", "heal_memo")
+    __slots__ = (
+        "cards",
+        "config",
+        "space",
+        "table",
+        "offsets",
+        "radix",
+        "buys",
+        "diagnose_memo",
+        "heal_memo",
+        "admission_memo",
+    )
 
     def __init__(self, cards: Any, config: Any) -> None:
         self.cards = cards
@@ -213,7 +224,18 @@ class _Plan:
         prices = tuple((market.price, market.limit) for market in config.market.values())
         self.buys = _buy_table(self.offsets["buy"], prices)
         # Shared by every plan of one index shape: the ids depend on nothing else.
-        self.diagnose_memo, self.heal_memo = _memos(self.space)
+        self.diagnose_memo, self.heal_memo, self.admission_memo = _memos(self.space)
+
+    def admission_ids(self, pending: int, hospital: list[Any]) -> tuple[int, ...]:
+        """A4: the ids of admitting each of ``pending`` patients to each free space, or of
+        rejecting each when no space is free."""
+        free = [number for number, slot in enumerate(hospital) if slot is None]
+        if free:
+            base = self.offsets["admit"]
+            size = self.space.spaces
+            return tuple(base + i * size + number for i in range(pending) for number in free)
+        base = self.offsets["reject"]
+        return tuple(base + i for i in range(pending))
 
     def diagnose_ids(self, number: int, cost: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:
         """T1, T6: the ids of every mix paying ``cost`` for the patient in space ``number + 1``."""
@@ -279,8 +301,8 @@ def _buy_table(
 
 
 @lru_cache(maxsize=64)
-def _memos(space: ActionSpace) -> tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]]:
-    return {}, {}
+def _memos(space: ActionSpace) -> tuple[dict[tuple[Any, ...], tuple[int, ...]], ...]:
+    return {}, {}, {}
 
 
 def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int]:
@@ -341,13 +363,13 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
     state = game.players[seat]
     hospital = state.hospital
     if game.resolving == seat and state.pending:
-        free = [number for number, slot in enumerate(hospital) if slot is None]
-        if free:
-            base = offsets["admit"]
-            size = plan.space.spaces
-            return [base + i * size + number for i in range(len(state.pending)) for number in free]
-        base = offsets["reject"]
-        return [base + i for i in range(len(state.pending))]
+        # A4: every pending patient to every free space, or, with none free, each rejected;
+        # the ids depend on the number pending and the free spaces only.
+        key = (len(state.pending), *[slot is None for slot in hospital])
+        found = plan.admission_memo.get(key)
+        if found is None:
+            found = plan.admission_memo[key] = plan.admission_ids(key[0], hospital)
+        return list(found)
     ids: list[int] = []
     cards = game.cards
     staff = state.staff_available
