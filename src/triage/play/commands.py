@@ -43,7 +43,7 @@ def play(
     json_output: bool = typer.Option(False, "--json", help="With --games: print one JSON object."),
 ) -> None:
     """Play Triage in the terminal: solo or hot-seat, any seat a bot; or watch bots play."""
-    from triage.cli import game_settings
+    from triage.options import game_settings
 
     if games is not None:
         _match(players, bots, 0 if seed is None else seed, config, deck, set_, games, json_output)
@@ -90,7 +90,7 @@ def _match(
     games: int,
     json_output: bool,
 ) -> None:
-    from triage.cli import game_settings
+    from triage.options import game_settings
     from triage.play.match import play_match
 
     if not bots:
