@@ -54,7 +54,7 @@ def test_typed_commands_errors_and_quitting(tmp_path):
     assert "error: unknown command 'frobnicate'" in text
     assert "refused: wrong_phase" in text and "(rule A4)" in text  # heal during admission
     assert "refused: no_such_space" in text and "(rule K4)" in text
-    assert "heal CARD AMOUNT" in text  # help
+    assert "heal CARD AMOUNT" in text and "T7     Helicopter" in text  # help: commands and rules
     assert f"Player 0 (human): admit {pending} 1" in text
     assert f"saved in {save}" in text
     assert load_record(save)["actions"][0] == {"by": 0, "do": {"type": "admit", "card": pending, "space": 1}}

@@ -1,10 +1,22 @@
 """``triage play``: the full-screen terminal game (Textual).
 
 The screen shows the position from the seat to move (its view only), a scrolling log of that
-seat's events, the legal actions (arrow keys and Enter, a number key, or the mouse) and a
-command line for typed actions. Bots move by themselves, ``bot_delay`` seconds apart. With
-several human seats a "pass the device" screen hides the board between seats, because seats know
-different things after checks (C3). All game logic lives in :class:`~triage.play.session.Session`.
+seat's events, the legal actions and a command line for typed actions. Bots move by themselves,
+``bot_delay`` seconds apart. With several human seats a "pass the device" screen hides the board
+between seats, because seats know different things after checks (C3). All game logic lives in
+:class:`~triage.play.session.Session`.
+
+Input never acts by surprise:
+
+- On the command line every key is text (no shortcut), and the focus stays there after an
+  action: only the player moves it away (Escape, Tab, a click).
+- In the list, arrows or digits only point at an action; Enter (or a click) takes it. A list
+  shown afresh has nothing pointed at, so a stray Enter does nothing. A letter typed in the list
+  goes to the command line instead of acting as a shortcut.
+- A bare number sent from the command line is refused once if the list changed after the player
+  started typing it, naming the action now at that number.
+
+``?`` (or F1, or ``help`` on the command line) opens the help: keys, commands, rules in short.
 """
 
 from __future__ import annotations
@@ -15,10 +27,12 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from textual import events
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
 from triage.engine import RuleError, public_event
+from triage.play.help import help_lines
 from triage.play.parse import CommandError, choose
 from triage.play.render import describe_action, describe_event, render_position
 from triage.play.session import Session
@@ -61,6 +75,81 @@ class GameOverScreen(Screen[None]):
         self.dismiss(None)
 
 
+class HelpScreen(ModalScreen[None]):
+    """Keys, typed commands and the rules in short, over the board."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Close help"),
+        Binding("question_mark", "close", show=False),
+        Binding("f1", "close", show=False),
+        Binding("q", "close", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-scroll"):
+            yield Static(Text("\n".join(help_lines())), id="help")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        scroll = self.query_one("#help-scroll")
+        scroll.border_title = "Help (Escape closes it)"
+        scroll.focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ActionList(OptionList):
+    """The legal actions. Arrows and digits point at one, Enter or a click takes it; a letter
+    starts a typed command on the command line, since no letter acts here (except the app's
+    ``q`` and ``v``)."""
+
+    #: Keys the app binds that the list lets through.
+    SHORTCUTS = frozenset("qv?:")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        #: The digits typed since the list was last shown or pointed at otherwise.
+        self.number = ""
+
+    def show(self, labels: list[Text]) -> None:
+        """A fresh list with nothing pointed at, so Enter takes nothing until the player picks."""
+        self.clear_options()
+        self.add_options(labels)
+        self.highlighted = None
+        self.number = ""
+
+    def point_at_digit(self, digit: str) -> None:
+        """Digits point at the action with that number: typed one after the other they make a
+        longer number while one exists (1, 2 -> 12 in a list of 12 or more), else they start
+        again."""
+        count = self.option_count
+        for candidate in (self.number + digit, digit):
+            if 1 <= int(candidate) <= count:
+                self.number = candidate
+                self.highlighted = int(candidate) - 1
+                return
+        self.number = ""
+        self.app.set_status(  # type: ignore[attr-defined]
+            f"No action {digit}: the list has {count} action{'s' if count != 1 else ''}." if count else "No action to pick now.",
+            error=True,
+        )
+
+    def on_key(self, event: events.Key) -> None:
+        character = event.character
+        if character is None or not character.isprintable() or character == " ":
+            self.number = "" if event.key in ("up", "down", "pageup", "pagedown", "home", "end") else self.number
+            return
+        if character.isdigit():
+            event.stop()
+            event.prevent_default()
+            self.point_at_digit(character)
+        elif character not in self.SHORTCUTS:
+            event.stop()
+            event.prevent_default()
+            self.app.start_command(character)  # type: ignore[attr-defined]
+
+
 class TriageApp(App[None]):
     """The terminal game around a :class:`Session`."""
 
@@ -73,11 +162,16 @@ class TriageApp(App[None]):
     #status { height: auto; min-height: 1; padding: 0 1; }
     #status.error { color: $error; }
     #pass-message, #final { width: 100%; height: 1fr; content-align: center middle; padding: 2 4; }
+    HelpScreen { align: center middle; }
+    #help-scroll { width: 108; max-width: 100%; height: 90%; border: round $primary; background: $surface; }
+    #help { padding: 0 1; }
     """
     BINDINGS = [
-        Binding("q", "quit", "Quit (saved)"),
-        Binding("colon", "focus_command", "Type a command"),
-        Binding("a", "focus_actions", "Actions"),
+        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "help", "Help"),
+        Binding("f1", "help", "Help", key_display="F1"),
+        Binding("colon", "focus_command", "Command line"),
+        Binding("escape", "focus_actions", "Action list"),
         Binding("v", "next_view", "Watch another seat", show=False),
     ]
 
@@ -93,6 +187,10 @@ class TriageApp(App[None]):
         self.legal: list[dict[str, Any]] = []
         self.waiting_for_bot = False
         self.finished = False
+        #: Bumped whenever the action list is shown afresh (its numbers may mean other actions).
+        self.list_version = 0
+        #: The list version when the player began the line now on the command line.
+        self.typed_against = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -100,16 +198,24 @@ class TriageApp(App[None]):
             with VerticalScroll(id="board-scroll"):
                 yield Static(id="board")
             with Vertical(id="side"):
-                yield OptionList(id="actions", markup=False)
+                yield ActionList(id="actions", markup=False)
                 yield RichLog(id="log", wrap=True)
         yield Static(id="status")
-        yield Input(placeholder="type an action: admit P04 2, heal P01 2 staff=1, pass ... (help: see docs/play.md)", id="command")
+        yield Input(placeholder="type an action: admit P04 2, heal P01 2 staff=1, pass ... (? or F1: help)", id="command", select_on_focus=False)
         yield Footer()
 
+    @property
+    def board_screen(self) -> Screen[Any]:
+        """The screen with the board, also while help or another screen covers it."""
+        return self.screen_stack[0]
+
     def on_mount(self) -> None:
-        self.query_one("#board-scroll").border_title = "Board"
-        self.query_one("#actions").border_title = "Legal actions"
-        self.query_one("#log").border_title = "Log"
+        self.board_screen.query_one("#board-scroll").border_title = "Board"
+        self.board_screen.query_one("#actions").border_title = "Legal actions"
+        self.board_screen.query_one("#log").border_title = "Log"
+        self.board_screen.query_one("#actions", ActionList).focus()
+        if self.session.human_seats():
+            self.set_status("Pick an action with the arrows or its number, then Enter; or type a command. ? or F1: help.")
         self.advance()
 
     # -------------------------------------------------------------- flow
@@ -132,7 +238,6 @@ class TriageApp(App[None]):
                 return
             self.viewer = seat
             self.refresh_board()
-            self.query_one("#actions", OptionList).focus()
             return
         self.refresh_board()
         if not self.waiting_for_bot:
@@ -171,9 +276,10 @@ class TriageApp(App[None]):
     # -------------------------------------------------------------- drawing
 
     def hide_board(self) -> None:
-        self.query_one("#board", Static).update("")
-        self.query_one("#actions", OptionList).clear_options()
-        self.query_one("#log", RichLog).clear()
+        self.board_screen.query_one("#board", Static).update("")
+        self.board_screen.query_one("#actions", ActionList).show([])
+        self.list_version += 1
+        self.board_screen.query_one("#log", RichLog).clear()
         self.logged = (None, 0)
 
     def refresh_board(self) -> None:
@@ -181,22 +287,19 @@ class TriageApp(App[None]):
         seat = self.viewer
         names = session.names()
         names[seat] += " - you" if session.is_human(seat) else " - watched"
-        self.query_one("#board", Static).update(Text(render_position(session.view_for(seat), names)))
+        self.board_screen.query_one("#board", Static).update(Text(render_position(session.view_for(seat), names)))
         game = session.game
         self.sub_title = f"round {game.round}/{game.config.rounds}, {game.phase}; seat on screen: {seat}"
         self.refresh_log(seat)
-        options = self.query_one("#actions", OptionList)
-        options.clear_options()
         self.legal = session.legal() if session.human_to_move() and session.turn == seat else []
-        options.add_options(
+        self.board_screen.query_one("#actions", ActionList).show(
             [Text(f"{number:>2}. {describe_action(action)}") for number, action in enumerate(self.legal, start=1)]
         )
-        if self.legal:
-            options.highlighted = 0
+        self.list_version += 1
 
     def refresh_log(self, seat: int) -> None:
         """Append this seat's new log lines (the whole log again after a change of seat)."""
-        log = self.query_one("#log", RichLog)
+        log = self.board_screen.query_one("#log", RichLog)
         logged_seat, count = self.logged
         if logged_seat != seat:
             log.clear()
@@ -213,7 +316,7 @@ class TriageApp(App[None]):
         self.logged = (seat, len(self.session.events))
 
     def set_status(self, text: str, error: bool = False) -> None:
-        status = self.query_one("#status", Static)
+        status = self.board_screen.query_one("#status", Static)
         status.update(Text(text))
         status.set_class(error, "error")
 
@@ -223,8 +326,31 @@ class TriageApp(App[None]):
         if 0 <= message.option_index < len(self.legal):
             self.take(self.legal[message.option_index])
 
+    def on_option_list_option_highlighted(self, message: OptionList.OptionHighlighted) -> None:
+        """Say what Enter would take, so a pick is seen before it is confirmed."""
+        if 0 <= message.option_index < len(self.legal):
+            number = message.option_index + 1
+            self.set_status(f"{number}. {describe_action(self.legal[number - 1])}: Enter takes it")
+
+    def on_input_changed(self, message: Input.Changed) -> None:
+        if len(message.value) <= 1:
+            self.typed_against = self.list_version
+
     def on_input_submitted(self, message: Input.Submitted) -> None:
         text = message.value.strip()
+        if text.lower() in ("help", "?"):
+            message.input.value = ""
+            self.action_help()
+            return
+        if text.lower() in ("quit", "exit"):
+            self.exit()
+            return
+        if text and text.isdigit() and self.typed_against != self.list_version and self.legal:
+            self.typed_against = self.list_version
+            number = int(text)
+            now = f"is now: {describe_action(self.legal[number - 1])}" if 1 <= number <= len(self.legal) else "no longer exists"
+            self.set_status(f"The list changed while you typed: action {number} {now}. Enter again to take it.", error=True)
+            return
         message.input.value = ""
         if not text:
             return
@@ -238,20 +364,21 @@ class TriageApp(App[None]):
             return
         self.take(action)
 
-    def on_key(self, event: Any) -> None:
-        """Digits 1-9 pick a listed action at once (when the command line is not in use)."""
-        if isinstance(self.focused, Input) or not event.character or not event.character.isdigit():
-            return
-        number = int(event.character)
-        if 1 <= number <= min(9, len(self.legal)):
-            event.stop()
-            self.take(self.legal[number - 1])
+    def start_command(self, character: str) -> None:
+        """A letter typed in the list: the start of a command, so it goes to the command line."""
+        command = self.board_screen.query_one("#command", Input)
+        command.focus()
+        command.insert_text_at_cursor(character)
 
     def action_focus_command(self) -> None:
-        self.query_one("#command", Input).focus()
+        self.board_screen.query_one("#command", Input).focus()
 
     def action_focus_actions(self) -> None:
-        self.query_one("#actions", OptionList).focus()
+        self.board_screen.query_one("#actions", ActionList).focus()
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
 
     def action_next_view(self) -> None:
         """Watching bots: look at the board from the next seat."""
