@@ -95,8 +95,8 @@ class ExpertBot:
         fallback = self._greedy.choose(view, legal, rng)
         if fallback not in candidates:
             candidates.append(fallback)
-        if len(candidates) == 1:
-            return candidates[0]
+        if len(candidates) == 1 or _order_only(legal):
+            return fallback
         search = _Search(view, candidates, rng, self.budget, self.policy)
         return search.run(default=candidates.index(fallback))
 
@@ -149,6 +149,20 @@ def candidate_actions(legal: list[Action]) -> list[Action]:
         if staff_first is not tokens_first:
             chosen.append(staff_first)
     return chosen
+
+
+def _order_only(legal: list[Action]) -> bool:
+    """Whether the choice is only an order that changes nothing of substance: every pending
+    patient fits a free space (all are admitted, whichever first, A4), or every one is
+    rejected (A5)."""
+    kinds = {action["type"] for action in legal}
+    if kinds == {"reject"}:
+        return True
+    if kinds != {"admit"}:
+        return False
+    cards = {action["card"] for action in legal}
+    spaces = {action["space"] for action in legal}
+    return len(cards) <= len(spaces)
 
 
 # ---------------------------------------------------------------------- search
