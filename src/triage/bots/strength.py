@@ -92,14 +92,41 @@ def play_deal(names: tuple[str, str], bots: list[Any], deal: int, seed: int, tal
     tally.deal_margins.append(statistics.fmean(margins))
 
 
-def measure(names: tuple[str, str], deals: int, seed: int = 0, players: int = 2, progress: bool = False) -> Tally:
+def _deal_chunk(task: tuple[tuple[str, str], list[int], int, int]) -> Tally:
+    names, deals, seed, players = task
     bots = [make_bot(name) for name in names]
     tally = Tally(names, seconds={name: [] for name in names})
-    for deal in range(deals):
+    for deal in deals:
         play_deal(names, bots, deal, seed, tally, players)
-        if progress and (deal + 1) % 10 == 0:
-            print(json.dumps({"progress": deal + 1, **tally.summary()}), file=sys.stderr, flush=True)
     return tally
+
+
+def measure(
+    names: tuple[str, str], deals: int, seed: int = 0, players: int = 2, progress: bool = False, workers: int = 1
+) -> Tally:
+    """Play ``deals`` duplicated deals; with ``workers`` > 1, in that many processes (the
+    result is the same: each decision's generator depends on the deal only)."""
+    tally = Tally(names, seconds={name: [] for name in names})
+    chunks = [(names, list(range(start, min(deals, start + 5))), seed, players) for start in range(0, deals, 5)]
+    if workers > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            results = pool.imap(_deal_chunk, chunks)
+            _collect(tally, results, progress)
+    else:
+        _collect(tally, map(_deal_chunk, chunks), progress)
+    return tally
+
+
+def _collect(tally: Tally, results: Any, progress: bool) -> None:
+    for part in results:
+        tally.deal_wins += part.deal_wins
+        tally.deal_margins += part.deal_margins
+        for name, times in part.seconds.items():
+            tally.seconds[name] += times
+        if progress:
+            print(json.dumps({"progress": len(tally.deal_wins), **tally.summary()}), file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=100, help="deals, each played twice (seats swapped)")
     parser.add_argument("--players", type=int, default=2, help="players (the second bot fills the other seats)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (deal i uses seed + i)")
-    parser.add_argument("--progress", action="store_true", help="report every 10 deals on stderr")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing deals side by side")
+    parser.add_argument("--progress", action="store_true", help="report every 5 deals on stderr")
     args = parser.parse_args(argv)
     names = tuple(name.strip() for name in args.bots.split(","))
     if len(names) != 2:
@@ -118,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     if not 2 <= args.players <= 4:
         parser.error(f"--players must be 2 to 4, got {args.players}")
     try:
-        tally = measure(names, args.deals, args.seed, args.players, args.progress)  # type: ignore[arg-type]
+        tally = measure(names, args.deals, args.seed, args.players, args.progress, max(1, args.workers))  # type: ignore[arg-type]
     except ValueError as error:
         parser.error(str(error))
     print(json.dumps(tally.summary(), indent=2))
