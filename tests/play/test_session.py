@@ -15,8 +15,13 @@ def test_seats_option():
     assert parse_seats("Human, random", 2) == ["human", "random"]
     with pytest.raises(ValueError, match="names 3 seats but the game has 2 players"):
         parse_seats("human,random,greedy", 2)
-    with pytest.raises(ValueError, match="unknown seat 'clever'.*human, greedy, random"):
+    with pytest.raises(ValueError, match="unknown seat 'clever'.*human, random, greedy, expert, expert-club"):
         parse_seats("clever", 2)
+    assert parse_seats("EXPERT,expert-novice", 2) == ["expert", "expert-novice"]
+    # A designer's bot, spelt as its module and class are.
+    assert parse_seats("human,triage.bots.greedy:GreedyBot", 2) == ["human", "triage.bots.greedy:GreedyBot"]
+    with pytest.raises(ValueError, match="seat 1: bot 'nowhere:Bot': cannot import module 'nowhere'"):
+        parse_seats("human,nowhere:Bot", 2)
 
 
 def test_the_save_file_is_written_after_every_action_and_replays_to_the_game(tmp_path):

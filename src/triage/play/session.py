@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from triage.bots import BOTS, Bot, make_bot, seat_names
+from triage.bots import Bot, bot_names, make_bot, seat_names
 from triage.engine import Config, DataError, Game, RuleError, events_for, view
 from triage.engine.cards import CardSpec
 from triage.engine.records import load_record, make_record, replay_steps
@@ -40,25 +40,36 @@ KINDS = ("critical", "severe", "chronic", "non_severe", "terminal")
 
 
 def seat_kinds() -> list[str]:
-    """What may sit at a seat: a human or one of the registered bots."""
-    return [HUMAN, *sorted(BOTS)]
+    """What may sit at a seat by a built-in name: a human or one of the registered bots
+    (:func:`triage.bots.bot_names`); a designer's bot may also be named ``module:Class``."""
+    return [HUMAN, *bot_names()]
 
 
 def parse_seats(text: str | list[str] | None, players: int) -> list[str]:
     """The ``--bots`` option: one name per seat, comma-separated; one name fills every seat;
-    none means a human at seat 0 and greedy bots elsewhere.
+    none means a human at seat 0 and greedy bots elsewhere. A seat is ``human`` or any name
+    :func:`triage.bots.make_bot` accepts (built-in names in any case; ``module:Class`` as spelt).
 
-    >>> parse_seats("human,greedy", 2)
-    ['human', 'greedy']
+    >>> parse_seats("human,Expert-Club", 2)
+    ['human', 'expert-club']
     >>> parse_seats("random", 3)
     ['random', 'random', 'random']
     """
     if text is None or text == "" or text == []:
-        return [HUMAN] + ["greedy" if "greedy" in BOTS else "random"] * (players - 1)
-    names = seat_names(text.lower() if isinstance(text, str) else ",".join(text), players)
+        return [HUMAN] + ["greedy"] * (players - 1)
+    names = seat_names(text if isinstance(text, str) else ",".join(text), players)
+    names = [name if ":" in name else name.lower() for name in names]
     for name in names:
-        if name not in seat_kinds():
-            raise ValueError(f"unknown seat {name!r} (choose from: {', '.join(seat_kinds())})")
+        if name == HUMAN:
+            continue
+        try:
+            make_bot(name)
+        except ValueError as error:
+            if ":" in name:
+                raise ValueError(f"seat {names.index(name)}: {error}") from None
+            raise ValueError(
+                f"unknown seat {name!r} (choose from: {', '.join(seat_kinds())}; or module:Class for your own bot)"
+            ) from None
     return names
 
 
