@@ -2,6 +2,8 @@
 
 import asyncio
 
+from textual import events
+
 from triage.engine import make_config
 from triage.engine.records import load_record
 from triage.play.app import GameOverScreen, HelpScreen, PassDeviceScreen, TriageApp
@@ -365,5 +367,38 @@ def test_bots_play_on_under_the_help_screen():
             await pilot.press("escape", "escape")
             await pilot.pause()
             assert app.screen is app.board_screen
+
+    run(scenario())
+
+
+def burst(app, text):
+    """Keys as a fast typist or a paste sends them: all queued before the app handles any."""
+    names = {" ": "space", ":": "colon", "?": "question_mark", "\n": "enter"}
+    for character in text:
+        app.post_message(events.Key(names.get(character, character), "\r" if character == "\n" else character))
+
+
+def test_a_command_typed_fast_on_the_list_arrives_whole_on_the_command_line():
+    """The focus moves to the command line a moment after the first letter; the keys already
+    on their way (here digits and Enter) must not point at or take listed actions."""
+    session = Session.new(players=2, seats=["human", "greedy"], seed=7, config=SHORT)
+
+    async def scenario():
+        app = TriageApp(session, bot_delay=0)
+        async with app.run_test(size=(150, 50)) as pilot:
+            await pilot.pause()
+            burst(app, "admit P03 4\n")
+            await pilot.pause()
+            await pilot.pause()
+            assert session.game.history[0]["do"] == {"type": "admit", "card": "P03", "space": 4}
+            assert app.focused is app.query_one("#command") and command_text(app) == ""
+            app.query_one("#actions").focus()
+            await pilot.pause()
+            heal = [action for action in session.legal() if action["type"] == "heal"][0]
+            number = session.legal().index(heal) + 1
+            burst(app, f":{number}\n")
+            await pilot.pause()
+            await pilot.pause()
+            assert session.game.history[-1]["do"] == heal
 
     run(scenario())

@@ -111,6 +111,8 @@ class ActionList(OptionList):
         super().__init__(**kwargs)
         #: The digits typed since the list was last shown or pointed at otherwise.
         self.number = ""
+        #: A letter was typed here: until the focus is on the command line, keys go there.
+        self.forwarding = False
 
     def show(self, labels: list[Text]) -> None:
         """A fresh list with nothing pointed at, so Enter takes nothing until the player picks."""
@@ -135,7 +137,10 @@ class ActionList(OptionList):
             error=True,
         )
 
-    def on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
+        if self.forwarding:
+            await self.forward(event)
+            return
         character = event.character
         if character is None or not character.isprintable() or character == " ":
             self.number = "" if event.key in ("up", "down", "pageup", "pagedown", "home", "end") else self.number
@@ -145,9 +150,19 @@ class ActionList(OptionList):
             event.prevent_default()
             self.point_at_digit(character)
         elif character not in self.SHORTCUTS:
-            event.stop()
-            event.prevent_default()
-            self.app.start_command(character)  # type: ignore[attr-defined]
+            self.forwarding = True
+            await self.forward(event)
+
+    async def forward(self, event: events.Key) -> None:
+        """While the focus moves to the command line, keys already on their way here belong to
+        the command being typed (fast typing or a paste): type them there, in order, Enter
+        included."""
+        event.stop()
+        event.prevent_default()
+        await self.app.type_on_command_line(event)  # type: ignore[attr-defined]
+
+    def on_blur(self) -> None:
+        self.forwarding = False
 
 
 class TriageApp(App[None]):
@@ -364,13 +379,23 @@ class TriageApp(App[None]):
             return
         self.take(action)
 
-    def start_command(self, character: str) -> None:
-        """A letter typed in the list: the start of a command, so it goes to the command line."""
+    async def type_on_command_line(self, event: events.Key) -> None:
+        """A key typed in the list that starts (or continues) a command: it goes to the command
+        line, which takes the focus."""
         command = self.board_screen.query_one("#command", Input)
-        command.focus()
-        command.insert_text_at_cursor(character)
+        if self.focused is not command:
+            command.focus()
+        if event.key == "enter":
+            await command.action_submit()
+        elif event.key == "backspace":
+            command.action_delete_left()
+        elif event.character is not None and event.character.isprintable():
+            command.insert_text_at_cursor(event.character)
 
     def action_focus_command(self) -> None:
+        actions = self.board_screen.query_one("#actions", ActionList)
+        if self.focused is actions:
+            actions.forwarding = True  # keys typed right after ':' belong to the command line
         self.board_screen.query_one("#command", Input).focus()
 
     def action_focus_actions(self) -> None:
