@@ -402,3 +402,19 @@ def test_a_command_typed_fast_on_the_list_arrives_whole_on_the_command_line():
             assert session.game.history[-1]["do"] == heal
 
     run(scenario())
+
+
+def test_the_end_of_a_solo_game_shows_its_tier():
+    session = Session.new(players=1, seats=["greedy"], seed=2, config=SHORT)
+
+    async def scenario():
+        app = TriageApp(session, bot_delay=0)
+        async with app.run_test(size=(150, 50)) as pilot:
+            for _ in range(200):
+                if isinstance(app.screen, GameOverScreen):
+                    break
+                await pilot.pause()
+            final = str(app.screen.query_one("#final").render())
+            assert session.solo_tier_line() in final and "Solo tier:" in final
+
+    run(scenario())

@@ -148,3 +148,30 @@ def test_bots_choose_from_their_own_view_only(monkeypatch):
         turns.append(session.turn)
         session.act(session.bot_action())
     assert seen == turns
+
+
+SOLO = {"solo": {"tiers": [{"name": "gold", "score": 44}, {"name": "silver", "score": 36}, {"name": "bronze", "score": 28}]}}
+TIERS = make_config(SOLO)
+
+
+def test_a_solo_game_ends_with_its_tier_and_what_the_next_one_needs():
+    """R4 solo: the end names the best tier reached (Game.solo_tier) and the next tier's score."""
+    seen = set()
+    for seed in range(12):
+        session = uninterrupted(seed, ["greedy"], config=TIERS)
+        score, tier = session.game.players[0].score, session.game.solo_tier()
+        line = session.final_lines()[1]
+        assert line == session.solo_tier_line() and line.startswith(f"Solo tier: {tier or 'none'} (score {score}")
+        higher = [(name, lowest) for name, lowest in TIERS.solo_tiers if lowest > score]
+        assert line.endswith(f"; {higher[-1][0]} needs {higher[-1][1]})" if higher else ", the best tier)")
+        seen.add(tier)
+    assert {"gold", "silver", "bronze", None} <= seen, "these seeds must reach every tier and none"
+
+
+def test_a_lost_solo_game_has_no_tier_and_other_games_no_tier_line():
+    lost = uninterrupted(16, ["random"], config=make_config({"rounds": 2, **SOLO}))
+    assert lost.game.winner is None and lost.game.solo_tier() is None
+    assert "Solo tier: none (the game is lost; bronze needs 28 without a loss)" in lost.final_lines()
+    assert not [line for line in uninterrupted(3, ["greedy", "random"]).final_lines() if "tier" in line]
+    untiered = uninterrupted(3, ["greedy"], config=make_config({"solo": {"tiers": []}}))
+    assert not [line for line in untiered.final_lines() if "tier" in line]

@@ -251,6 +251,20 @@ class Session:
             rows.append(row)
         return rows
 
+    def solo_tier_line(self) -> str:
+        """R4 solo: the tier the score earned (``[solo] tiers``, :meth:`Game.solo_tier`) and the
+        score the next tier needs, so a player sees how far the next one was."""
+        tiers = self.game.config.solo_tiers
+        score = self.game.players[0].score
+        tier = self.game.solo_tier()
+        if self.game.winner is None:
+            return f"Solo tier: none (the game is lost; {tiers[-1][0]} needs {tiers[-1][1]} without a loss)"
+        if tier is None:
+            return f"Solo tier: none (score {score}; {tiers[-1][0]} needs {tiers[-1][1]})"
+        better = [(name, lowest) for name, lowest in tiers if lowest > score]
+        following = f"; {better[-1][0]} needs {better[-1][1]}" if better else ", the best tier"
+        return f"Solo tier: {tier} (score {score}{following})"
+
     def final_lines(self) -> list[str]:
         """The end of the game as text: scores, the winner, and each player's summary."""
         winner = self.game.winner
@@ -259,6 +273,8 @@ class Session:
         else:
             verdict = f"winner: {self.seat_name(winner)}" if winner is not None else "no winner (a full tie)"
         lines = [f"Game over after round {self.game.round}: {verdict}"]
+        if self.game.num_players == 1 and self.game.config.solo_tiers:
+            lines.append(self.solo_tier_line())
         for row in self.summary():
             lines.append(
                 f"{row['name']}: score {row['score']} (VP {row['vp']} + QoC {row['quality']}), "
