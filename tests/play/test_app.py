@@ -418,3 +418,27 @@ def test_the_end_of_a_solo_game_shows_its_tier():
             assert session.solo_tier_line() in final and "Solo tier:" in final
 
     run(scenario())
+
+
+def test_a_click_points_and_a_second_click_takes_so_a_double_click_takes_one_action():
+    session = Session.new(players=2, seats=["human", "greedy"], seed=11)
+
+    async def scenario():
+        app = TriageApp(session, bot_delay=0)
+        async with app.run_test(size=(150, 50)) as pilot:
+            await pilot.pause()
+            legal = session.legal()
+            await pilot.click("#actions", offset=(5, 2))  # the second line: action 2
+            await pilot.pause()
+            assert session.game.history == [] and app.query_one("#actions").highlighted == 1
+            assert f"2. {describe_action(legal[1])}: Enter takes it" in status_text(app)
+            await pilot.click("#actions", offset=(5, 2))
+            await pilot.pause()
+            assert [entry["do"] for entry in session.game.history] == [legal[1]]
+            renumbered = session.legal()
+            await pilot.double_click("#actions", offset=(5, 3))
+            await pilot.pause()
+            mine = [entry["do"] for entry in session.game.history if entry["by"] == 0]
+            assert mine == [legal[1], renumbered[2]]
+
+    run(scenario())

@@ -100,9 +100,9 @@ class HelpScreen(ModalScreen[None]):
 
 
 class ActionList(OptionList):
-    """The legal actions. Arrows and digits point at one, Enter or a click takes it; a letter
-    starts a typed command on the command line, since no letter acts here (except the app's
-    ``q`` and ``v``)."""
+    """The legal actions. Arrows, digits or a click point at one; Enter or a second click on it
+    takes it. A letter starts a typed command on the command line, since no letter acts here
+    (except the app's ``q`` and ``v``)."""
 
     #: Keys the app binds that the list lets through.
     SHORTCUTS = frozenset("qv?:")
@@ -163,6 +163,18 @@ class ActionList(OptionList):
 
     def on_blur(self) -> None:
         self.forwarding = False
+
+    async def _on_click(self, event: events.Click) -> None:
+        """A click points at an action, a click on the action already pointed at takes it: a
+        double click takes one action, never a second one from the list shown after it."""
+        event.prevent_default()  # instead of OptionList's click, which takes at once
+        clicked = event.style.meta.get("option")
+        if clicked is None or self.get_option_at_index(clicked).disabled:
+            return
+        if clicked == self.highlighted:
+            self.action_select()
+        else:
+            self.highlighted = clicked
 
 
 class TriageApp(App[None]):
