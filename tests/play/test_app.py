@@ -378,28 +378,39 @@ def burst(app, text):
         app.post_message(events.Key(names.get(character, character), "\r" if character == "\n" else character))
 
 
-def test_a_command_typed_fast_on_the_list_arrives_whole_on_the_command_line():
-    """The focus moves to the command line a moment after the first letter; the keys already
-    on their way (here digits and Enter) must not point at or take listed actions."""
-    session = Session.new(players=2, seats=["human", "greedy"], seed=7, config=SHORT)
+def test_commands_typed_fast_arrive_whole_and_one_at_a_time():
+    """The focus moves to the command line a moment after the first letter typed in the list; the
+    keys already on their way (digits, Enter, the next command) must go there in order, and each
+    Enter must send one command, on the list or on the command line."""
+    session = Session.new(players=2, seats=["human", "greedy"], seed=11, config=SHORT)
 
     async def scenario():
         app = TriageApp(session, bot_delay=0)
         async with app.run_test(size=(150, 50)) as pilot:
             await pilot.pause()
-            burst(app, "admit P03 4\n")
-            await pilot.pause()
-            await pilot.pause()
-            assert session.game.history[0]["do"] == {"type": "admit", "card": "P03", "space": 4}
+            burst(app, "admit P20 1\nadmit P29 2\n")
+            for _ in range(3):
+                await pilot.pause()
+            mine = [entry["do"] for entry in session.game.history if entry["by"] == 0]
+            assert mine == [{"type": "admit", "card": "P20", "space": 1}, {"type": "admit", "card": "P29", "space": 2}]
             assert app.focused is app.query_one("#command") and command_text(app) == ""
-            app.query_one("#actions").focus()
-            await pilot.pause()
-            heal = [action for action in session.legal() if action["type"] == "heal"][0]
-            number = session.legal().index(heal) + 1
-            burst(app, f":{number}\n")
-            await pilot.pause()
-            await pilot.pause()
-            assert session.game.history[-1]["do"] == heal
+            # On the command line itself: two commands in one burst, then the start of a third.
+            while not session.human_to_move():
+                await pilot.pause()
+            burst(app, "heal P29 4\nbuy healing\npa")
+            for _ in range(3):
+                await pilot.pause()
+            mine = [entry["do"]["type"] for entry in session.game.history if entry["by"] == 0]
+            assert mine == ["admit", "admit", "heal", "buy"] and command_text(app) == "pa"
+            # ':' in the list, then a number and Enter at once: typed, not pointed at.
+            await pilot.press(*["backspace"] * 2, "escape")
+            while not session.human_to_move():
+                await pilot.pause()
+            legal = session.legal()
+            burst(app, ":2\n")
+            for _ in range(3):
+                await pilot.pause()
+            assert session.game.history[-1]["do"] == legal[1] or session.game.history[-1]["by"] != 0
 
     run(scenario())
 

@@ -137,9 +137,9 @@ class ActionList(OptionList):
             error=True,
         )
 
-    async def on_key(self, event: events.Key) -> None:
+    def on_key(self, event: events.Key) -> None:
         if self.forwarding:
-            await self.forward(event)
+            self.forward(event)
             return
         character = event.character
         if character is None or not character.isprintable() or character == " ":
@@ -151,15 +151,15 @@ class ActionList(OptionList):
             self.point_at_digit(character)
         elif character not in self.SHORTCUTS:
             self.forwarding = True
-            await self.forward(event)
+            self.forward(event)
 
-    async def forward(self, event: events.Key) -> None:
+    def forward(self, event: events.Key) -> None:
         """While the focus moves to the command line, keys already on their way here belong to
         the command being typed (fast typing or a paste): type them there, in order, Enter
         included."""
         event.stop()
         event.prevent_default()
-        await self.app.type_on_command_line(event)  # type: ignore[attr-defined]
+        self.app.type_on_command_line(event)  # type: ignore[attr-defined]
 
     def on_blur(self) -> None:
         self.forwarding = False
@@ -175,6 +175,18 @@ class ActionList(OptionList):
             self.action_select()
         else:
             self.highlighted = clicked
+
+
+class CommandLine(Input):
+    """The command line. Every key is text; Enter sends the line at once, in the order the keys
+    came (Input's own Enter goes round the app and could come after keys typed behind it)."""
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            line, self.value = self.value, ""
+            self.app.run_line(line, self)  # type: ignore[attr-defined]
 
 
 class TriageApp(App[None]):
@@ -228,7 +240,7 @@ class TriageApp(App[None]):
                 yield ActionList(id="actions", markup=False)
                 yield RichLog(id="log", wrap=True)
         yield Static(id="status")
-        yield Input(placeholder="type an action: admit P04 2, heal P01 2 staff=1, pass ... (? or F1: help)", id="command", select_on_focus=False)
+        yield CommandLine(placeholder="type an action: admit P04 2, heal P01 2 staff=1, pass ... (? or F1: help)", id="command", select_on_focus=False)
         yield Footer()
 
     @property
@@ -277,12 +289,26 @@ class TriageApp(App[None]):
         self.advance()
 
     def bot_move(self) -> None:
-        self.waiting_for_bot = False
+        """A bot's turn: it thinks in a thread (a searching bot may take a while), so the screen
+        keeps answering; only its view, the legal actions and its generator go there."""
         session = self.session
         if session.turn is None or session.is_human(session.turn):
+            self.waiting_for_bot = False
             return
-        seat = session.turn
-        action = session.bot_action()
+        seat, position = session.turn, len(session.game.history)
+        bot, seen, legal, rng = session.bot_request()
+
+        def think() -> None:
+            self.call_from_thread(self.bot_chose, seat, position, bot.choose(seen, legal, rng))
+
+        self.run_worker(think, thread=True, group="bot")
+
+    def bot_chose(self, seat: int, position: int, action: dict[str, Any]) -> None:
+        """Back from the bot's thread: play its move (on the position it was asked about)."""
+        self.waiting_for_bot = False
+        session = self.session
+        if session.turn != seat or len(session.game.history) != position:
+            return
         session.act(action)
         self.set_status(f"{session.seat_name(seat)}: {describe_action(action)}")
         self.advance()
@@ -363,22 +389,22 @@ class TriageApp(App[None]):
         if len(message.value) <= 1:
             self.typed_against = self.list_version
 
-    def on_input_submitted(self, message: Input.Submitted) -> None:
-        text = message.value.strip()
+    def run_line(self, line: str, command: Input) -> None:
+        """One line sent from the command line: help, quit, a number or a typed action."""
+        text = line.strip()
         if text.lower() in ("help", "?"):
-            message.input.value = ""
             self.action_help()
             return
         if text.lower() in ("quit", "exit"):
             self.exit()
             return
-        if text and text.isdigit() and self.typed_against != self.list_version and self.legal:
+        if text.isdigit() and self.typed_against != self.list_version and self.legal:
             self.typed_against = self.list_version
+            command.value = text + command.value
             number = int(text)
             now = f"is now: {describe_action(self.legal[number - 1])}" if 1 <= number <= len(self.legal) else "no longer exists"
             self.set_status(f"The list changed while you typed: action {number} {now}. Enter again to take it.", error=True)
             return
-        message.input.value = ""
         if not text:
             return
         if not self.session.human_to_move():
@@ -391,14 +417,15 @@ class TriageApp(App[None]):
             return
         self.take(action)
 
-    async def type_on_command_line(self, event: events.Key) -> None:
+    def type_on_command_line(self, event: events.Key) -> None:
         """A key typed in the list that starts (or continues) a command: it goes to the command
         line, which takes the focus."""
         command = self.board_screen.query_one("#command", Input)
         if self.focused is not command:
             command.focus()
         if event.key == "enter":
-            await command.action_submit()
+            line, command.value = command.value, ""
+            self.run_line(line, command)
         elif event.key == "backspace":
             command.action_delete_left()
         elif event.character is not None and event.character.isprintable():

@@ -183,13 +183,20 @@ class Session:
         self.save()
         return events
 
-    def bot_action(self) -> Action:
-        """What the bot at the seat to move chooses, from that seat's view only."""
+    def bot_request(self) -> tuple[Bot, dict[str, Any], list[Action], random.Random]:
+        """Everything the bot at the seat to move decides from: the bot, that seat's view only,
+        the legal actions and the bot's generator. Built from the game here, so the choice itself
+        (``bot.choose(view, legal, rng)``) may run elsewhere, e.g. in a thread, without the game."""
         seat = self.turn
         if seat is None or seat not in self.bots:
             raise ValueError("it is not a bot's decision")
         rng = bot_rng(self.seed, len(self.game.history))
-        return self.bots[seat].choose(view(self.game, seat), self.game.legal_actions(), rng)
+        return self.bots[seat], view(self.game, seat), self.game.legal_actions(), rng
+
+    def bot_action(self) -> Action:
+        """What the bot at the seat to move chooses, from that seat's view only."""
+        bot, seen, legal, rng = self.bot_request()
+        return bot.choose(seen, legal, rng)
 
     def bot_steps(self) -> Iterator[tuple[int, Action, list[Event]]]:
         """Let bots move until a human must decide or the game ends: (seat, action, events)."""
