@@ -2,17 +2,18 @@
 
 The screen shows the position from the seat to move (its view only), a scrolling log of that
 seat's events, the legal actions and a command line for typed actions. Bots move by themselves,
-``bot_delay`` seconds apart. With several human seats a "pass the device" screen hides the board
+``bot_delay`` seconds apart, thinking in a thread so the screen keeps answering. With several human seats a "pass the device" screen hides the board
 between seats, because seats know different things after checks (C3). All game logic lives in
 :class:`~triage.play.session.Session`.
 
 Input never acts by surprise:
 
 - On the command line every key is text (no shortcut), and the focus stays there after an
-  action: only the player moves it away (Escape, Tab, a click).
-- In the list, arrows or digits only point at an action; Enter (or a click) takes it. A list
-  shown afresh has nothing pointed at, so a stray Enter does nothing. A letter typed in the list
-  goes to the command line instead of acting as a shortcut.
+  action: only the player moves it away (Escape, Tab, a click). Enter sends the line in key order.
+- In the list, arrows, digits or a click only point at an action; Enter (or a click on the action
+  pointed at) takes it. A list shown afresh has nothing pointed at, so a stray Enter does nothing.
+  A letter typed in the list goes, with the keys behind it, to the command line instead of acting
+  as a shortcut.
 - A bare number sent from the command line is refused once if the list changed after the player
   started typing it, naming the action now at that number.
 
@@ -24,10 +25,10 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual import events
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
@@ -187,6 +188,8 @@ class CommandLine(Input):
             event.prevent_default()
             line, self.value = self.value, ""
             self.app.run_line(line, self)  # type: ignore[attr-defined]
+        elif event.is_printable and not self.value:
+            self.app.line_started()  # type: ignore[attr-defined]
 
 
 class TriageApp(App[None]):
@@ -385,9 +388,9 @@ class TriageApp(App[None]):
             number = message.option_index + 1
             self.set_status(f"{number}. {describe_action(self.legal[number - 1])}: Enter takes it")
 
-    def on_input_changed(self, message: Input.Changed) -> None:
-        if len(message.value) <= 1:
-            self.typed_against = self.list_version
+    def line_started(self) -> None:
+        """The first key of a new line: remember which list its number (if any) refers to."""
+        self.typed_against = self.list_version
 
     def run_line(self, line: str, command: Input) -> None:
         """One line sent from the command line: help, quit, a number or a typed action."""
@@ -429,6 +432,8 @@ class TriageApp(App[None]):
         elif event.key == "backspace":
             command.action_delete_left()
         elif event.character is not None and event.character.isprintable():
+            if not command.value:
+                self.line_started()
             command.insert_text_at_cursor(event.character)
 
     def action_focus_command(self) -> None:
