@@ -287,18 +287,20 @@ def test_letters_typed_in_the_list_go_to_the_command_line_and_shortcuts_stay_tex
 
 
 def test_a_number_sent_after_the_list_changed_is_refused_once_naming_the_new_action():
-    """A number typed while the bot was moving meant the list the player saw before."""
+    """A number typed while the bot was moving meant the list the player saw before. (The bot's
+    pause is long here and its moves are started by the test, so the timing is fixed.)"""
     session = Session.new(players=2, seats=["greedy", "human"], seed=11)
 
     async def scenario():
-        app = TriageApp(session, bot_delay=2.0)
+        app = TriageApp(session, bot_delay=600)
         async with app.run_test(size=(150, 50)) as pilot:
             await pilot.press("colon", "2")
-            assert not session.human_to_move()
-            for _ in range(400):
-                if session.human_to_move():
-                    break
-                await pilot.pause(0.05)
+            assert not session.human_to_move() and command_text(app) == "2"
+            while not session.human_to_move():
+                before = len(session.game.history)
+                app.bot_move()
+                while len(session.game.history) == before:
+                    await pilot.pause(0.01)
             await pilot.pause()
             legal = session.legal()
             await pilot.press("enter")
