@@ -88,7 +88,8 @@ def test_number_keys_pick_actions_and_refusals_show_code_and_rule():
     run(scenario())
 
 
-def test_hot_seat_hides_the_board_between_seats():
+def test_hot_seat_hides_the_board_between_seats(monkeypatch):
+    monkeypatch.setattr(PassDeviceScreen, "GUARD_SECONDS", 0)
     session = Session.new(players=2, seats=["human", "human"], seed=3, config=SHORT)
 
     async def scenario():
@@ -453,5 +454,38 @@ def test_a_click_points_and_a_second_click_takes_so_a_double_click_takes_one_act
             await pilot.pause()
             mine = [entry["do"] for entry in session.game.history if entry["by"] == 0]
             assert mine == [legal[1], renumbered[2]]
+
+    run(scenario())
+
+
+def test_an_enter_typed_a_beat_too_fast_does_not_uncover_the_next_seat():
+    """Hot seat: the last player's extra Enter (and the start of another command) reach the
+    pass-the-device screen, which ignores keys at first; the next seat's command line is empty."""
+    session = Session.new(players=2, seats=["human", "human"], seed=3, config=SHORT)
+
+    async def scenario():
+        app = TriageApp(session, bot_delay=0)
+        async with app.run_test(size=(150, 50)) as pilot:
+            await pilot.pause(PassDeviceScreen.GUARD_SECONDS)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert session.turn == 0 and not isinstance(app.screen, PassDeviceScreen)
+            await pilot.press("colon")
+            burst(app, describe_action(session.legal()[0]) + "\n")
+            for _ in range(3):
+                await pilot.pause()
+            assert session.turn == 0 and len(session.game.history) == 1
+            # Player 0's last admission, then (a beat too fast) an Enter and a command meant for
+            # nobody: the command must not act for player 1, nor stay on player 1's line.
+            first_of_seat_1 = "admit P38 1"
+            burst(app, describe_action(session.legal()[0]) + f"\n\n{first_of_seat_1}\n\n")
+            for _ in range(3):
+                await pilot.pause()
+            assert session.turn == 1 and len(session.game.history) == 2
+            assert isinstance(app.screen, PassDeviceScreen) and board_text(app).strip() == ""
+            await pilot.pause(PassDeviceScreen.GUARD_SECONDS)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "Player 1 (human) - you" in board_text(app) and command_text(app) == ""
 
     run(scenario())

@@ -22,6 +22,7 @@ Input never acts by surprise:
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from rich.text import Text
@@ -40,13 +41,21 @@ from triage.play.session import Session
 
 
 class PassDeviceScreen(Screen[None]):
-    """Covers the whole board until the next human seat says it is ready."""
+    """Covers the whole board until the next human seat says it is ready. Keys in the first
+    moments are ignored: an Enter the last player typed a beat too fast must not uncover the next
+    seat's board (and its secrets, C3) in front of them."""
 
     BINDINGS = [Binding("enter", "ready", "I am ready"), Binding("space", "ready", show=False)]
+    #: How long after it appears the screen ignores keys.
+    GUARD_SECONDS = 0.8
 
     def __init__(self, seat_name: str) -> None:
         super().__init__()
         self.seat_name = seat_name
+        self.shown_at = time.monotonic()
+
+    def on_mount(self) -> None:
+        self.shown_at = time.monotonic()
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -56,7 +65,8 @@ class PassDeviceScreen(Screen[None]):
         yield Footer()
 
     def action_ready(self) -> None:
-        self.dismiss(None)
+        if time.monotonic() - self.shown_at >= self.GUARD_SECONDS:
+            self.dismiss(None)
 
 
 class GameOverScreen(Screen[None]):
@@ -287,8 +297,11 @@ class TriageApp(App[None]):
             self.set_timer(self.bot_delay, self.bot_move) if self.bot_delay > 0 else self.call_later(self.bot_move)
 
     def seat_ready(self, seat: int) -> None:
+        """The next human seat is at the device: its board, with a clean command line (keys the
+        last player typed behind its last action are not the new seat's)."""
         self.ready_seat = seat
         self.viewer = seat
+        self.board_screen.query_one("#command", Input).value = ""
         self.advance()
 
     def bot_move(self) -> None:
@@ -317,9 +330,13 @@ class TriageApp(App[None]):
         self.advance()
 
     def take(self, action: dict[str, Any]) -> None:
-        """A human's action: applied, or refused with its error code and rule id."""
+        """A human's action: applied, or refused with its error code and rule id. Only for the
+        seat whose board is uncovered: keys typed behind the last seat's final action never act
+        for the next seat before it took the device."""
         session = self.session
         seat = session.turn
+        if seat is None or seat != self.ready_seat:
+            return
         try:
             session.act(action)
         except RuleError as error:
@@ -413,6 +430,8 @@ class TriageApp(App[None]):
         if not self.session.human_to_move():
             self.set_status("Not your decision: a bot is moving.", error=True)
             return
+        if self.session.turn != self.ready_seat:
+            return  # the next human seat has not taken the device yet
         try:
             action = choose(text, self.legal)
         except CommandError as error:
