@@ -5,6 +5,10 @@ time, with that seat's view only: its observation vector, its legal integers and
 ``play`` for an integer. An integer outside the mask is refused with
 :class:`~triage.envs.encoding.IllegalActionError` and the game is left exactly as it was.
 
+What a position answers is worked out once and kept until the game moves on (the key is the
+number of actions taken), so an adapter that asks for the mask, the observation and then plays
+builds the seat's view once and lists the legal actions once.
+
 >>> table = Table.deal(players=2, seed=5)
 >>> seat = table.game.turn
 >>> ids = table.legal_ids(seat)
@@ -34,26 +38,54 @@ def make_game_config(rounds: int | None = None, return_to: str | None = None, **
 class Table:
     """A game plus the integer encoding of its actions, seen seat by seat."""
 
+    __slots__ = ("game", "layout", "_key", "_views", "_legal", "_actions")
+
     def __init__(self, game: Game, layout: Layout | None = None) -> None:
         self.game = game
         self.layout = layout or Layout.from_view(view(game, 0))
+        self._key = -1
+        self._views: dict[int, View] = {}
+        #: The legal integers of the seat to decide (sorted) and the engine action of each.
+        self._legal: list[int] = []
+        self._actions: dict[int, dict[str, Any]] = {}
 
     @classmethod
     def deal(cls, players: int = 2, seed: int = 0, config: Config | None = None) -> Table:
         return cls(Game.new(players=players, seed=seed, config=config))
 
+    def _fresh(self) -> None:
+        """Forget what was worked out for an earlier position."""
+        key = len(self.game.history)
+        if key != self._key:
+            self._key = key
+            self._views.clear()
+            self._actions = {}
+            self._legal = []
+            seat = self.game.turn
+            if seat is not None:
+                seat_view = self._view(seat)
+                self._actions = {
+                    self.layout.encode(seat_view, action): action for action in self.game.legal_actions(seat)
+                }
+                self._legal = sorted(self._actions)
+
+    def _view(self, seat: int) -> View:
+        seat_view = self._views.get(seat)
+        if seat_view is None:
+            seat_view = self._views[seat] = view(self.game, seat)
+        return seat_view
+
     def view(self, seat: int) -> View:
-        return view(self.game, seat)
+        self._fresh()
+        return self._view(seat)
 
     def observation(self, seat: int) -> np.ndarray:
         return self.layout.observe(self.view(seat))
 
     def legal_ids(self, seat: int) -> list[int]:
         """The seat's legal integers, sorted; empty when it is not its decision."""
-        legal = self.game.legal_actions(seat)
-        if not legal:
-            return []
-        return self.layout.legal_ids(self.view(seat), legal)
+        self._fresh()
+        return list(self._legal) if seat == self.game.turn else []
 
     def mask(self, seat: int) -> np.ndarray:
         return self.layout.mask(self.legal_ids(seat))
@@ -61,29 +93,32 @@ class Table:
     def play(self, seat: int, index: int) -> list[dict[str, Any]]:
         """Take integer ``index`` for ``seat``; refused clearly (and nothing changes) when it is
         not one of the seat's legal integers. Returns the events as the seat may see them."""
+        return events_for(self.play_quiet(seat, index), seat)
+
+    def play_quiet(self, seat: int, index: int) -> list[dict[str, Any]]:
+        """:meth:`play` returning the engine's own events (all-seeing: never for an agent)."""
         if self.game.is_over():
             raise IllegalActionError(f"action {index}: the game is over; no more actions are taken (R4)")
         if seat != self.game.turn:
             raise IllegalActionError(
                 f"action {index}: it is player {self.game.turn}'s decision, not player {seat}'s (R1)"
             )
-        seat_view = self.view(seat)
-        action = self.layout.decode(seat_view, index)
-        legal = self.layout.legal_ids(seat_view, self.game.legal_actions(seat))
-        if int(index) not in legal:
-            reason = self._refusal(action, seat)
-            raise IllegalActionError(
-                f"action {int(index)} ({self.layout.describe(int(index))}) is not legal now: {reason}"
-            )
-        return events_for(self.game.apply(action, seat), seat)
+        self._fresh()
+        action = None if isinstance(index, bool) else self._actions.get(index)
+        if action is None:
+            raise IllegalActionError(self._refusal(seat, index))
+        return self.game.apply(action, seat)
 
-    def _refusal(self, action: dict[str, Any], seat: int) -> str:
-        """Why the engine would refuse the action (its error names the rule)."""
+    def _refusal(self, seat: int, index: Any) -> str:
+        """Why an integer is refused, naming the rule where the engine names one."""
+        action = self.layout.decode(self._view(seat), index)  # raises for what does not exist
         try:
             self.game.copy().apply(action, seat)
         except RuleError as error:
-            return str(error)
-        return "that payment mix is not one the engine lists (T6)"
+            reason = str(error)
+        else:
+            reason = "that payment mix is not one the engine lists (T6)"
+        return f"action {int(index)} ({self.layout.describe(int(index))}) is not legal now: {reason}"
 
     def scores(self) -> list[int]:
         return self.game.scores()
