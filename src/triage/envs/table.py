@@ -53,6 +53,17 @@ class Table:
     def deal(cls, players: int = 2, seed: int = 0, config: Config | None = None) -> Table:
         return cls(Game.new(players=players, seed=seed, config=config))
 
+    def copy(self) -> Table:
+        """An independent table on a copy of the game; what this position worked out is kept."""
+        other = Table.__new__(Table)
+        other.game = self.game.copy()
+        other.layout = self.layout
+        other._key = self._key
+        other._views = dict(self._views)
+        other._legal = self._legal
+        other._actions = self._actions
+        return other
+
     def _fresh(self) -> None:
         """Forget what was worked out for an earlier position."""
         key = len(self.game.history)
