@@ -43,6 +43,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -61,7 +62,8 @@ PAYERS: tuple[str, ...] = ("tokens", "staff", "congress")
 COUNTERS: tuple[str, ...] = (*PLAYER_NUMBERS, "spaces")
 #: Deck positions from the top described in the observation (known ones only, I3).
 DECK_PEEK = 4
-#: Every observation value lies within +-OBS_LIMIT (far beyond any reachable counter).
+#: Every observation value lies within +-OBS_LIMIT (far beyond the proven bounds of
+#: :mod:`triage.envs.bounds`).
 OBS_LIMIT = 1.0e6
 
 
@@ -316,41 +318,52 @@ class Layout:
                 names += [f"{prefix}.pending{number}.{name}" for name in _CARD_FIELDS]
         return names
 
-    @property
+    @cached_property
     def observation_size(self) -> int:
         return len(self.feature_names())
 
     def observe(self, seat_view: View) -> np.ndarray:
-        """The observation vector of a seat's view (float32; see :meth:`feature_names`)."""
-        values: list[float] = []
+        """The observation vector of a seat's view (float32; see :meth:`feature_names`).
+
+        Written straight into a zero vector at fixed offsets: only what is present costs time."""
+        vector = np.zeros(self.observation_size, np.float32)
         viewer = seat_view["viewer"]
-        count = len(seat_view["players"])
-        values += [seat_view["round"], seat_view["config"]["rounds"], count]
-        values += _one_hot(seat_view["phase"], PHASES)
-        me = seat_view["players"][viewer]
-        decides = seat_view["turn"] == viewer
-        values += [
-            decides,
-            decides and bool(me["pending"]),
-            seat_view["deck_count"],
-            len(seat_view["discard"]),
-        ]
+        players = seat_view["players"]
+        count = len(players)
+        turn = seat_view["turn"]
+        vector[0] = seat_view["round"]
+        vector[1] = seat_view["config"]["rounds"]
+        vector[2] = count
+        vector[_GAME_PHASE + PHASES.index(seat_view["phase"])] = 1.0
+        me = players[viewer]
+        at = _GAME_PHASE + len(PHASES)
+        if turn == viewer:
+            vector[at] = 1.0
+            vector[at + 1] = bool(me["pending"])
+        deck_count = seat_view["deck_count"]
+        vector[at + 2] = deck_count
+        vector[at + 3] = len(seat_view["discard"])
         memory = seat_view["cards"]
-        not_severe = set(seat_view["not_severe"])
-        for position in range(DECK_PEEK):
-            known = seat_view["deck_known"][position] if position < seat_view["deck_count"] else None
-            values += [position < seat_view["deck_count"], known is not None]
-            values += _card_features(memory[known], known in not_severe) if known else _zeros(_CARD_FIELDS)
-        for rel in range(MAX_PLAYERS):
-            if rel >= count:
-                values += [0.0] * self._player_size()
-                continue
+        not_severe = seat_view["not_severe"]
+        at += 4
+        deck_known = seat_view["deck_known"]
+        for position in range(min(DECK_PEEK, deck_count)):
+            vector[at] = 1.0
+            known = deck_known[position]
+            if known is not None:
+                vector[at + 1] = 1.0
+                _put_card(vector, at + 2, memory[known], known in not_severe)
+            at += 2 + _CARD_SIZE
+        at = self._players_at
+        size = self._player_size()
+        for rel in range(min(count, MAX_PLAYERS)):
             seat = (viewer + rel) % count
-            values += self._player_features(seat_view, seat, memory, not_severe)
-        vector = np.asarray(values, dtype=np.float32)
-        if np.abs(vector).max(initial=0.0) > OBS_LIMIT:
-            raise EncodingError(f"an observation value exceeds {OBS_LIMIT:g}; the encoding cannot hold it")
+            self._put_player(vector, at + rel * size, seat_view, seat, memory, not_severe)
         return vector
+
+    @property
+    def _players_at(self) -> int:
+        return _GAME_PHASE + len(PHASES) + 4 + DECK_PEEK * (2 + _CARD_SIZE)
 
     def _player_size(self) -> int:
         fixed = 1 + len(COUNTERS) + 2 + 3
@@ -359,35 +372,43 @@ class Layout:
             fixed + self.spaces * (card + slot) + self.terminals * len(_TERMINAL_FIELDS) + self.pending * card
         )
 
-    def _player_features(
-        self, seat_view: View, seat: int, memory: dict[str, Any], not_severe: set[str]
-    ) -> list[float]:
+    def _put_player(
+        self, vector: np.ndarray, at: int, seat_view: View, seat: int, memory: dict[str, Any], not_severe: Any
+    ) -> None:
         player = seat_view["players"][seat]
-        values: list[float] = [1.0, *(player[name] for name in COUNTERS), player["passed"], player["score"]]
-        values += [seat_view["turn"] == seat, seat_view["active"] == seat, seat_view["first_player"] == seat]
-        for space in range(1, self.spaces + 1):
-            slot = player["hospital"].get(str(space))
-            if slot is None:
-                values += _zeros(_CARD_FIELDS) + _zeros(_SLOT_FIELDS)
-            else:
-                values += _card_features(slot, slot["card"] in not_severe)
-                values += [slot["time"], slot["revealed"], slot["placed"]]
+        vector[at] = 1.0
+        for offset, name in enumerate(COUNTERS, start=1):
+            vector[at + offset] = player[name]
+        at += 1 + len(COUNTERS)
+        vector[at] = player["passed"]
+        vector[at + 1] = player["score"]
+        vector[at + 2] = seat_view["turn"] == seat
+        vector[at + 3] = seat_view["active"] == seat
+        vector[at + 4] = seat_view["first_player"] == seat
+        at += 5
+        slot_size = _CARD_SIZE + len(_SLOT_FIELDS)
+        for space, slot in player["hospital"].items():
+            if slot is not None:
+                start = at + (int(space) - 1) * slot_size
+                _put_card(vector, start, slot, slot["card"] in not_severe)
+                vector[start + _CARD_SIZE] = slot["time"]
+                vector[start + _CARD_SIZE + 1] = slot["revealed"]
+                vector[start + _CARD_SIZE + 2] = slot["placed"]
+        at += self.spaces * slot_size
         terminals = player["terminals"]
-        if len(terminals) > self.terminals or len(player["pending"]) > self.pending:
-            raise EncodingError("more terminal or pending patients than this layout holds")
-        for number in range(self.terminals):
-            if number < len(terminals):
-                entry = terminals[number]
-                values += [1.0, entry["time"], entry["treated"], entry["credits"], entry["vp"]]
-            else:
-                values += _zeros(_TERMINAL_FIELDS)
-        for number in range(self.pending):
-            if number < len(player["pending"]):
-                card = player["pending"][number]
-                values += _card_features(memory[card], card in not_severe)
-            else:
-                values += _zeros(_CARD_FIELDS)
-        return values
+        pending = player["pending"]
+        if len(terminals) > self.terminals or len(pending) > self.pending or len(player["hospital"]) > self.spaces:
+            raise EncodingError("more spaces, terminal or pending patients than this layout holds")
+        for number, entry in enumerate(terminals):
+            start = at + number * len(_TERMINAL_FIELDS)
+            vector[start] = 1.0
+            vector[start + 1] = entry["time"]
+            vector[start + 2] = entry["treated"]
+            vector[start + 3] = entry["credits"]
+            vector[start + 4] = entry["vp"]
+        at += self.terminals * len(_TERMINAL_FIELDS)
+        for number, card in enumerate(pending):
+            _put_card(vector, at + number * _CARD_SIZE, memory[card], card in not_severe)
 
 
 _CARD_FIELDS: tuple[str, ...] = (
@@ -407,14 +428,36 @@ _SLOT_FIELDS: tuple[str, ...] = ("time", "revealed", "placed")
 _TERMINAL_FIELDS: tuple[str, ...] = ("present", "time", "treated", "credits", "vp")
 
 
-def _card_features(card: dict[str, Any], not_severe: bool) -> list[float]:
+_CARD_SIZE = len(_CARD_FIELDS)
+_GAME_PHASE = 3  # round, rounds, num_players come first
+_FRONT_AT = {front: 1 + i for i, front in enumerate(FRONTS)}
+_KIND_AT = {kind: 2 + len(FRONTS) + i for i, kind in enumerate(KINDS)}
+_AFTER_KIND = 2 + len(FRONTS) + len(KINDS)
+
+
+def _put_card(vector: np.ndarray, at: int, card: dict[str, Any], not_severe: bool) -> None:
     """A card as the viewer knows it: a missing field (unknown, I2) is 0 with its flag 0."""
+    vector[at] = 1.0
+    vector[at + _FRONT_AT[card["front"]]] = 1.0
+    diagnosis = card.get("diagnosis")
+    if diagnosis:
+        vector[at + 1 + len(FRONTS)] = diagnosis
+    kind = card.get("kind")
+    if kind is not None:
+        vector[at + _KIND_AT[kind]] = 1.0
+        vector[at + _AFTER_KIND] = 1.0
     healing = card.get("healing")
-    values: list[float] = [1.0, *_one_hot(card["front"], FRONTS), card.get("diagnosis") or 0]
-    values += _one_hot(card.get("kind"), KINDS) + ["kind" in card]
-    values += [healing or 0, healing is not None]
-    values += [card.get("credits", 0), card.get("vp", 0), "credits" in card, not_severe]
-    return values
+    if healing is not None:
+        vector[at + _AFTER_KIND + 1] = healing
+        vector[at + _AFTER_KIND + 2] = 1.0
+    if "credits" in card:
+        vector[at + _AFTER_KIND + 3] = card["credits"]
+        vector[at + _AFTER_KIND + 4] = card.get("vp", 0)
+        vector[at + _AFTER_KIND + 5] = 1.0
+    elif "vp" in card:
+        vector[at + _AFTER_KIND + 4] = card["vp"]
+    if not_severe:
+        vector[at + _AFTER_KIND + 6] = 1.0
 
 
 def _one_hot(value: Any, choices: tuple[str, ...]) -> list[float]:
