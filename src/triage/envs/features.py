@@ -87,7 +87,7 @@ class ObservationEncoder:
         deck_size = len(deck)
         game_fields = {
             "round": (0, config.rounds, config.rounds),
-            "rounds": (config.rounds, config.rounds, config.rounds),
+            "rounds": (0, config.rounds, config.rounds),
             "num_players": (1, 4, 4),
             "deck_count": (0, deck_size, deck_size),
             "discard_count": (0, deck_size, deck_size),
