@@ -21,13 +21,15 @@ hold for every legal game, whatever the players do. The argument, per player:
 3. **Quality of Care** never rises; each draw costs at most one loss of at most 2 (a rejection
    costs 1, A5; a death 2 in a space, 1 for a terminal patient, C4). With
    ``end_on_zero_quality`` (R4) the last round starts with QoC >= 1 and loses at most its own
-   rejections (its draws), two per space and one per terminal patient.
+   rejections (its draws), two per space and one per terminal patient. With V4's
+   ``quality_floor`` QoC never goes below the floor.
 4. **VP** rise only by cures and treatments, each paid in units: at most ``vp_rate`` VP per unit
    (the deck's best vp/cost: 3), and units paid at most ``spendable / unit_price`` plus the
    Staff-paid ones; and at most the best card VP per card drawn.
 5. **Decisions.** Each admission or rejection takes a drawn card; a diagnosis a drawn card; a
    heal or treatment at least one unit; a Helicopter one helicopter; a purchase at least the
-   lowest price; and each player passes once a round.
+   lowest price; and each player passes once a round, plus once per Helicopter draw (V2
+   ``reopen`` gives a passed player one more turn).
 
 The bounds are loose where play is sensible (random and greedy games score 0-45), but true.
 :func:`triage.envs.bench` and the tests check that simulated games stay inside them.
@@ -102,11 +104,15 @@ def game_bounds(config: Config, deck: list[CardSpec], players: int) -> GameBound
     if config.end_on_zero_quality and config.rounds > 1:
         last_round = config.arrivals + players * helicopters + 2 * spaces + terminals
         loss = min(loss, start["quality"] - 1 + last_round)
+    min_quality = start["quality"] - loss
+    if config.quality_floor is not None:
+        min_quality = max(min_quality, config.quality_floor)
     best_vp = max(card.vp for card in deck)
     vp = min(int(vp_rate * units), best_vp * draws + config.rounds * terminals * best_vp)
-    decisions = 2 * draws + units + helicopters + spendable // min(price.values()) + config.rounds
+    passes = config.rounds + draws  # V2 reopen: a Helicopter draw may give one more turn
+    decisions = 2 * draws + units + helicopters + spendable // min(price.values()) + passes
     return GameBounds(
-        min_score=start["vp"] + start["quality"] - loss,
+        min_score=start["vp"] + min_quality,
         max_score=start["vp"] + start["quality"] + vp,
         max_decisions=players * decisions,
         spendable=spendable,
