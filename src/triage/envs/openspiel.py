@@ -344,8 +344,8 @@ class RolloutEvaluator(mcts.Evaluator):
 
     OpenSpiel's ``RandomRolloutEvaluator`` steps a pyspiel state (legal list, NumPy choice,
     apply) at every move; this one copies the engine game once and plays uniform random legal
-    actions on it, then scores the end with the game's ``returns``. Same distribution of
-    rollouts, several times faster."""
+    actions on it through the integer path (``legal_action_ids``/``apply_id``), then scores the
+    end with the game's ``returns``. Same distribution of rollouts, several times faster."""
 
     def __init__(self, n_rollouts: int = 1, seed: int | None = None) -> None:
         self.n_rollouts = n_rollouts
@@ -364,7 +364,7 @@ class RolloutEvaluator(mcts.Evaluator):
             game = table.game.copy()
             choice = self._rng.choice
             while game.turn is not None:
-                game.apply(choice(game.legal_actions()))
+                game.apply_id(choice(game.legal_action_ids()))
             total += final_values(game.scores(), game.winner, settings.returns, settings.start)
         return total / self.n_rollouts
 

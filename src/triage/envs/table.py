@@ -5,9 +5,11 @@ time, with that seat's view only: its observation vector, its legal integers and
 ``play`` for an integer. An integer outside the mask is refused with
 :class:`~triage.envs.encoding.IllegalActionError` and the game is left exactly as it was.
 
+Legal integers and play go through the engine's integer path (``Game.legal_action_ids`` and
+``Game.apply_id``, :mod:`triage.engine.actions`): no view is built to list or take an action.
 What a position answers is worked out once and kept until the game moves on (the key is the
 number of actions taken), so an adapter that asks for the mask, the observation and then plays
-builds the seat's view once and lists the legal actions once.
+lists the legal actions once and builds a seat's view at most once.
 
 >>> table = Table.deal(players=2, seed=5)
 >>> seat = table.game.turn
@@ -38,16 +40,16 @@ def make_game_config(rounds: int | None = None, return_to: str | None = None, **
 class Table:
     """A game plus the integer encoding of its actions, seen seat by seat."""
 
-    __slots__ = ("game", "layout", "_key", "_views", "_legal", "_actions")
+    __slots__ = ("game", "layout", "_key", "_views", "_legal", "_legal_set")
 
     def __init__(self, game: Game, layout: Layout | None = None) -> None:
         self.game = game
         self.layout = layout or Layout.from_view(view(game, 0))
         self._key = -1
         self._views: dict[int, View] = {}
-        #: The legal integers of the seat to decide (sorted) and the engine action of each.
+        #: The legal integers of the seat to decide, sorted and as a set.
         self._legal: list[int] = []
-        self._actions: dict[int, dict[str, Any]] = {}
+        self._legal_set: frozenset[int] = frozenset()
 
     @classmethod
     def deal(cls, players: int = 2, seed: int = 0, config: Config | None = None) -> Table:
@@ -61,7 +63,7 @@ class Table:
         other._key = self._key
         other._views = dict(self._views)
         other._legal = self._legal
-        other._actions = self._actions
+        other._legal_set = self._legal_set
         return other
 
     def _fresh(self) -> None:
@@ -69,16 +71,10 @@ class Table:
         key = len(self.game.history)
         if key != self._key:
             self._key = key
-            self._views.clear()
-            self._actions = {}
-            self._legal = []
-            seat = self.game.turn
-            if seat is not None:
-                seat_view = self._view(seat)
-                self._actions = {
-                    self.layout.encode(seat_view, action): action for action in self.game.legal_actions(seat)
-                }
-                self._legal = sorted(self._actions)
+            self._views = {}
+            ids = self.game.legal_action_ids()
+            self._legal = sorted(ids)
+            self._legal_set = frozenset(ids)
 
     def _view(self, seat: int) -> View:
         seat_view = self._views.get(seat)
@@ -115,10 +111,9 @@ class Table:
                 f"action {index}: it is player {self.game.turn}'s decision, not player {seat}'s (R1)"
             )
         self._fresh()
-        action = None if isinstance(index, bool) else self._actions.get(index)
-        if action is None:
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or index not in self._legal_set:
             raise IllegalActionError(self._refusal(seat, index))
-        return self.game.apply(action, seat)
+        return self.game.apply_id(int(index))
 
     def _refusal(self, seat: int, index: Any) -> str:
         """Why an integer is refused, naming the rule where the engine names one."""
