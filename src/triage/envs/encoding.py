@@ -1,9 +1,11 @@
 """The integer action space and the observation vector shared by the research interfaces.
 
 OpenSpiel, PettingZoo and Gymnasium all want a fixed-size integer action space with a mask of
-the legal actions, and a fixed-size numeric observation. Both are built here, once, from a seat's
-:func:`triage.engine.view` only: nothing in this module ever reads ``game.cards`` or the
-all-seeing state, so an observation cannot hold what the seat may not know (rules.md I4).
+the legal actions, and a fixed-size numeric observation. The observation is defined on a seat's
+:func:`triage.engine.view` (:meth:`Layout.observe`), so it cannot hold what the seat may not know
+(rules.md I4). :meth:`Layout.observe_game` computes the same vector from the game without
+building the whole view, reading cards only through the view's own ``card_view`` with the
+seat's knowledge; the tests check that both give the same vector.
 
 The action space is the engine's integer action index (:mod:`triage.engine.actions`, sizes
 from the view's public ``config`` and ``catalogue``), so an id here is the id of
@@ -21,6 +23,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -28,7 +31,8 @@ import numpy as np
 from triage.engine.actions import PAYERS, ActionSpace, EncodingError, IllegalActionError
 from triage.engine.cards import KINDS
 from triage.engine.config import MARKET_ITEMS
-from triage.engine.game import PHASES
+from triage.engine.game import PHASES, Game
+from triage.engine.views import card_view
 from triage.engine.state import PLAYER_NUMBERS
 
 Action = dict[str, Any]
@@ -224,16 +228,94 @@ class Layout(ActionSpace):
                 _put_card(vector, at + 2, memory[known], known in not_severe)
             at += 2 + _CARD_SIZE
         at = self._players_at
-        size = self._player_size()
+        size = self._player_size
         for rel in range(min(count, MAX_PLAYERS)):
             seat = (viewer + rel) % count
             self._put_player(vector, at + rel * size, seat_view, seat, memory, not_severe)
         return vector
 
+    def observe_game(self, game: Game, seat: int) -> np.ndarray:
+        """:meth:`observe` of ``view(game, seat)`` without building the view: the same vector
+        (a test checks it over thousands of positions), read through the view's own
+        :func:`~triage.engine.views.card_view` with the seat's knowledge only (I1-I4)."""
+        vector = np.zeros(self.observation_size, np.float32)
+        players = game.players
+        count = len(players)
+        turn = game.turn
+        knower = _SeatKnowledge(game.know_full[seat], game.know_priority[seat])
+        not_severe = game.not_severe
+        vector[0] = game.round
+        vector[1] = game.config.rounds
+        vector[2] = count
+        vector[_GAME_PHASE + PHASES.index(game.phase)] = 1.0
+        at = _GAME_PHASE + len(PHASES)
+        if turn == seat:
+            vector[at] = 1.0
+            vector[at + 1] = bool(players[seat].pending)
+        deck = game.deck
+        vector[at + 2] = len(deck)
+        vector[at + 3] = len(game.discard)
+        at += 4
+        known_positions = game.known_positions
+        for card in deck[:DECK_PEEK]:
+            vector[at] = 1.0
+            if card in known_positions:
+                vector[at + 1] = 1.0
+                _put_card(vector, at + 2, card_view(game, knower, card), card in not_severe)
+            at += 2 + _CARD_SIZE
+        at = self._players_at
+        size = self._player_size
+        active = game.active
+        for rel in range(min(count, MAX_PLAYERS)):
+            other = (seat + rel) % count
+            start = at + rel * size
+            self._put_engine_player(vector, start, game, other, knower, other == turn, other == active)
+        return vector
+
+    def _put_engine_player(
+        self, vector: np.ndarray, at: int, game: Game, seat: int, knower: Any, decides: bool, active: bool
+    ) -> None:
+        player = game.players[seat]
+        hospital = player.hospital
+        terminals = player.terminals
+        pending = player.pending
+        if len(terminals) > self.terminals or len(pending) > self.pending or len(hospital) > self.spaces:
+            raise EncodingError("more spaces, terminal or pending patients than this layout holds")
+        vector[at] = 1.0
+        end = at + 1 + len(PLAYER_NUMBERS)
+        vector[at + 1 : end] = _numbers(player)
+        vector[end : end + 6] = (
+            len(hospital), player.passed, player.score, decides, active, game.first_player == seat
+        )
+        at = end + 6
+        not_severe = game.not_severe
+        slot_size = _CARD_SIZE + len(_SLOT_FIELDS)
+        for index, slot in enumerate(hospital):
+            if slot is not None:
+                start = at + index * slot_size
+                _put_card(vector, start, card_view(game, knower, slot.card, slot.time), slot.card in not_severe)
+                vector[start + _CARD_SIZE] = slot.time
+                vector[start + _CARD_SIZE + 1] = slot.revealed
+                vector[start + _CARD_SIZE + 2] = slot.placed
+        at += self.spaces * slot_size
+        cards = game.cards
+        for number, patient in enumerate(terminals):
+            start = at + number * len(_TERMINAL_FIELDS)
+            spec = cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
+            vector[start] = 1.0
+            vector[start + 1] = patient.time
+            vector[start + 2] = patient.treated
+            vector[start + 3] = spec.credits
+            vector[start + 4] = spec.vp
+        at += self.terminals * len(_TERMINAL_FIELDS)
+        for number, card in enumerate(pending):
+            _put_card(vector, at + number * _CARD_SIZE, card_view(game, knower, card), card in not_severe)
+
     @property
     def _players_at(self) -> int:
         return _GAME_PHASE + len(PHASES) + 4 + DECK_PEEK * (2 + _CARD_SIZE)
 
+    @cached_property
     def _player_size(self) -> int:
         fixed = 1 + len(COUNTERS) + 2 + 3
         card, slot = len(_CARD_FIELDS), len(_SLOT_FIELDS)
@@ -298,6 +380,20 @@ _TERMINAL_FIELDS: tuple[str, ...] = ("present", "time", "treated", "credits", "v
 
 
 _CARD_SIZE = len(_CARD_FIELDS)
+
+
+_numbers = attrgetter(*PLAYER_NUMBERS)
+
+
+class _SeatKnowledge:
+    """One seat's knowledge in the shape :func:`card_view` reads (I2)."""
+
+    __slots__ = ("full", "priority")
+
+    def __init__(self, full: set[str], priority: set[str]) -> None:
+        self.full = full
+        self.priority = priority
+
 _GAME_PHASE = 3  # round, rounds, num_players come first
 _FRONT_AT = {front: 1 + i for i, front in enumerate(FRONTS)}
 _KIND_AT = {kind: 2 + len(FRONTS) + i for i, kind in enumerate(KINDS)}

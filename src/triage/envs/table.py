@@ -87,7 +87,10 @@ class Table:
         return self._view(seat)
 
     def observation(self, seat: int) -> np.ndarray:
-        return self.layout.observe(self.view(seat))
+        """The seat's observation vector: ``layout.observe(view(game, seat))``, computed straight
+        from the game with the seat's knowledge (:meth:`Layout.observe_game`)."""
+        self._fresh()
+        return self.layout.observe_game(self.game, seat)
 
     def legal_ids(self, seat: int) -> list[int]:
         """The seat's legal integers, sorted; empty when it is not its decision."""
