@@ -57,7 +57,9 @@ def test_maskable_ppo_trains_on_triage_v0_without_a_wrapper() -> None:
 def test_maskable_ppo_learns_on_the_flat_normalised_option() -> None:
     torch.set_num_threads(1)
     environment = gymnasium.make("Triage-v0", observation="flat", normalize=True, returns="win")
-    model = MaskablePPO("MlpPolicy", environment, n_steps=512, batch_size=256, n_epochs=1, seed=1, device="cpu")
+    model = MaskablePPO(
+        "MlpPolicy", environment, n_steps=512, batch_size=256, n_epochs=1, seed=1, device="cpu"
+    )
     model.learn(total_timesteps=1024)
     observation, _ = environment.reset(seed=2)
     assert environment.observation_space.contains(observation)
@@ -82,13 +84,13 @@ def test_supersuit_flatten_normalize_and_frame_stack_run_on_the_flat_option() ->
         wrapped.step(rng.choice(np.flatnonzero(info["action_mask"]).tolist()))
         steps += 1
     assert steps > 20
-    assert observation.shape == (3 * pettingzoo_env(players=2, observation="flat").observation_space(agent).shape[0],)
+    assert observation.shape == (
+        3 * pettingzoo_env(players=2, observation="flat").observation_space(agent).shape[0],
+    )
 
 
 def test_supersuit_wraps_the_flat_gymnasium_option() -> None:
-    environment = frame_stack_v1(
-        normalize_obs_v0(gymnasium.make("Triage-v0", observation="flat")), 2
-    )
+    environment = frame_stack_v1(normalize_obs_v0(gymnasium.make("Triage-v0", observation="flat")), 2)
     observation, info = environment.reset(seed=1)
     rng = random.Random(1)
     done = False
@@ -128,7 +130,10 @@ def test_a_tianshou_collector_runs_on_the_pettingzoo_environment() -> None:
 
     probe = make()
     policy = MultiAgentPolicy(
-        {agent: MARLRandomDiscreteMaskedOffPolicyAlgorithm(probe.action_space).policy for agent in probe.agents}
+        {
+            agent: MARLRandomDiscreteMaskedOffPolicyAlgorithm(probe.action_space).policy
+            for agent in probe.agents
+        }
     )
     # one environment and a plain buffer: Tianshou's vector buffer spends ~20 s compiling (Numba)
     collector = Collector(policy, DummyVectorEnv([make]), ReplayBuffer(4000))

@@ -15,7 +15,6 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test
 
 import triage.envs.gymnasium  # noqa: F401 - registers Triage-v0
-import triage.envs.openspiel  # noqa: F401 - registers "triage"
 from triage.engine import CardSpec, Game, load_standard_deck, make_config
 from triage.envs.bounds import game_bounds
 from triage.envs.features import ObservationEncoder
@@ -136,7 +135,7 @@ def test_gymnasium_rewards_add_up_to_the_final_value(returns: str) -> None:
         observation, _ = environment.reset(seed=seed)
         rng, total, done = random.Random(seed), 0.0, False
         while not done:
-            observation, reward, done, _, info = environment.step(
+            observation, reward, done, _, _ = environment.step(
                 rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
             )
             total += reward
@@ -152,7 +151,7 @@ def test_pettingzoo_rewards_add_up_to_the_final_values(returns: str) -> None:
     totals = dict.fromkeys(environment.possible_agents, 0.0)
     rng = random.Random(3)
     for agent in environment.agent_iter():
-        observation, reward, termination, truncation, info = environment.last()
+        observation, reward, termination, truncation, _ = environment.last()
         totals[agent] += reward
         if termination or truncation:
             environment.step(None)
@@ -194,7 +193,7 @@ def test_the_parallel_environment_takes_the_action_of_the_seat_to_decide_only() 
         assert len(acting) == 1
         actions = {a: 0 for a in environment.agents}  # the idle seat's 0 is ignored
         actions[acting[0]] = rng.choice(np.flatnonzero(observations[acting[0]]["action_mask"]).tolist())
-        observations, _, _, _, infos = environment.step(actions)
+        observations, _, _, _, _ = environment.step(actions)
         steps += 1
     assert steps > 20
 

@@ -126,7 +126,9 @@ def gymnasium_env(seconds: float) -> Rate:
     return _timed("gymnasium (solo)", "actions", seconds, game)
 
 
-def ismcts(name: str, game_name: str, params: dict, evaluator: object, simulations: int, seconds: float) -> Rate:
+def ismcts(
+    name: str, game_name: str, params: dict, evaluator: object, simulations: int, seconds: float
+) -> Rate:
     """IS-MCTS iterations per second on the first decision of ``game_name``."""
     import pyspiel
     from open_spiel.python.algorithms import ismcts as ismcts_module
@@ -169,7 +171,14 @@ def measure(players: int = 2, seconds: float = 3.0, simulations: int = 200) -> t
     spiel_random = mcts.RandomRolloutEvaluator(random_state=np.random.RandomState(1))
     rates += [
         ismcts("ismcts leduc_poker", "leduc_poker", {}, spiel_random, simulations, seconds),
-        ismcts("ismcts triage, RandomRolloutEvaluator", "triage", {"players": 2}, spiel_random, simulations, seconds),
+        ismcts(
+            "ismcts triage, RandomRolloutEvaluator",
+            "triage",
+            {"players": 2},
+            spiel_random,
+            simulations,
+            seconds,
+        ),
         ismcts(
             "ismcts triage, triage RolloutEvaluator",
             "triage",

@@ -148,5 +148,7 @@ def _spendable(
                 following.add((left, total, used + total))
                 bought += 1
         # keep only states not dominated in all three numbers
-        states = {s for s in following if not any(o != s and all(a >= b for a, b in zip(o, s)) for o in following)}
+        states = {
+            s for s in following if not any(o != s and all(a >= b for a, b in zip(o, s)) for o in following)
+        }
     return max(s[0] for s in states), max(s[2] for s in states)

@@ -32,8 +32,8 @@ from triage.engine.actions import PAYERS, ActionSpace, EncodingError, IllegalAct
 from triage.engine.cards import KINDS
 from triage.engine.config import MARKET_ITEMS
 from triage.engine.game import PHASES, Game
-from triage.engine.views import card_view
 from triage.engine.state import PLAYER_NUMBERS
+from triage.engine.views import card_view
 
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -243,7 +243,6 @@ class Layout(ActionSpace):
         count = len(players)
         turn = game.turn
         knower = _SeatKnowledge(game.know_full[seat], game.know_priority[seat])
-        not_severe = game.not_severe
         vector[0] = game.round
         vector[1] = game.config.rounds
         vector[2] = count
@@ -261,7 +260,7 @@ class Layout(ActionSpace):
             vector[at] = 1.0
             if card in known_positions:
                 vector[at + 1] = 1.0
-                _put_card(vector, at + 2, card_view(game, knower, card), card in not_severe)
+                vector[at + 2 : at + 2 + _CARD_SIZE] = _card_vector(game, knower, card, None)
             at += 2 + _CARD_SIZE
         at = self._players_at
         size = self._player_size
@@ -285,15 +284,19 @@ class Layout(ActionSpace):
         end = at + 1 + len(PLAYER_NUMBERS)
         vector[at + 1 : end] = _numbers(player)
         vector[end : end + 6] = (
-            len(hospital), player.passed, player.score, decides, active, game.first_player == seat
+            len(hospital),
+            player.passed,
+            player.score,
+            decides,
+            active,
+            game.first_player == seat,
         )
         at = end + 6
-        not_severe = game.not_severe
         slot_size = _CARD_SIZE + len(_SLOT_FIELDS)
         for index, slot in enumerate(hospital):
             if slot is not None:
                 start = at + index * slot_size
-                _put_card(vector, start, card_view(game, knower, slot.card, slot.time), slot.card in not_severe)
+                vector[start : start + _CARD_SIZE] = _card_vector(game, knower, slot.card, slot.time)
                 vector[start + _CARD_SIZE] = slot.time
                 vector[start + _CARD_SIZE + 1] = slot.revealed
                 vector[start + _CARD_SIZE + 2] = slot.placed
@@ -309,7 +312,8 @@ class Layout(ActionSpace):
             vector[start + 4] = spec.vp
         at += self.terminals * len(_TERMINAL_FIELDS)
         for number, card in enumerate(pending):
-            _put_card(vector, at + number * _CARD_SIZE, card_view(game, knower, card), card in not_severe)
+            start = at + number * _CARD_SIZE
+            vector[start : start + _CARD_SIZE] = _card_vector(game, knower, card, None)
 
     @property
     def _players_at(self) -> int:
@@ -348,7 +352,11 @@ class Layout(ActionSpace):
         at += self.spaces * slot_size
         terminals = player["terminals"]
         pending = player["pending"]
-        if len(terminals) > self.terminals or len(pending) > self.pending or len(player["hospital"]) > self.spaces:
+        if (
+            len(terminals) > self.terminals
+            or len(pending) > self.pending
+            or len(player["hospital"]) > self.spaces
+        ):
             raise EncodingError("more spaces, terminal or pending patients than this layout holds")
         for number, entry in enumerate(terminals):
             start = at + number * len(_TERMINAL_FIELDS)
@@ -384,6 +392,30 @@ _CARD_SIZE = len(_CARD_FIELDS)
 
 _numbers = attrgetter(*PLAYER_NUMBERS)
 
+#: Per card table (games copied from one another share it): the features of a card for each
+#: (card, knowledge level, Time where a chronic difficulty shows it, publicly not severe).
+_CARD_VECTORS: dict[int, tuple[dict[str, Any], dict[tuple[Any, ...], np.ndarray]]] = {}
+
+
+def _card_vector(game: Game, knower: _SeatKnowledge, card: str, time: int | None) -> np.ndarray:
+    """:func:`_put_card` of ``card_view(game, knower, card, time)``, remembered: the features
+    depend only on the card, how much the seat knows of it, and its Time for a chronic one."""
+    cards = game.cards
+    cached = _CARD_VECTORS.get(id(cards))
+    if cached is None or cached[0] is not cards:
+        if len(_CARD_VECTORS) > 256:
+            _CARD_VECTORS.clear()
+        cached = _CARD_VECTORS[id(cards)] = (cards, {})
+    level = 2 if card in knower.full else 1 if card in knower.priority else 0
+    not_severe = card in game.not_severe
+    key = (card, level, time if level and cards[card].healing is None else None, not_severe)
+    features = cached[1].get(key)
+    if features is None:
+        features = np.zeros(_CARD_SIZE, np.float32)
+        _put_card(features, 0, card_view(game, knower, card, time), not_severe)
+        cached[1][key] = features
+    return features
+
 
 class _SeatKnowledge:
     """One seat's knowledge in the shape :func:`card_view` reads (I2)."""
@@ -393,6 +425,7 @@ class _SeatKnowledge:
     def __init__(self, full: set[str], priority: set[str]) -> None:
         self.full = full
         self.priority = priority
+
 
 _GAME_PHASE = 3  # round, rounds, num_players come first
 _FRONT_AT = {front: 1 + i for i, front in enumerate(FRONTS)}

@@ -71,7 +71,11 @@ class ObservationEncoder:
             "staff_available": (0, start["staff"] + bounds.spendable // price["staff"], 3),
             "congress": (0, bounds.spendable // price["congress"], 3),
             "helicopters": (0, bounds.spendable // price["helicopter"], 3),
-            "outpatient_clinics": (0, limits["outpatient_clinic"] or 0, max(limits["outpatient_clinic"] or 1, 1)),
+            "outpatient_clinics": (
+                0,
+                limits["outpatient_clinic"] or 0,
+                max(limits["outpatient_clinic"] or 1, 1),
+            ),
             "clinical_trials": (0, limits["clinical_trial"] or 0, max(limits["clinical_trial"] or 1, 1)),
             "spaces": (0, most_spaces, most_spaces),
             "score": (bounds.min_score, bounds.max_score, 40),

@@ -159,7 +159,7 @@ class _Position:
     """A state's own part: its table (None until the deal), the public decisions and the deal
     digits. Cloning a state deep-copies it, which copies the game with ``Game.copy``."""
 
-    __slots__ = ("table", "seed", "public_actions", "deal_digits", "handover")
+    __slots__ = ("deal_digits", "handover", "public_actions", "seed", "table")
 
     def __init__(self, table: Table | None, seed: int | None) -> None:
         self.table = table

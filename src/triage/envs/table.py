@@ -40,7 +40,7 @@ def make_game_config(rounds: int | None = None, return_to: str | None = None, **
 class Table:
     """A game plus the integer encoding of its actions, seen seat by seat."""
 
-    __slots__ = ("game", "layout", "_key", "_views", "_legal", "_legal_set")
+    __slots__ = ("_key", "_legal", "_legal_set", "_views", "game", "layout")
 
     def __init__(self, game: Game, layout: Layout | None = None) -> None:
         self.game = game
@@ -114,7 +114,11 @@ class Table:
                 f"action {index}: it is player {self.game.turn}'s decision, not player {seat}'s (R1)"
             )
         self._fresh()
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or index not in self._legal_set:
+        if (
+            isinstance(index, bool)
+            or not isinstance(index, (int, np.integer))
+            or index not in self._legal_set
+        ):
             raise IllegalActionError(self._refusal(seat, index))
         return self.game.apply_id(int(index))
 
