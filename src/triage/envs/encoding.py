@@ -498,6 +498,13 @@ def _pay(what: str, cost: int, staff: int, congress: int) -> dict[str, int]:
     return {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
 
 
+#: Parts of a view that are the same all game long (the box and the settings): left out of
+#: :func:`view_text`, which only has to tell positions of one game apart.
+FIXED_VIEW_PARTS: frozenset[str] = frozenset({"format", "config", "catalogue", "card_ids"})
+
+
 def view_text(seat_view: View) -> str:
-    """A canonical text of a view (stable key order): equal views give equal strings."""
-    return json.dumps(seat_view, sort_keys=True, separators=(",", ":"))
+    """A canonical text of a view (stable key order) without its :data:`FIXED_VIEW_PARTS`:
+    within one game, equal views give equal strings and different views different ones."""
+    changing = {key: value for key, value in seat_view.items() if key not in FIXED_VIEW_PARTS}
+    return json.dumps(changing, sort_keys=True, separators=(",", ":"))

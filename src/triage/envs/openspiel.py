@@ -19,7 +19,8 @@ Parameters: ``players`` (1-4, default 2), ``seed`` (default -1), ``rounds`` (def
 * Returns: at the end, each player's value (``returns``: score, margin or win); 0 before.
   ``min_utility``/``max_utility`` are proven bounds (:mod:`triage.envs.bounds`; ``win``: -1, 1)
   and ``max_game_length`` the proven most decisions, plus the deal's chance nodes.
-* Information: ``observation_string(p)`` is seat ``p``'s view (canonical JSON) and
+* Information: ``observation_string(p)`` is seat ``p``'s view (canonical JSON, less the parts
+  fixed all game: settings, deck list, card ids) and
   ``observation_tensor(p)`` its vector; ``information_state_string(p)`` adds the public action
   history (every player decision is public in Triage; only card backs and the deck order are
   hidden), ``information_state_tensor(p)`` is the view's vector (the view holds the seat's
@@ -48,7 +49,7 @@ from triage.engine import Config, Game, view
 from triage.engine.cards import load_standard_deck
 from triage.engine.determinize import determinize
 from triage.envs.bounds import GameBounds, game_bounds
-from triage.envs.encoding import Layout, view_text
+from triage.envs.encoding import Layout
 from triage.envs.returns import check_returns, final_values, value_range
 from triage.envs.table import Table, make_game_config
 
@@ -276,7 +277,9 @@ class TriageState(pyspiel.State):
         rng = random.Random(int(probability_sampler() * 2**53))
         world = determinize(table.view(player_id), rng)
         position = self._position
-        drawn = _Position(Table(world, self._settings.layout), None)
+        drawn_table = Table(world, self._settings.layout)
+        drawn_table.share_seat(table, player_id)
+        drawn = _Position(drawn_table, None)
         drawn.public_actions = list(position.public_actions)
         drawn.deal_digits = list(position.deal_digits)
         drawn.handover = True
@@ -332,7 +335,7 @@ class TriageObserver:
         table = state._table()
         if table is None:
             return f"p{player} before the deal"
-        text = view_text(table.view(player))
+        text = table.text(player)
         if self.perfect_recall:
             history = " ".join(f"{who}:{action}" for who, action in state.public_actions)
             text += f"\nactions {history}"

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from triage.engine import Config, Game, RuleError, events_for, make_config, view
-from triage.envs.encoding import IllegalActionError, Layout, View
+from triage.envs.encoding import IllegalActionError, Layout, View, view_text
 
 
 def make_game_config(rounds: int | None = None, return_to: str | None = None, **overrides: Any) -> Config:
@@ -40,16 +40,18 @@ def make_game_config(rounds: int | None = None, return_to: str | None = None, **
 class Table:
     """A game plus the integer encoding of its actions, seen seat by seat."""
 
-    __slots__ = ("_key", "_legal", "_legal_set", "_views", "game", "layout")
+    __slots__ = ("_key", "_legal", "_legal_set", "_mask", "_texts", "_views", "game", "layout")
 
     def __init__(self, game: Game, layout: Layout | None = None) -> None:
         self.game = game
         self.layout = layout or Layout.from_view(view(game, 0))
         self._key = -1
         self._views: dict[int, View] = {}
+        self._texts: dict[int, str] = {}
         #: The legal integers of the seat to decide, sorted and as a set.
         self._legal: list[int] = []
         self._legal_set: frozenset[int] = frozenset()
+        self._mask: np.ndarray | None = None
 
     @classmethod
     def deal(cls, players: int = 2, seed: int = 0, config: Config | None = None) -> Table:
@@ -62,8 +64,10 @@ class Table:
         other.layout = self.layout
         other._key = self._key
         other._views = dict(self._views)
+        other._texts = dict(self._texts)
         other._legal = self._legal
         other._legal_set = self._legal_set
+        other._mask = self._mask
         return other
 
     def _fresh(self) -> None:
@@ -72,6 +76,8 @@ class Table:
         if key != self._key:
             self._key = key
             self._views = {}
+            self._texts = {}
+            self._mask = None
             ids = self.game.legal_action_ids()
             self._legal = sorted(ids)
             self._legal_set = frozenset(ids)
@@ -86,6 +92,24 @@ class Table:
         self._fresh()
         return self._view(seat)
 
+    def text(self, seat: int) -> str:
+        """The seat's view as canonical text (:func:`~triage.envs.encoding.view_text`)."""
+        self._fresh()
+        text = self._texts.get(seat)
+        if text is None:
+            text = self._texts[seat] = view_text(self._view(seat))
+        return text
+
+    def share_seat(self, source: Table, seat: int) -> None:
+        """Take ``source``'s view and text of ``seat`` as this table's own: for a game drawn
+        from that view (determinize), whose view of ``seat`` is the same by construction."""
+        self._fresh()
+        source._fresh()
+        if seat in source._views:
+            self._views[seat] = source._views[seat]
+        if seat in source._texts:
+            self._texts[seat] = source._texts[seat]
+
     def observation(self, seat: int) -> np.ndarray:
         """The seat's observation vector: ``layout.observe(view(game, seat))``, computed straight
         from the game with the seat's knowledge (:meth:`Layout.observe_game`)."""
@@ -98,7 +122,14 @@ class Table:
         return list(self._legal) if seat == self.game.turn else []
 
     def mask(self, seat: int) -> np.ndarray:
-        return self.layout.mask(self.legal_ids(seat))
+        """The seat's int8 mask of legal integers (a new array each call, from one kept per
+        position)."""
+        self._fresh()
+        if seat != self.game.turn:
+            return self.layout.mask([])
+        if self._mask is None:
+            self._mask = self.layout.mask(self._legal)
+        return self._mask.copy()
 
     def play(self, seat: int, index: int) -> list[dict[str, Any]]:
         """Take integer ``index`` for ``seat``; refused clearly (and nothing changes) when it is
