@@ -6,7 +6,8 @@ Every figure is a rate of random play on one core, so that machines and loads ca
 ratios:
 
 * ``engine dict``: the engine alone, ``legal_actions()`` then ``apply()`` of a random one (the
-  reference, as in ``triage bench``);
+  reference, as in ``triage bench``), for ``--players`` and for the solo game (Gymnasium's
+  reference);
 * ``openspiel``: ``state.legal_actions()`` then ``state.apply_action()`` (deal by chance nodes
   included in the time, not in the count);
 * ``pettingzoo``: the AEC loop, ``last()`` (observation and mask) then ``step()``;
@@ -17,6 +18,8 @@ ratios:
   against the same bot on ``leduc_poker``.
 
 Random choices use Python's ``random`` in every loop but OpenSpiel's own evaluator (NumPy).
+The paths take turns in short slices (``--slices``), so that a machine whose load changes during
+the run slows them all alike and the ratios stay fair.
 """
 
 from __future__ import annotations
@@ -44,19 +47,36 @@ class Rate:
         return self.count / self.seconds
 
 
-def _timed(name: str, unit: str, seconds: float, batch: Callable[[int], int]) -> Rate:
-    """Call ``batch(k)`` for k = 0, 1, ... until ``seconds`` have passed; sum its counts."""
-    count, k = 0, 0
-    start = time.perf_counter()
-    while True:
-        count += batch(k)
-        k += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return Rate(name, count, elapsed, unit)
+@dataclass
+class _Path:
+    """One path: ``batch(k)`` does the k-th unit of work (a game, a search) and counts it."""
+
+    name: str
+    unit: str
+    batch: Callable[[int], int]
+    count: int = 0
+    seconds: float = 0.0
+    calls: int = 0
+
+    def run(self, seconds: float) -> None:
+        start = time.perf_counter()
+        while True:
+            self.count += self.batch(self.calls)
+            self.calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                self.seconds += elapsed
+                return
+
+    def rate(self) -> Rate:
+        return Rate(self.name, self.count, self.seconds, self.unit)
 
 
-def engine_dict(players: int, seconds: float) -> Rate:
+def _timed(name: str, unit: str, seconds: float, batch: Callable[[int], int]) -> _Path:
+    return _Path(name, unit, batch)
+
+
+def engine_dict(players: int, seconds: float, name: str = "engine dict path") -> _Path:
     from triage.engine import Game
 
     def game(seed: int) -> int:
@@ -66,10 +86,10 @@ def engine_dict(players: int, seconds: float) -> Rate:
             steps += 1
         return steps
 
-    return _timed("engine dict path", "actions", seconds, game)
+    return _timed(name, "actions", seconds, game)
 
 
-def openspiel(players: int, seconds: float) -> Rate:
+def openspiel(players: int, seconds: float) -> _Path:
     import pyspiel
 
     from triage.envs.openspiel import apply_deal
@@ -87,7 +107,7 @@ def openspiel(players: int, seconds: float) -> Rate:
     return _timed("openspiel", "actions", seconds, game)
 
 
-def pettingzoo(players: int, seconds: float) -> Rate:
+def pettingzoo(players: int, seconds: float) -> _Path:
     from triage.envs.pettingzoo import env
 
     environment = env(players=players)
@@ -107,7 +127,7 @@ def pettingzoo(players: int, seconds: float) -> Rate:
     return _timed("pettingzoo", "actions", seconds, game)
 
 
-def gymnasium_env(seconds: float) -> Rate:
+def gymnasium_env(seconds: float) -> _Path:
     import gymnasium
 
     import triage.envs.gymnasium  # noqa: F401 - registers Triage-v0
@@ -156,20 +176,22 @@ def ismcts(
     return _timed(name, "iterations", seconds, search)
 
 
-def measure(players: int = 2, seconds: float = 3.0, simulations: int = 200) -> tuple[Rate, list[Rate]]:
-    """The engine's rate and every adapter's, in one run."""
+def measure(
+    players: int = 2, seconds: float = 3.0, simulations: int = 200, slices: int = 5
+) -> tuple[Rate, list[Rate]]:
+    """The engine's rate and every adapter's, in one run: ``seconds`` per path in all, taken in
+    ``slices`` turns."""
     from open_spiel.python.algorithms import mcts
 
     from triage.envs.openspiel import RolloutEvaluator
 
-    reference = engine_dict(players, seconds)
-    rates = [
+    spiel_random = mcts.RandomRolloutEvaluator(random_state=np.random.RandomState(1))
+    paths = [
+        engine_dict(players, seconds),
+        engine_dict(1, seconds, SOLO),
         openspiel(players, seconds),
         pettingzoo(players, seconds),
         gymnasium_env(seconds),
-    ]
-    spiel_random = mcts.RandomRolloutEvaluator(random_state=np.random.RandomState(1))
-    rates += [
         ismcts("ismcts leduc_poker", "leduc_poker", {}, spiel_random, simulations, seconds),
         ismcts(
             "ismcts triage, RandomRolloutEvaluator",
@@ -188,15 +210,26 @@ def measure(players: int = 2, seconds: float = 3.0, simulations: int = 200) -> t
             seconds,
         ),
     ]
-    return reference, rates
+    for _ in range(slices):
+        for path in paths:
+            path.run(seconds / slices)
+    rates = [path.rate() for path in paths]
+    return rates[0], rates[1:]
+
+
+SOLO = "engine dict path, solo"
 
 
 def report(reference: Rate, rates: list[Rate]) -> str:
+    """The table of rates; each adapter's ratio is against the engine with as many players
+    (Gymnasium: the solo engine)."""
     lines = [f"{'path':42} {'per second':>12} {'vs engine dict path':>20}"]
-    lines.append(f"{reference.name:42} {reference.per_second:12,.0f} {1:20.2f}")
+    lines.append(f"{reference.name:42} {reference.per_second:12,.0f} {1:20.2f} actions")
+    solo = next((rate for rate in rates if rate.name == SOLO), reference)
     leduc = next((rate for rate in rates if rate.name == "ismcts leduc_poker"), None)
     for rate in rates:
-        ratio = f"{rate.per_second / reference.per_second:20.2f}" if rate.unit == "actions" else " " * 20
+        base = solo if rate.name.startswith("gymnasium") else reference
+        ratio = f"{rate.per_second / base.per_second:20.2f}" if rate.unit == "actions" else " " * 20
         lines.append(f"{rate.name:42} {rate.per_second:12,.0f} {ratio} {rate.unit}")
     if leduc is not None:
         for rate in rates:
@@ -210,8 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2, help="OpenSpiel and PettingZoo (Gymnasium is solo)")
     parser.add_argument("--seconds", type=float, default=3.0, help="time spent on each path")
     parser.add_argument("--simulations", type=int, default=200, help="IS-MCTS iterations per search")
+    parser.add_argument("--slices", type=int, default=5, help="turns the paths take")
     args = parser.parse_args(argv)
-    print(report(*measure(args.players, args.seconds, args.simulations)))
+    print(report(*measure(args.players, args.seconds, args.simulations, args.slices)))
     return 0
 
 

@@ -48,6 +48,7 @@ from open_spiel.python.algorithms import mcts
 from triage.engine import Config, Game, view
 from triage.engine.cards import load_standard_deck
 from triage.engine.determinize import determinize
+from triage.engine.rollout import Policy, random_policy, rollout
 from triage.envs.bounds import GameBounds, game_bounds
 from triage.envs.encoding import Layout
 from triage.envs.returns import check_returns, final_values, value_range
@@ -343,15 +344,20 @@ class TriageObserver:
 
 
 class RolloutEvaluator(mcts.Evaluator):
-    """Random rollouts played on the engine itself, for OpenSpiel's MCTS and IS-MCTS bots.
+    """Rollouts played on the engine itself, for OpenSpiel's MCTS and IS-MCTS bots.
 
     OpenSpiel's ``RandomRolloutEvaluator`` steps a pyspiel state (legal list, NumPy choice,
-    apply) at every move; this one copies the engine game once and plays uniform random legal
-    actions on it through the integer path (``legal_action_ids``/``apply_id``), then scores the
-    end with the game's ``returns``. Same distribution of rollouts, several times faster."""
+    apply) at every move; this one copies the engine game once and plays it out with
+    :func:`triage.engine.rollout.rollout` on integer actions (``policy``: uniform random by
+    default, or ``greedy_policy``), then scores the end with the game's ``returns``.
 
-    def __init__(self, n_rollouts: int = 1, seed: int | None = None) -> None:
+    A state-reading policy such as ``greedy_policy`` is fair only on a world drawn from the
+    searching seat's view, which is what IS-MCTS evaluates (``resample_from_infostate``); with
+    plain MCTS on the real game it would read hidden cards (I4)."""
+
+    def __init__(self, n_rollouts: int = 1, seed: int | None = None, policy: Policy = random_policy) -> None:
         self.n_rollouts = n_rollouts
+        self.policy = policy
         self._rng = random.Random(seed)
 
     def evaluate(self, state: TriageState) -> np.ndarray:
@@ -365,9 +371,7 @@ class RolloutEvaluator(mcts.Evaluator):
         total = np.zeros(settings.players)
         for _ in range(self.n_rollouts):
             game = table.game.copy()
-            choice = self._rng.choice
-            while game.turn is not None:
-                game.apply_id(choice(game.legal_action_ids()))
+            rollout(game, self.policy, self._rng)
             total += final_values(game.scores(), game.winner, settings.returns, settings.start)
         return total / self.n_rollouts
 
