@@ -18,8 +18,9 @@ ratios:
   against the same bot on ``leduc_poker``.
 
 Random choices use Python's ``random`` in every loop but OpenSpiel's own evaluator (NumPy).
-The paths take turns in short slices (``--slices``), so that a machine whose load changes during
-the run slows them all alike and the ratios stay fair.
+Time is the process's CPU time (``time.process_time``), so other work on a shared machine does
+not count; the paths also take turns in short slices (``--slices``), so that what load still
+does (caches, frequency) hits them alike.
 """
 
 from __future__ import annotations
@@ -59,11 +60,11 @@ class _Path:
     calls: int = 0
 
     def run(self, seconds: float) -> None:
-        start = time.perf_counter()
+        start = time.process_time()
         while True:
             self.count += self.batch(self.calls)
             self.calls += 1
-            elapsed = time.perf_counter() - start
+            elapsed = time.process_time() - start
             if elapsed >= seconds:
                 self.seconds += elapsed
                 return
