@@ -31,7 +31,7 @@ def test_gymnasium_random_game(benchmark) -> None:  # type: ignore[no-untyped-de
 def test_the_bench_command_prints_every_path_with_its_ratio(capsys) -> None:  # type: ignore[no-untyped-def]
     from triage.envs import bench
 
-    assert bench.main(["--seconds", "0.3", "--simulations", "4", "--slices", "1"]) == 0
+    assert bench.main(["--seconds", "0.1", "--simulations", "4", "--slices", "1"]) == 0
     out = capsys.readouterr().out
     for name in ("engine dict path", "openspiel", "pettingzoo", "gymnasium (solo)", "ismcts leduc_poker"):
         assert name in out
