@@ -176,39 +176,69 @@ class _Static:
     """The parts of a view that never change for one card table and configuration: public
     and shared by every view of the games that share them (copies, one game's whole life)."""
 
-    __slots__ = ("cards", "config", "card_ids", "catalogue", "config_dict", "entries", "slots", "terminals")
+    __slots__ = ("cards", "config", "card_ids", "catalogue", "config_dict", "entries", "tops", "slots", "terminals")
 
     def __init__(self, game: Game) -> None:
         self.cards = game.cards
         self.config = game.config
         self.card_ids = sorted(game.cards)
+        # By diagnosis, healing (none first), credits, VP, then kind.
         backs = sorted(
             (spec.back() for spec in game.cards.values()),
-            key=lambda back: [-1 if value is None else value for value in back[1:]] + [back[0]],
+            key=lambda back: (
+                -1 if back[1] is None else back[1],
+                -1 if back[2] is None else back[2],
+                back[3],
+                back[4],
+                back[0],
+            ),
         )
         self.catalogue = [list(back) for back in backs]
         self.config_dict = game.config.to_dict()
         #: Memory entries of every card by level of knowledge (front only, priority, full).
         self.entries: tuple[dict[str, dict[str, Any]], ...] | None = None
+        #: The deck's top card as shown (its entry with its id), by level of knowledge.
+        self.tops: tuple[dict[str, dict[str, Any]], ...] = ({}, {}, {})
         #: A hospital patient as shown, by (card, level of knowledge, Time, revealed, placed),
-        #: and a terminal patient by (card, Time, treated): nothing else decides them.
+        #: and a terminal patient by (card, Time, treated, ever treated): nothing else decides them.
         self.slots: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.terminals: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
     def memory_entries(self, game: Game) -> tuple[dict[str, dict[str, Any]], ...]:
         if self.entries is None:
-            levels = (set(), set(self.cards), set(self.cards))
-            self.entries = tuple(
-                {card: _without_card(card_view(game, _Knower(full, priority), card)) for card in self.cards}
-                for full, priority in ((levels[0], levels[0]), (levels[0], levels[1]), (levels[2], levels[0]))
+            everything = set(self.cards)
+            self.entries = (
+                _Entries(game, _Knower(set(), set())),
+                _Entries(game, _Knower(set(), everything)),
+                _Entries(game, _Knower(everything, set())),
             )
         return self.entries
 
 
-def _without_card(entry: dict[str, Any]) -> dict[str, Any]:
-    del entry["card"]
-    return entry
+class _Entries(dict):  # type: ignore[type-arg]
+    """Memory entries of one level of knowledge, made the first time a card is looked up."""
+
+    def __init__(self, game: Game, knower: _Knower) -> None:
+        super().__init__()
+        self.game = game
+        self.knower = knower
+
+    def __missing__(self, card: str) -> dict[str, Any]:
+        entry = card_view(self.game, self.knower, card)
+        del entry["card"]
+        self[card] = entry
+        return entry
+
+
+def _deck_top(game: Game, knower: _Knower, static: _Static) -> dict[str, Any]:
+    """The top card as this viewer sees it: its memory entry with its id (I3)."""
+    card = game.deck[0]
+    level = 2 if card in knower.full else 1 if card in knower.priority else 0
+    top = static.tops[level].get(card)
+    if top is None:
+        top = static.tops[level][card] = {"card": card, **static.memory_entries(game)[level][card]}
+    return top
 
 
 _STATICS: dict[int, _Static] = {}
@@ -284,7 +314,7 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
         data["hospital"] = hospital
         shown_terminals = []
         for patient in player.terminals:
-            key = (patient.card, patient.time, patient.treated)
+            key = (patient.card, patient.time, patient.treated, patient.ever_treated)
             shown = terminals.get(key)
             if shown is None:
                 shown = terminals[key] = _terminal_state(game.cards[patient.card], patient)
@@ -292,13 +322,15 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
         data["terminals"] = shown_terminals
         data["pending"] = list(player.pending)
         data["passed"] = player.passed
-        data["score"] = player.score
+        data["score"] = player.vp + player.quality  # R4, as PlayerState.score
         players.append(data)
     result: dict[str, Any] = {"format": VIEW_FORMAT, "viewer": viewer}
     result.update(_flow(game))
     result["deck_count"] = len(game.deck)
-    result["deck_top"] = card_view(game, knower, game.deck[0]) if game.deck else None
-    result["deck_known"] = [card if card in game.known_positions else None for card in game.deck]
+    result["deck_top"] = _deck_top(game, knower, static) if game.deck else None
+    # I3: the cards whose deck position is public, None elsewhere.
+    known = {card: card for card in game.known_positions}
+    result["deck_known"] = list(map(known.get, game.deck))
     result["discard"] = list(game.discard)
     result["players"] = players
     result["cards"] = _memory(game, knower, static)
