@@ -58,6 +58,11 @@ __all__ = ["ActionSpace", "EncodingError", "IllegalActionError", "Layout", "view
 class Layout(ActionSpace):
     """The engine's action index for one configuration and deck, plus the observation's sizes."""
 
+    @cached_property
+    def num_actions(self) -> int:  # type: ignore[override]
+        """The size of the action space (worked out once: masks ask for it at every step)."""
+        return ActionSpace.num_actions.fget(self)  # type: ignore[attr-defined]
+
     @classmethod
     def from_view(cls, seat_view: View) -> Layout:
         """The layout for the game a view belongs to, from its public config and catalogue."""

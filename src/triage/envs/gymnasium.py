@@ -83,6 +83,7 @@ class TriageEnv(gymnasium.Env):
         self.observation_space = observation_space(self.encoder, flat=self.flat)
         self.action_space = spaces.Discrete(self.table.layout.num_actions)
         self._seeds = random.Random()
+        self._last_value = self._value()
 
     def action_masks(self) -> np.ndarray:
         """The legal integers as a boolean mask (sb3-contrib's ``MaskablePPO`` protocol)."""
@@ -119,12 +120,13 @@ class TriageEnv(gymnasium.Env):
         else:
             game_seed = self._seeds.randrange(2**31)
         self.table = Table(Game.new(players=1, seed=game_seed, config=self.config), self.table.layout)
+        self._last_value = self._value()
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        before = self._value()
+        before = self._last_value
         try:
             self.table.play_quiet(0, action)
         except IllegalActionError as error:
@@ -135,7 +137,8 @@ class TriageEnv(gymnasium.Env):
             return self._observation(), self.illegal_reward, self.table.game.is_over(), False, info
         if self.render_mode == "human":
             self.render()
-        reward = float(self._value() - before)
+        self._last_value = self._value()
+        reward = float(self._last_value - before)
         return self._observation(), reward, self.table.game.is_over(), False, self._info()
 
     def render(self) -> str | None:

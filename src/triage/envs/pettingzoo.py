@@ -139,6 +139,7 @@ class raw_env(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self._agent_to_act()
+        self._last_values = self._values()
         self._masks_to_infos()
 
     def _masks_to_infos(self) -> None:
@@ -186,9 +187,9 @@ class raw_env(AECEnv):
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for an agent whose game is over")
-        before = self._values()
+        before = self._last_values
         self.table.play_quiet(self._seat(agent), int(action))
-        after = self._values()
+        after = self._last_values = self._values()
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {name: float(after[seat] - before[seat]) for seat, name in enumerate(self.agents)}
         self._accumulate_rewards()
