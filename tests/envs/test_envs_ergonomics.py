@@ -219,3 +219,15 @@ def test_the_normalised_encoding_drops_only_constant_entries_and_stays_in_its_bo
     dropped = sorted(set(raw.names) - set(normalised.names))
     assert dropped and all(constant[raw.names.index(name)] for name in dropped)
     assert normalised.size < raw.size
+
+
+def test_the_wrapped_pettingzoo_environment_refuses_an_integer_outside_the_space() -> None:
+    """env() relies on the environment's own refusal rather than AssertOutOfBoundsWrapper."""
+    from triage.envs import IllegalActionError
+
+    environment = env(players=2)
+    environment.reset(seed=1)
+    agent = environment.agent_selection
+    with pytest.raises(IllegalActionError, match="outside the action space"):
+        environment.step(environment.action_space(agent).n)
+    assert environment.agent_selection == agent

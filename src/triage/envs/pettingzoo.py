@@ -64,10 +64,11 @@ def observation_space(encoder: ObservationEncoder, flat: bool = False) -> spaces
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's usual checks (bounds, call order)."""
-    wrapped: AECEnv = raw_env(**kwargs)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The environment with PettingZoo's call-order checks (``OrderEnforcingWrapper``). No
+    ``AssertOutOfBoundsWrapper``: the environment refuses any integer outside the mask itself,
+    with an :class:`~triage.envs.encoding.IllegalActionError` naming the integer and the rule,
+    and each wrapper layer costs every attribute read of a step."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 def parallel_env(**kwargs: Any) -> ParallelEnv:
