@@ -151,12 +151,12 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Game:
     for seat, data in enumerate(view["players"]):
         game.players[seat] = _restore_player(data, placed)
     game.discard = list(view["discard"])
-    known = {card for card in view["deck_known"] if card is not None}
+    known = set(view["deck_known"])
+    known.discard(None)
     hidden = [card for card in view["card_ids"] if card not in placed and card not in known]
     rng.shuffle(hidden)
-    deck = []
-    for card in view["deck_known"]:
-        deck.append(card if card is not None else hidden.pop())
+    draw = hidden.pop
+    deck = [card if card is not None else draw() for card in view["deck_known"]]
     if hidden:
         raise DataError(f"view: {len(hidden)} cards are in no place the view shows")
     game.deck = deck

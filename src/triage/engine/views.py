@@ -209,9 +209,9 @@ class _Static:
         if self.entries is None:
             everything = set(self.cards)
             self.entries = (
-                _Entries(game, _Knower(set(), set())),
-                _Entries(game, _Knower(set(), everything)),
-                _Entries(game, _Knower(everything, set())),
+                _Entries(game, _Knower(set(), set()), 0),
+                _Entries(game, _Knower(set(), everything), 1),
+                _Entries(game, _Knower(everything, set()), 2),
             )
         return self.entries
 
@@ -219,16 +219,31 @@ class _Static:
 class _Entries(dict):  # type: ignore[type-arg]
     """Memory entries of one level of knowledge, made the first time a card is looked up."""
 
-    def __init__(self, game: Game, knower: _Knower) -> None:
+    def __init__(self, game: Game, knower: _Knower, level: int) -> None:
         super().__init__()
         self.game = game
         self.knower = knower
+        self.level = level
 
     def __missing__(self, card: str) -> dict[str, Any]:
-        entry = card_view(self.game, self.knower, card)
-        del entry["card"]
+        # Dealt cards are shared between games (CardSpec.with_id), so most entries of a new
+        # game were already made for an earlier one.
+        spec = self.game.cards[card]
+        key = (id(spec), self.level)
+        cached = _SHARED_ENTRIES.get(key)
+        if cached is not None and cached[0] is spec:
+            entry = cached[1]
+        else:
+            entry = card_view(self.game, self.knower, card)
+            del entry["card"]
+            if len(_SHARED_ENTRIES) > 65536:
+                _SHARED_ENTRIES.clear()
+            _SHARED_ENTRIES[key] = (spec, entry)
         self[card] = entry
         return entry
+
+
+_SHARED_ENTRIES: dict[tuple[int, int], tuple[CardSpec, dict[str, Any]]] = {}
 
 
 def _deck_top(game: Game, knower: _Knower, static: _Static) -> dict[str, Any]:
@@ -289,8 +304,8 @@ def spectator_view(game: Game) -> dict[str, Any]:
 
 def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
     """Views share their unchanging parts (``card_ids``, ``catalogue``, ``config``, the entries
-    of ``cards``) with other views of the same game: treat a view as read-only, and copy it
-    (``copy.deepcopy``) before changing it."""
+    of ``cards``, patients as shown) with other views of the same game: treat a view as
+    read-only, and copy it (``copy.deepcopy``) before changing it."""
     static = _static(game)
     full = knower.full
     priority = knower.priority
@@ -298,10 +313,10 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
     terminals = static.terminals
     players = []
     for player in game.players:
-        data = _counters(player)
+        spaces = player.hospital
+        names = _SPACE_NAMES if len(spaces) <= len(_SPACE_NAMES) else _space_names(len(spaces))
         hospital: dict[str, Any] = {}
-        names = _SPACE_NAMES if len(player.hospital) <= len(_SPACE_NAMES) else _space_names(len(player.hospital))
-        for index, slot in enumerate(player.hospital):
+        for index, slot in enumerate(spaces):
             if slot is None:
                 hospital[names[index]] = None
                 continue
@@ -311,7 +326,6 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
             if shown is None:
                 shown = slots[key] = _slot_view(game, knower, slot)
             hospital[names[index]] = shown
-        data["hospital"] = hospital
         shown_terminals = []
         for patient in player.terminals:
             key = (patient.card, patient.time, patient.treated, patient.ever_treated)
@@ -319,30 +333,65 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
             if shown is None:
                 shown = terminals[key] = _terminal_state(game.cards[patient.card], patient)
             shown_terminals.append(shown)
-        data["terminals"] = shown_terminals
-        data["pending"] = list(player.pending)
-        data["passed"] = player.passed
-        data["score"] = player.vp + player.quality  # R4, as PlayerState.score
-        players.append(data)
-    result: dict[str, Any] = {"format": VIEW_FORMAT, "viewer": viewer}
-    result.update(_flow(game))
-    result["deck_count"] = len(game.deck)
-    result["deck_top"] = _deck_top(game, knower, static) if game.deck else None
+        # The keys of _counters, then the board: one dict display is the cheapest to build.
+        (
+            quality,
+            vp,
+            credits,
+            treated,
+            diagnostics,
+            healing,
+            staff,
+            staff_available,
+            congress,
+            helicopters,
+            outpatient_clinics,
+            clinical_trials,
+        ) = _NUMBERS(player)
+        players.append(
+            {
+                "quality": quality,
+                "vp": vp,
+                "credits": credits,
+                "treated": treated,
+                "diagnostics": diagnostics,
+                "healing": healing,
+                "staff": staff,
+                "staff_available": staff_available,
+                "congress": congress,
+                "helicopters": helicopters,
+                "outpatient_clinics": outpatient_clinics,
+                "clinical_trials": clinical_trials,
+                "spaces": len(spaces),
+                "hospital": hospital,
+                "terminals": shown_terminals,
+                "pending": list(player.pending),
+                "passed": player.passed,
+                "score": vp + quality,  # R4, as PlayerState.score
+            }
+        )
+    deck = game.deck
     # I3: the cards whose deck position is public, None elsewhere.
     known = {card: card for card in game.known_positions}
-    result["deck_known"] = list(map(known.get, game.deck))
-    result["discard"] = list(game.discard)
-    result["players"] = players
-    result["cards"] = _memory(game, knower, static)
-    result["knowledge"] = [
-        {"full": sorted(full), "priority": sorted(prio - full)}
-        for full, prio in zip(game.know_full, game.know_priority)
-    ]
-    result["not_severe"] = sorted(game.not_severe)
-    result["card_ids"] = static.card_ids
-    result["catalogue"] = static.catalogue
-    result["config"] = static.config_dict
-    return result
+    return {
+        "format": VIEW_FORMAT,
+        "viewer": viewer,
+        **_flow(game),
+        "deck_count": len(deck),
+        "deck_top": _deck_top(game, knower, static) if deck else None,
+        "deck_known": list(map(known.get, deck)),
+        "discard": list(game.discard),
+        "players": players,
+        "cards": _memory(game, knower, static),
+        "knowledge": [
+            {"full": sorted(seat_full), "priority": sorted(seat_priority - seat_full)}
+            for seat_full, seat_priority in zip(game.know_full, game.know_priority)
+        ],
+        "not_severe": sorted(game.not_severe),
+        "card_ids": static.card_ids,
+        "catalogue": static.catalogue,
+        "config": static.config_dict,
+    }
 
 
 # ---------------------------------------------------------------------- events
