@@ -7,8 +7,9 @@
 (0, True)
 
 Parameters: ``players`` (1-4, default 2), ``seed`` (default -1), ``rounds`` (default 6, R1),
-``return_to`` (``top``, ``bottom`` or ``discard``, V1) and ``returns`` (``score``, ``margin`` or
-``win``, :mod:`triage.envs.returns`).
+``return_to`` (``top``, ``bottom`` or ``discard``, V1), ``helicopter_draws`` (``wait`` or
+``reopen``, V2), ``terminal_upkeep`` (``death`` or ``reward``, V3), ``quality_floor`` (-1 for
+none, or 0, V4) and ``returns`` (``score``, ``margin`` or ``win``, :mod:`triage.envs.returns`).
 
 * Chance: with ``seed`` -1 the game starts with :data:`DEAL_DIGITS` chance nodes of
   :data:`DEAL_BASE` equally likely outcomes each; together they spell a secret seed ``k`` among
@@ -58,7 +59,16 @@ from triage.envs.table import Table, make_game_config
 DEAL_BASE = 256
 DEAL_DIGITS = 7
 
-_DEFAULTS: dict[str, Any] = {"players": 2, "seed": -1, "rounds": 6, "return_to": "top", "returns": "score"}
+_DEFAULTS: dict[str, Any] = {
+    "players": 2,
+    "seed": -1,
+    "rounds": 6,
+    "return_to": "top",
+    "helicopter_draws": "wait",
+    "terminal_upkeep": "death",
+    "quality_floor": -1,
+    "returns": "score",
+}
 
 
 def _game_type(utility: pyspiel.GameType.Utility) -> pyspiel.GameType:
@@ -122,7 +132,14 @@ class TriageGame(pyspiel.Game):
         self.players = int(values["players"])
         self.seed = int(values["seed"])
         self.returns = str(values["returns"])
-        self.config = make_game_config(rounds=int(values["rounds"]), return_to=str(values["return_to"]))
+        floor = int(values["quality_floor"])
+        self.config = make_game_config(
+            rounds=int(values["rounds"]),
+            return_to=str(values["return_to"]),
+            helicopter_draws=str(values["helicopter_draws"]),
+            terminal_upkeep=str(values["terminal_upkeep"]),
+            quality_floor=None if floor < 0 else floor,
+        )
         probe = Game.new(players=self.players, seed=0, config=self.config)
         self.layout = Layout.from_view(view(probe, 0))
         self.bounds: GameBounds = game_bounds(self.config, load_standard_deck(), self.players)
