@@ -1438,8 +1438,8 @@ function restoreFocus() {
     candidates.push(state.selected && firstPanelKey(state.selected), state.selected);
   }
   if (key === "panel-close" || key.startsWith("card:") || key === "heli" || key.startsWith("buy:")) candidates.push(key);
-  const fallback = document.querySelector("#me button.card, #me .heli[data-key], #market button.item");
-  candidates.push(fallback && fallback.dataset.key, "pass");
+  const fallback = document.querySelector("#me button.card");
+  candidates.push(fallback && fallback.dataset.key, "pass", "heli");
   for (const candidate of candidates) {
     if (!candidate) continue;
     const node = document.querySelector(`[data-key="${candidate}"]`);
@@ -1454,6 +1454,8 @@ function draw() {
   const active = document.activeElement;
   if (!state.focusKey && active && active.dataset && active.dataset.key && $("#table").contains(active)) state.focusKey = active.dataset.key;
   if (state.selected && !choicesOn(state.selected).length) state.selected = null;
+  // On arrival at a table the focus starts on the first thing to act on (or the status bar).
+  if (!state.firstDrawn && !state.focusKey) state.focusKey = "first";
   drawBar();
   drawOver();
   drawMe();
