@@ -529,7 +529,7 @@ function cardBody(node, card, options) {
     const reward = el("span", "reward", `${kind === "terminal" ? "each treatment: " : "reward "}${card.credits} Cr · ${card.vp} VP`);
     node.appendChild(reward);
   }
-  if (options.deadline) {
+  if (options.deadline && state.view.phase !== "over") {
     const info = options.deadline;
     node.appendChild(el("span", "deadline d-" + info.level, info.text));
   }
@@ -694,6 +694,8 @@ function drawDeck() {
 function drawMarket() {
   const box = $("#market");
   box.innerHTML = "";
+  box.hidden = state.view.phase === "over";
+  if (box.hidden) return;
   const title = el("h2", "", "Market");
   title.id = "market-title";
   title.title = "Spend Credits on items (rule T8)";
@@ -1050,7 +1052,7 @@ function drawBar() {
   where.appendChild(el("span", "phase", " · " + (view.phase === "over" ? "game over" : view.phase)));
   bar.appendChild(where);
   if (view.phase === "over") {
-    bar.appendChild(el("span", "turn", overHeadline()));
+    bar.appendChild(el("span", "turn", "Game over"));
   } else {
     const mine = view.turn === state.seat;
     bar.appendChild(el("span", "turn" + (mine ? " yours" : ""), mine ? "Your turn" : `${seatName(view.turn)} to play`));
@@ -1157,6 +1159,8 @@ function countText(counts) {
   return `${total} (${parts.join(", ")})`;
 }
 
+const COLUMNS = ["Player", "Score", "VP", "QoC", "Treated", "Credits", "Cured", "Dead", "Rejected"];
+
 function drawOver() {
   const box = $("#over");
   const view = state.view;
@@ -1176,7 +1180,7 @@ function drawOver() {
   else if (view.players.length > 1) box.appendChild(el("p", "tie", "Decided on score (VP + QoC); no tie-break needed."));
   const table = el("table", "final");
   const head = el("tr");
-  for (const name of ["Player", "Score", "VP", "QoC", "Treated", "Credits", "Cured", "Dead", "Rejected"]) {
+  for (const name of COLUMNS) {
     const th = el("th", "", name);
     th.scope = "col";
     head.appendChild(th);
@@ -1193,8 +1197,13 @@ function drawOver() {
     name.scope = "row";
     row.appendChild(name);
     const tally = counts[seat] || { cured: {}, dead: {}, rejected: {} };
-    for (const value of [player.score, player.vp, player.quality, player.treated, player.credits,
-      countText(tally.cured), countText(tally.dead), countText(tally.rejected)]) row.appendChild(el("td", "", String(value)));
+    const values = [player.score, player.vp, player.quality, player.treated, player.credits,
+      countText(tally.cured), countText(tally.dead), countText(tally.rejected)];
+    values.forEach((value, index) => {
+      const cell = el("td", "", String(value));
+      cell.dataset.label = COLUMNS[index + 1];
+      row.appendChild(cell);
+    });
     body.appendChild(row);
   });
   table.appendChild(body);
