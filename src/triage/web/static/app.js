@@ -1294,10 +1294,10 @@ function drawReplay() {
     node.addEventListener("click", async () => { state.focusKey = key; await replayGo(step); restoreFocus(); });
     controls.appendChild(node);
   };
-  button("⏮ Start", "replay-start", 0);
+  button("« Start", "replay-start", 0);
   button("◀ Back", "replay-back", replay.step - 1);
   button("Next ▶", "replay-next", replay.step + 1);
-  button("End ⏭", "replay-end", replay.steps);
+  button("End »", "replay-end", replay.steps);
   const close = el("button", "", "Close replay");
   close.type = "button";
   close.addEventListener("click", () => { state.replay = null; drawReplay(); const r = $("[data-key='replay']"); if (r) r.focus(); });
@@ -1348,6 +1348,11 @@ function kindWord(event) {
   return event.kind ? ` (${KIND_NAMES[event.kind] || event.kind})` : "";
 }
 
+// "Your" / "Player 1 (greedy)'s", before a card id.
+function whose(seat) {
+  return seat === state.seat ? "Your" : `${seatName(seat)}'s`;
+}
+
 function eventText(event) {
   const p = event.player;
   const card = event.card || "";
@@ -1360,12 +1365,12 @@ function eventText(event) {
     case "healed": return `${says(p, "place")} ${event.amount} healing on ${card}`;
     case "cured": return `${card} is cured: ${seatName(p)} ${p === state.seat ? "gain" : "gains"} ${plural(event.credits, "Credit")} and ${event.vp} VP`;
     case "treated": return `${says(p, "treat")} terminal ${card}`;
-    case "time_added": return `${card} (${seatName(p)}) has ${plural(event.time, "Time")} now`.replace("Times", "Time");
+    case "time_added": return `${whose(p)} ${card} has ${event.time} Time now`;
     case "checked": {
       const saw = (event.seen_by || []).map((seat) => (seat === state.seat ? "you" : seatName(seat))).join(", ");
-      return `${card} (${seatName(p)}) is checked` + (saw ? `: seen by ${saw}` : "") + kindWord(event);
+      return `${whose(p)} ${card} is checked` + (saw ? `: seen by ${saw}` : "") + kindWord(event);
     }
-    case "died": return `${card} (${seatName(p)}) dies: −${event.quality_lost} QoC`;
+    case "died": return `${whose(p)} ${card} dies: −${event.quality_lost} QoC`;
     case "removed": return `${says(p, "remove")} ${card} by Helicopter`;
     case "helicopter": return `${says(p, "fly", "flies")} a Helicopter`;
     case "bought": return `${says(p, "buy")} a ${ITEM_NAMES[event.item] || event.item}` + (event.price !== undefined ? ` for ${plural(event.price, "Credit")}` : "");
