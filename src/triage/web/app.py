@@ -43,6 +43,10 @@ class TableRequest(BaseModel):
     )
     config: dict[str, Any] | None = Field(None, description="Configuration overrides (scenario-format.md section 1).")
     deck: list[dict[str, Any]] | None = Field(None, description="Deck cards (deck-file format); default the standard deck.")
+    public: bool = Field(False, description="List the table in the lobby, its open seats free for anyone to join.")
+    creator_seats: list[int] | None = Field(
+        None, description="The human seats the creator takes at once (default: all); the others get invitations."
+    )
 
 
 class SeatToken(BaseModel):
@@ -50,13 +54,30 @@ class SeatToken(BaseModel):
     token: str
 
 
+class Invite(BaseModel):
+    seat: int
+    url: str = Field(description="The invitation link (relative to the server root) to send to a friend.")
+    code: str = Field(description="The invitation code: POST /api/tables/{id}/join with {\"invite\": code}.")
+
+
 class CreatedTable(BaseModel):
     table_id: str
-    seats: list[SeatToken] = Field(description="The token of each human seat; bots need none.")
+    seats: list[SeatToken] = Field(description="The token of each of the creator's seats; bots need none.")
+    invites: list[Invite] = Field(description="An invitation for each other human seat.")
+
+
+class JoinRequest(BaseModel):
+    """An invitation's code, or (a public table only) the open seat wanted (default: the first)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    invite: str | None = None
+    seat: int | None = None
 
 
 class ActionResult(BaseModel):
     number: int = Field(description="The number of the accepted action in the table's record (from 0).")
+    actions: int = Field(description="The table's action count once this action and the bot moves after it were stored.")
     events: list[dict[str, Any]] = Field(
         description="This seat's events of the action and of the bot moves that followed it."
     )
@@ -71,10 +92,13 @@ class ErrorBody(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (401, 403, 404, 409, 422)
+    status: {"model": ErrorBody} for status in (401, 403, 404, 409, 422, 503)
 }
 
-ACTION_BODY = Body(..., examples=[{"type": "pass"}, {"type": "admit", "card": "P07", "space": 2}])
+ACTION_BODY = Body(
+    ...,
+    examples=[{"action": {"type": "pass"}, "expected": 12}, {"type": "admit", "card": "P07", "space": 2}],
+)
 AUTH_HEADER = Header(None, description="Bearer TOKEN: the seat's token.")
 
 
@@ -126,28 +150,45 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
 
     @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=ERRORS, summary="Create a table")
     async def create_table(request: TableRequest) -> CreatedTable:
-        live, tokens = service().create(request.players, request.bots, request.seed, request.config, request.deck)
-        return CreatedTable(table_id=live.id, seats=[SeatToken(**entry) for entry in tokens])
+        live, tokens, invites = service().create(
+            request.players,
+            request.bots,
+            request.seed,
+            request.config,
+            request.deck,
+            public=request.public,
+            creator_seats=request.creator_seats,
+        )
+        return CreatedTable(
+            table_id=live.id,
+            seats=[SeatToken(**entry) for entry in tokens],
+            invites=[Invite(**entry) for entry in invites],
+        )
 
-    @app.get("/api/tables", summary="The latest tables (public facts only)")
+    @app.get("/api/tables", summary="The latest public tables (public facts only)")
     async def list_tables() -> list[dict[str, Any]]:
-        ids = service().table_ids()[-LOBBY_SIZE:]
-        return [service().summary(table(table_id)) for table_id in reversed(ids)]
+        return service().lobby(LOBBY_SIZE)
 
     @app.get("/api/tables/{table_id}", responses=ERRORS, summary="A table's public facts")
     async def table_summary(table_id: str) -> dict[str, Any]:
         return service().summary(table(table_id))
 
-    @app.post("/api/tables/{table_id}/join", response_model=SeatToken, responses=ERRORS, summary="Take a free seat")
-    async def join(table_id: str) -> SeatToken:
-        return SeatToken(**service().join(table(table_id)))
+    @app.post(
+        "/api/tables/{table_id}/join",
+        response_model=SeatToken,
+        responses=ERRORS,
+        summary="Take a seat: with an invitation, or an open seat of a public table",
+    )
+    async def join(table_id: str, request: JoinRequest | None = None) -> SeatToken:
+        request = request or JoinRequest()
+        return SeatToken(**service().join(table(table_id), invite=request.invite, seat=request.seat))
 
     # ------------------------------------------------------------------ one seat
 
     @app.get("/api/tables/{table_id}/view", responses=ERRORS, summary="The seat's view (scenario-format.md section 5)")
     async def seat_view(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
         live = table(table_id)
-        return JSONResponse(service().view_for(live, service().seat_for(live, authorization)))
+        return JSONResponse(service().view_answer(live, service().seat_for(live, authorization)))
 
     @app.get("/api/tables/{table_id}/legal", responses=ERRORS, summary="The seat's legal actions (empty if not its decision)")
     async def seat_legal(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
@@ -167,9 +208,15 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
     ) -> JSONResponse:
         live = table(table_id)
         seat = service().seat_for(live, authorization)
-        number = len(live.game.history)
-        events = service().act(live, seat, action)
-        return JSONResponse({"number": number, "events": events, "turn": live.game.turn, "phase": live.game.phase})
+        expected = None
+        if isinstance(action, dict) and "action" in action and "type" not in action:
+            # {"action": ACTION, "expected": N}: idempotent (a bare action is taken as it comes).
+            if set(action) - {"action", "expected"}:
+                raise WebError(422, "invalid_request", "the body is {\"action\": ACTION, \"expected\": N} (or a bare action)")
+            action, expected = action["action"], action.get("expected")
+            if expected is None:
+                raise WebError(422, "invalid_request", "'expected' (the action number seen) goes with 'action'")
+        return JSONResponse(service().act(live, seat, action, expected))
 
     @app.get(
         "/api/tables/{table_id}/record",
