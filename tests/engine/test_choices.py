@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from triage.engine import Game, make_config
 from triage.engine.cards import CardSpec
-from triage.engine.choices import action_choices, covers, default_pay, expand
+from triage.engine.choices import action_choices, covers, default_pay, expand, sample
 
 games = st.fixed_dictionaries(
     {
@@ -68,6 +68,11 @@ def check_choices_match_legal_actions(game: Game) -> None:
                 assert covers(choice, action), f"{choice} does not cover its own {action}"
             allowed += expanded
         assert {key(action) for action in allowed} == listed
+        rng = random.Random(len(game.history))
+        for choice in choices:
+            for _ in range(3):
+                drawn = sample(choice, rng)
+                assert covers(choice, drawn) and key(drawn) in listed, (choice, drawn)
         assert len(allowed) == len(legal), "an action is allowed by two choices"
         for action in allowed:
             game.copy().apply(action, seat)
@@ -90,7 +95,7 @@ def test_every_legal_action_is_in_exactly_one_choice_over_random_games(spec: dic
         check_choices_match_legal_actions(game)
         # Play from the choices themselves, with random payments inside them.
         choice = rng.choice(action_choices(game, game.turn))
-        game.apply(rng.choice(list(expand(choice))), game.turn)
+        game.apply(sample(choice, rng) if rng.random() < 0.5 else rng.choice(list(expand(choice))), game.turn)
     assert all(action_choices(game, seat) == [] for seat in range(game.num_players))
 
 

@@ -20,12 +20,14 @@ named kind, available Staff, Congress Doctors). Any payment of the cost (for a h
 chosen amount) within the budget is legal (T6); the default pay, which the engine also uses when
 an action omits ``pay``, takes tokens first, then Staff, then Congress Doctors.
 
-:func:`covers` says whether a choice allows a given action and :func:`expand` lists every action
-a choice allows (for tests and small positions only: that listing is what this form avoids).
+:func:`covers` says whether a choice allows a given action, :func:`sample` draws one of them at
+random, and :func:`expand` lists them all (for tests and small positions only: that listing is
+what this form avoids).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -199,3 +201,25 @@ def expand(choice: Choice) -> Iterator[Action]:
         yield {"type": "buy", "item": choice["item"]}
     else:
         yield {"type": "pass"}
+
+
+def sample(choice: Choice, rng: random.Random) -> Action:
+    """One action ``choice`` allows, drawn at random without listing them all (for random
+    players and load tests): a random target, amount and payment mix within the budget."""
+    kind = choice["type"]
+    if kind == "admit":
+        return {"type": "admit", "card": choice["card"], "space": rng.choice(choice["spaces"])}
+    if kind in ("reject", "buy", "pass"):
+        return {key: value for key, value in choice.items() if key in ("type", "card", "item")}
+    if kind == "helicopter":
+        remove = rng.choice([None, *choice["remove"]]) if choice["draw_all"] else rng.choice(choice["remove"])
+        return {"type": "helicopter", "remove": remove, "draw_all": remove is None or rng.random() < 0.5}
+    cost = choice["cost"] if kind != "heal" else rng.randint(choice["amount"]["min"], choice["amount"]["max"])
+    budget = choice["budget"]
+    staff = rng.randint(max(0, cost - budget["tokens"] - budget["congress"]), min(budget["staff"], cost))
+    congress = rng.randint(max(0, cost - staff - budget["tokens"]), min(budget["congress"], cost - staff))
+    pay = {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
+    action: Action = {"type": kind, "patient": choice["patient"], "pay": pay}
+    if kind == "heal":
+        action["amount"] = cost
+    return action
