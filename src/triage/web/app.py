@@ -7,19 +7,21 @@ filters it for the asking seat (or for spectators). Errors are JSON ``{"code", "
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from fastapi import Body, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import Body, FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from triage.engine.choices import action_choices
+from triage.web.limits import MAX_DECK_CARDS, RateLimited, RateLimits, RequestBodyLimit, check_table_limits
+from triage.web.live import FIRST_MESSAGE_SECONDS, serve_socket
 from triage.web.storage import DEFAULT_DB_URL, Store
 from triage.web.tables import LiveTable, TableService, WebError
 
@@ -30,19 +32,26 @@ LOBBY_SIZE = 30
 
 
 class TableRequest(BaseModel):
-    """A new table: how many seats, which are bots, and optionally the deal."""
+    """A new table: how many seats, which are bots, and optionally the deal. Strict types: an
+    integer is a JSON integer (never "2", 2.0 or true)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     players: int = Field(2, ge=1, le=4, description="Number of seats (1-4, R1).")
     bots: list[str | None] | None = Field(
-        None, description="One entry per seat: a bot name (see /api/bots) or null for a human. Default: all human."
+        None,
+        max_length=4,
+        description="One entry per seat: a bot name (see /api/bots) or null for a human. Default: all human.",
     )
     seed: int | None = Field(
         None, ge=0, description="Deal seed (D1). Omit it for a secret random deal; whoever chooses it can work out the deal."
     )
     config: dict[str, Any] | None = Field(None, description="Configuration overrides (scenario-format.md section 1).")
-    deck: list[dict[str, Any]] | None = Field(None, description="Deck cards (deck-file format); default the standard deck.")
+    deck: list[dict[str, Any]] | None = Field(
+        None,
+        max_length=MAX_DECK_CARDS,
+        description=f"Deck cards (deck-file format, at most {MAX_DECK_CARDS}); default the standard deck.",
+    )
     public: bool = Field(False, description="List the table in the lobby, its open seats free for anyone to join.")
     creator_seats: list[int] | None = Field(
         None, description="The human seats the creator takes at once (default: all); the others get invitations."
@@ -69,7 +78,7 @@ class CreatedTable(BaseModel):
 class JoinRequest(BaseModel):
     """An invitation's code, or (a public table only) the open seat wanted (default: the first)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     invite: str | None = None
     seat: int | None = None
@@ -92,8 +101,10 @@ class ErrorBody(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (401, 403, 404, 409, 422, 503)
+    status: {"model": ErrorBody} for status in (400, 401, 403, 404, 409, 413, 422, 429, 503)
 }
+#: The code of each HTTP error the framework itself raises (docs/web.md lists every code).
+HTTP_CODES = {400: "invalid_json", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
 
 ACTION_BODY = Body(
     ...,
@@ -102,8 +113,10 @@ ACTION_BODY = Body(
 AUTH_HEADER = Header(None, description="Bearer TOKEN: the seat's token.")
 
 
-def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
-    """The app, storing its tables at ``db_url`` (any SQLAlchemy URL)."""
+def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) -> FastAPI:
+    """The app, storing its tables at ``db_url`` (any SQLAlchemy URL), holding each client to
+    ``rates`` (default :class:`~triage.web.limits.RateLimits`)."""
+    rate_limits = rates or RateLimits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -118,9 +131,14 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
         lifespan=lifespan,
     )
 
+    app.add_middleware(RequestBodyLimit)
+    app.state.rates = rate_limits
+    app.state.first_message_seconds = FIRST_MESSAGE_SECONDS
+
     @app.exception_handler(WebError)
     async def web_error(_request: Request, error: WebError) -> JSONResponse:
-        return JSONResponse(error.to_dict(), status_code=error.status)
+        headers = {"Retry-After": str(error.retry_after)} if isinstance(error, RateLimited) else None
+        return JSONResponse(error.to_dict(), status_code=error.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:
@@ -131,7 +149,7 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
-        code = "not_found" if error.status_code == 404 else "http_error"
+        code = HTTP_CODES.get(error.status_code, "http_error")
         return JSONResponse({"code": code, "message": str(error.detail)}, status_code=error.status_code)
 
     def service() -> TableService:
@@ -139,6 +157,10 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
 
     def table(table_id: str) -> LiveTable:
         return service().get(table_id)
+
+    def client_of(request: Request) -> str:
+        """The client a rate limit counts: its address (uvicorn takes it from trusted proxies)."""
+        return request.client.host if request.client else "unknown"
 
     # ------------------------------------------------------------------ tables
 
@@ -149,7 +171,9 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
         return sorted(BOTS)
 
     @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=ERRORS, summary="Create a table")
-    async def create_table(request: TableRequest) -> CreatedTable:
+    async def create_table(request: TableRequest, http: Request) -> CreatedTable:
+        rate_limits.hit("create", client_of(http))
+        check_table_limits(request.config, request.deck)
         live, tokens, invites = service().create(
             request.players,
             request.bots,
@@ -190,10 +214,15 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
         live = table(table_id)
         return JSONResponse(service().view_answer(live, service().seat_for(live, authorization)))
 
-    @app.get("/api/tables/{table_id}/legal", responses=ERRORS, summary="The seat's legal actions (empty if not its decision)")
+    @app.get(
+        "/api/tables/{table_id}/legal",
+        responses=ERRORS,
+        summary="The seat's legal actions, one choice per action and target (empty if not its decision)",
+    )
     async def seat_legal(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
         live = table(table_id)
-        return JSONResponse(service().legal_for(live, service().seat_for(live, authorization)))
+        seat = service().seat_for(live, authorization)
+        return JSONResponse({"actions": len(live.game.history), "choices": action_choices(live.game, seat)})
 
     @app.post(
         "/api/tables/{table_id}/actions",
@@ -203,9 +232,11 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
     )
     async def act(
         table_id: str,
+        http: Request,
         action: Any = ACTION_BODY,
         authorization: str | None = AUTH_HEADER,
     ) -> JSONResponse:
+        rate_limits.hit("act", client_of(http))
         live = table(table_id)
         seat = service().seat_for(live, authorization)
         expected = None
@@ -237,42 +268,9 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
     @app.websocket("/api/tables/{table_id}/ws")
     async def live_updates(websocket: WebSocket, table_id: str) -> None:
         """First message from the client: ``{"token": TOKEN}`` for a seat or ``{"spectate": true}``.
-        The server answers ``hello`` (view, legal actions, log so far), then one ``update`` per
-        accepted action with the seat's own filtered events and new view."""
-        await websocket.accept()
-        try:
-            live = table(table_id)
-            hello = await websocket.receive_json()
-            if not isinstance(hello, dict):
-                raise WebError(400, "invalid_request", "the first message must be {\"token\": ...} or {\"spectate\": true}")
-            if hello.get("token"):
-                seat: int | None = service().seat_for_token(live, str(hello["token"]))
-            elif hello.get("spectate") is True:
-                seat = None
-            else:
-                raise WebError(401, "unauthorized", "send {\"token\": TOKEN} for a seat or {\"spectate\": true}")
-        except WebError as error:
-            await websocket.send_json({"type": "error", **error.to_dict()})
-            await websocket.close(code=4000 + error.status)
-            return
-        except (WebSocketDisconnect, ValueError):
-            return
-        subscriber = service().subscribe(live, seat)
-        await websocket.send_json(service().hello(live, seat))
-        reader = asyncio.create_task(_drain_client(websocket))
-        try:
-            while not reader.done():
-                getter = asyncio.create_task(subscriber.queue.get())
-                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if getter in done:
-                    await websocket.send_json(getter.result())
-                else:
-                    getter.cancel()
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            reader.cancel()
-            service().unsubscribe(live, subscriber)
+        The server answers ``hello`` (view, choices, log so far), then one ``update`` per
+        stored action with the seat's own filtered events and new view (see triage.web.live)."""
+        await serve_socket(websocket, service(), table_id, app.state.first_message_seconds)
 
     # ------------------------------------------------------------------ the page
 
@@ -283,9 +281,3 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
-
-async def _drain_client(websocket: WebSocket) -> None:
-    """Read (and ignore) what the client sends, so that its disconnection is noticed."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        while True:
-            await websocket.receive_text()

@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from triage.web import DEFAULT_DB_URL
+from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE, DEFAULT_DB_URL
 
 
 def serve(
@@ -14,13 +14,24 @@ def serve(
     port: int = typer.Option(8000, help="Port to listen on."),
     db: str = typer.Option(DEFAULT_DB_URL, help="SQLAlchemy database URL (e.g. postgresql+psycopg://user@host/triage)."),
     log_level: str = typer.Option("info", help="Uvicorn log level (warning keeps it quiet)."),
+    rate_create: str = typer.Option(
+        DEFAULT_CREATE_RATE, help="Tables one client address may create, e.g. 20/minute ('5/second;100/hour': several)."
+    ),
+    rate_act: str = typer.Option(DEFAULT_ACT_RATE, help="Actions one client address may take, e.g. 30/second."),
 ) -> None:
     """Start the web app: play in the browser, solo against bots or with friends."""
     import uvicorn
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
     from triage.web.app import create_app
+    from triage.web.limits import MAX_WS_MESSAGE, RateLimits
     from triage.web.storage import Store
+
+    try:
+        rates = RateLimits(create=rate_create, act=rate_act)
+    except ValueError as error:
+        typer.echo(f"triage serve: {error}", err=True)
+        raise typer.Exit(2)
 
     try:
         Store(db).close()  # fail now, with a clear message, rather than inside the server
@@ -37,7 +48,14 @@ def serve(
         raise typer.Exit(2)
 
     typer.echo(f"Triage at http://{host}:{port}/ (tables stored in {db})")
-    uvicorn.run(create_app(db), host=host, port=port, log_level=log_level, ws="websockets-sansio")
+    uvicorn.run(
+        create_app(db, rates),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws="websockets-sansio",
+        ws_max_size=MAX_WS_MESSAGE,
+    )
 
 
 def loadtest(

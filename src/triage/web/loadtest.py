@@ -27,6 +27,8 @@ import aiohttp
 import httpx
 import psutil
 
+from triage.engine.choices import sample
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -34,10 +36,16 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
+#: Every client of the benchmark (and of the tests) comes from 127.0.0.1: the servers they start
+#: hold that one address to no practical rate limit.
+UNLIMITED = "1000000/second"
+
+
+def start_server(db_url: str, port: int, rate_create: str = UNLIMITED, rate_act: str = UNLIMITED) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-c", "from triage.cli import main; main()",
         "serve", "--port", str(port), "--db", db_url, "--log-level", "warning",
+        "--rate-create", rate_create, "--rate-act", rate_act,
     ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
@@ -104,13 +112,14 @@ async def play_table(
             start = time.perf_counter()
             legal = await call(session, load, "GET", f"/api/tables/{table_id}/legal", headers=headers[turn])
             load.legal_ms.append((time.perf_counter() - start) * 1000)
-            if not legal:
+            if not legal or not legal["choices"]:
                 return
             if think > 0:
                 await asyncio.sleep(rng.expovariate(1 / think))
             start = time.perf_counter()
             answer = await call(
-                session, load, "POST", f"/api/tables/{table_id}/actions", headers=headers[turn], json=rng.choice(legal)
+                session, load, "POST", f"/api/tables/{table_id}/actions", headers=headers[turn],
+                json=sample(rng.choice(legal["choices"]), rng)
             )
             load.action_ms.append((time.perf_counter() - start) * 1000)
             if answer is None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import logging
 import random
 import secrets
@@ -29,6 +30,7 @@ from typing import Any
 from triage.bots import BOTS, make_bot
 from triage.engine import DataError, Game, RuleError, events_for, make_config, public_event, spectator_view, view
 from triage.engine.cards import parse_deck
+from triage.engine.choices import action_choices
 from triage.engine.records import make_record, record_for, replay_steps
 from triage.web.storage import (
     Conflict,
@@ -96,15 +98,36 @@ def stale(current: int, expected: Any) -> WebError:
     )
 
 
+#: The most messages waiting for one WebSocket client; beyond it the client is too slow.
+QUEUE_LIMIT = 64
+
+
 @dataclass
 class Subscriber:
-    """One WebSocket: its seat (None for a spectator) and the queue its writer task drains."""
+    """One WebSocket: its seat (None for a spectator) and the bounded queue its writer task
+    drains. A message is a dict, or its JSON text when it is shared by several subscribers."""
 
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    limit: int = QUEUE_LIMIT
+    queue: asyncio.Queue[dict[str, Any] | str] = field(default_factory=asyncio.Queue)
+    #: Set when the socket must close: too slow, or asked to reconnect.
+    closing: asyncio.Event = field(default_factory=asyncio.Event)
+    close_code: int = 1000
+    close_reason: str = ""
 
-    def deliver(self, message: dict[str, Any]) -> None:
+    def deliver(self, message: dict[str, Any] | str) -> None:
+        if self.closing.is_set():
+            return
+        if self.queue.qsize() >= self.limit:
+            self.close(1013, f"too slow: {self.limit} messages were waiting; reconnect for the current view")
+            return
         self.queue.put_nowait(message)
+
+    def close(self, code: int, reason: str) -> None:
+        """Ask the socket to close with ``code`` (1013: reconnect) and ``reason``."""
+        if not self.closing.is_set():
+            self.close_code, self.close_reason = code, reason
+            self.closing.set()
 
 
 @dataclass
@@ -143,7 +166,7 @@ class Step:
     number: int
     entry: dict[str, Any]
     events: list[Event]
-    messages: list[tuple[Subscriber, dict[str, Any]]]
+    messages: list[tuple[Subscriber, str]]
 
 
 def new_token() -> str:
@@ -602,21 +625,21 @@ class TableService:
     def message_for(
         self, table: LiveTable, seat: int | None, kind: str, game: Game | None = None, **extra: Any
     ) -> dict[str, Any]:
+        game = game or table.game
         message = {
             "type": kind,
             "table_id": table.id,
             "seat": seat,
             "view": self.view_for(table, seat, game),
-            "legal": self.legal_for(table, seat, game),
+            "actions": len(game.history),
+            "choices": [] if seat is None else action_choices(game, seat),
         }
         message.update(extra)
         return message
 
     def hello(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
         """The first message of a (re)connected client: its current view and its log so far."""
-        return self.message_for(
-            table, seat, "hello", log=self.events_for(table, seat, table.events), actions=table.actions
-        )
+        return self.message_for(table, seat, "hello", log=self.events_for(table, seat, table.events))
 
     def subscribe(self, table: LiveTable, seat: int | None) -> Subscriber:
         subscriber = Subscriber(seat)
@@ -630,14 +653,15 @@ class TableService:
 
     def _updates(
         self, table: LiveTable, game: Game, number: int, entry: dict[str, Any], events: list[Event]
-    ) -> list[tuple[Subscriber, dict[str, Any]]]:
+    ) -> list[tuple[Subscriber, str]]:
         """Each subscriber's ``update`` message for one action, built from ``game`` just after
-        it (sent only once the action is stored); the spectators' message is built once."""
+        it (sent only once the action is stored): built and encoded once per seat, and once for
+        all spectators."""
         updates = []
-        built: dict[int | None, dict[str, Any]] = {}
+        built: dict[int | None, str] = {}
         for subscriber in table.subscribers:
             if subscriber.seat not in built:
-                built[subscriber.seat] = self.message_for(
+                built[subscriber.seat] = json.dumps(self.message_for(
                     table,
                     subscriber.seat,
                     "update",
@@ -646,7 +670,7 @@ class TableService:
                     by=entry["by"],
                     action=entry["do"],
                     events=self.events_for(table, subscriber.seat, events),
-                )
+                ))
             updates.append((subscriber, built[subscriber.seat]))
         return updates
 
