@@ -48,23 +48,23 @@ MAX_INT_DIGITS = 20
 #: The most cards in a table's deck (the standard deck has 40).
 MAX_DECK_CARDS = 200
 #: The largest number printed on a card, per field (K1).
-MAX_CARD_VALUES: dict[str, int] = {"diagnosis": 10, "healing": 10, "credits": 20, "vp": 20}
+MAX_CARD_VALUES: dict[str, int] = {"diagnosis": 8, "healing": 8, "credits": 10, "vp": 10}
 #: The largest configuration values (scenario-format.md section 1), per key.
-MAX_ROUNDS = 20
-MAX_ARRIVALS = 6
-MAX_INCOME = 10
+MAX_ROUNDS = 12
+MAX_ARRIVALS = 4
+MAX_INCOME = 6
 MAX_START: dict[str, int] = {
-    "quality": 50,
-    "vp": 50,
-    "credits": 50,
-    "diagnostics": 20,
-    "healing": 20,
-    "staff": 10,
-    "congress": 10,
-    "helicopters": 10,
+    "quality": 30,
+    "vp": 30,
+    "credits": 30,
+    "diagnostics": 10,
+    "healing": 10,
+    "staff": 5,
+    "congress": 5,
+    "helicopters": 5,
 }
-MAX_PRICE = 100
-MAX_ITEM_LIMIT = 10
+MAX_PRICE = 50
+MAX_ITEM_LIMIT = 4
 
 #: The largest WebSocket frame the server reads (a client sends only a token or a spectate flag).
 MAX_WS_MESSAGE = 4096

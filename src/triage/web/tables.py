@@ -108,7 +108,7 @@ class Subscriber:
     drains. A message is a dict, or its JSON text when it is shared by several subscribers."""
 
     seat: int | None
-    limit: int = QUEUE_LIMIT
+    limit: int = field(default_factory=lambda: QUEUE_LIMIT)
     queue: asyncio.Queue[dict[str, Any] | str] = field(default_factory=asyncio.Queue)
     #: Set when the socket must close: too slow, or asked to reconnect.
     closing: asyncio.Event = field(default_factory=asyncio.Event)
