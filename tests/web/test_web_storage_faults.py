@@ -6,7 +6,6 @@ full, a failed first use freeing the seat, live updates lost after a failure).""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest

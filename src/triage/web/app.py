@@ -7,7 +7,9 @@ filters it for the asking seat (or for spectators). Errors are JSON ``{"code", "
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from triage.engine.choices import action_choices
+from triage.web import notify
 from triage.web.limits import MAX_DECK_CARDS, RateLimited, RateLimits, RequestBodyLimit, check_table_limits
 from triage.web.live import FIRST_MESSAGE_SECONDS, serve_socket
 from triage.web.storage import DEFAULT_DB_URL, Store
@@ -113,6 +116,13 @@ ACTION_BODY = Body(
 AUTH_HEADER = Header(None, description="Bearer TOKEN: the seat's token.")
 
 
+def create_app_from_env() -> FastAPI:
+    """The app of each process of ``triage serve --workers N``, configured by the environment
+    that ``serve`` sets: TRIAGE_WEB_DB, TRIAGE_WEB_RATE_CREATE, TRIAGE_WEB_RATE_ACT."""
+    rates = RateLimits(create=os.environ["TRIAGE_WEB_RATE_CREATE"], act=os.environ["TRIAGE_WEB_RATE_ACT"])
+    return create_app(os.environ["TRIAGE_WEB_DB"], rates)
+
+
 def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) -> FastAPI:
     """The app, storing its tables at ``db_url`` (any SQLAlchemy URL), holding each client to
     ``rates`` (default :class:`~triage.web.limits.RateLimits`)."""
@@ -122,7 +132,12 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         app.state.service = TableService(store)
+        listener = notify.start(app.state.service)  # PostgreSQL: updates from the other processes
         yield
+        if listener is not None:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
         store.close()
 
     app = FastAPI(

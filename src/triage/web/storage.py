@@ -415,7 +415,7 @@ class _Transaction:
         except SQLAlchemyError as error:
             raise StorageError(f"database unavailable: {type(error).__name__}") from error
 
-    def __exit__(self, kind: Any, error: Any, trace: Any) -> bool:
+    def __exit__(self, kind: object, error: object, trace: object) -> bool:
         try:
             self.context.__exit__(kind, error, trace)
         except IntegrityError as failure:

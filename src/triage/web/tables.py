@@ -28,7 +28,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from triage.bots import BOTS, make_bot
-from triage.engine import DataError, Game, RuleError, events_for, make_config, public_event, spectator_view, view
+from triage.engine import (
+    DataError,
+    Game,
+    RuleError,
+    events_for,
+    make_config,
+    public_event,
+    spectator_view,
+    view,
+)
 from triage.engine.cards import parse_deck
 from triage.engine.choices import action_choices
 from triage.engine.records import make_record, record_for, replay_steps
