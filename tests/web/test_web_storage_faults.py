@@ -194,3 +194,22 @@ def test_a_failing_database_on_reads_answers_503_too(client: TestClient, faults:
     assert_storage_error(client.get("/api/tables"))
     faults.fail(None)
     assert client.get(f"/api/tables/{table_id}/view", headers=auth(token)).status_code == 200
+
+
+def test_a_table_loaded_in_a_thread_is_one_object_and_up_to_date(client: TestClient) -> None:
+    """TableService.load replays off the event loop; two loads at once give the same table."""
+    import asyncio
+
+    created = create(client, players=2, bots=[None, "random"], seed=37)
+    table_id, token = created["table_id"], tokens_of(created)[0]
+    service = service_of(client)
+    live = service.get(table_id)
+    client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=live.game.legal_actions(0)[0])
+    expected = view(live.game, 0)
+    service.live.clear()
+
+    async def twice() -> list[Any]:
+        return list(await asyncio.gather(service.load(table_id), service.load(table_id)))
+
+    first, second = asyncio.run(twice())
+    assert first is second is service.live[table_id] and view(first.game, 0) == expected

@@ -321,6 +321,26 @@ class TableService:
         self.move_bots(table)
         return table
 
+    async def load(self, table_id: str) -> LiveTable:
+        """:meth:`get` for the event loop: a table's first load (reading the database and
+        replaying its actions) runs in a thread, so a long replay never holds the loop."""
+        if table_id in self.live:
+            return self.get(table_id)
+        try:
+            stored = await asyncio.to_thread(self.store.load_table, table_id)
+        except StorageError as error:
+            raise storage_refusal(error) from None
+        if stored is None:
+            raise WebError(404, "unknown_table", f"no table {table_id!r}")
+        game, events = await asyncio.to_thread(self._replayed, stored)
+        if table_id in self.live:  # another request loaded it meanwhile: one object per table
+            return self.get(table_id)
+        table = LiveTable(stored.id, game, stored.seats, stored.seed_chosen, events, stored.public, stored.seats_version)
+        self._keep(table)
+        self.refresh(table)  # anything stored while it was replayed
+        self.move_bots(table)
+        return table
+
     @staticmethod
     def _replay(stored: StoredTable) -> LiveTable:
         game, events = TableService._replayed(stored)
