@@ -5,7 +5,11 @@ full, a failed first use freeing the seat, live updates lost after a failure).""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -213,3 +217,67 @@ def test_a_table_loaded_in_a_thread_is_one_object_and_up_to_date(client: TestCli
 
     first, second = asyncio.run(twice())
     assert first is second is service.live[table_id] and view(first.game, 0) == expected
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 512 KB tmpfs (root only; skipped where mounting is not allowed)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)], capture_output=True).returncode:
+        pytest.skip("this system does not let us mount a tmpfs")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+def fill(disk: Path) -> Path:
+    """Take every free byte of ``disk``."""
+    filler = disk / "filler"
+    descriptor = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        for size in (65536, 4096, 512, 1):
+            try:
+                while True:
+                    os.write(descriptor, b"\0" * size)
+            except OSError:
+                continue
+    finally:
+        os.close(descriptor)
+    return filler
+
+
+def test_a_full_disk_keeps_memory_database_and_answers_in_step(small_disk: Path) -> None:
+    url = f"sqlite:///{small_disk / 'tables.db'}"
+    with TestClient(create_app(url)) as client:
+        created = create(client, players=3, bots=[None, "random", None], creator_seats=[0], public=True)
+        table_id, token, invite = created["table_id"], tokens_of(created)[0], created["invites"][0]["code"]
+        live = service_of(client).get(table_id)
+        filler = fill(small_disk)
+        refused = None
+        for _ in range(300):
+            if live.game.turn != 0:
+                break
+            body = {"action": live.game.legal_actions(0)[0], "expected": live.actions}
+            response = client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=body)
+            if response.status_code == 503:
+                refused = body
+                break
+            assert response.status_code == 200, response.text
+        assert refused is not None, "the full disk never refused a write"
+        assert response.json()["code"] == "storage_error"
+        assert_storage_error(client.post(f"/api/tables/{table_id}/join", json={"invite": invite}))
+        stored = Store(url).load_table(table_id)
+        assert stored is not None
+        assert live.game.history == stored.actions and [s.claimed for s in live.seats] == [s.claimed for s in stored.seats]
+        filler.unlink()  # space again: the same requests now go through, once
+        retried = client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=refused)
+        assert retried.status_code == 200 and retried.json()["number"] == refused["expected"]
+        again = client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=refused)
+        assert again.json() == retried.json()
+        assert client.post(f"/api/tables/{table_id}/join", json={"invite": invite}).status_code == 200
+        stored = Store(url).load_table(table_id)
+        assert stored is not None and live.game.history == stored.actions
