@@ -1,0 +1,77 @@
+"""Live updates across server processes: PostgreSQL ``LISTEN``/``NOTIFY`` (psycopg 3).
+
+Each commit of actions sends ``NOTIFY triage_tables, 'TABLE COUNT'`` in its transaction, so it
+is delivered only once committed. Every process listens on one connection of its own: for a
+table it holds in memory it reads the new actions from the database and sends them on to its
+WebSocket subscribers, in order. A process that lost the connection catches up every table it
+holds when it is back (notifications sent meanwhile are gone). No extra server is needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from sqlalchemy.engine import make_url
+
+from triage.web.storage import CHANNEL
+from triage.web.tables import TableService, WebError
+
+log = logging.getLogger("triage.web")
+
+#: Seconds between attempts to listen again after the connection was lost.
+RETRY = 1.0
+
+
+def libpq_url(url: str) -> str:
+    """The psycopg connection string of a SQLAlchemy ``postgresql+psycopg://`` URL."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def on_notice(service: TableService, payload: str) -> None:
+    """A committed change: catch the table up if this process holds it and is behind."""
+    table_id, _, count = payload.partition(" ")
+    table = service.live.get(table_id)
+    if table is None or not count.isdigit() or int(count) <= table.actions:
+        return
+    try:
+        service.refresh(table)
+    except WebError as error:
+        log.warning("table %s: could not catch up after a notification: %s", table_id, error.message)
+
+
+def catch_up_all(service: TableService) -> None:
+    for table in list(service.live.values()):
+        with contextlib.suppress(WebError):
+            service.refresh(table)
+
+
+async def listen(service: TableService, url: str, ready: asyncio.Event | None = None) -> None:
+    """Listen for committed changes until cancelled, reconnecting when the connection drops."""
+    import psycopg
+
+    first = True
+    while True:
+        try:
+            async with await psycopg.AsyncConnection.connect(libpq_url(url), autocommit=True) as connection:
+                await connection.execute(f"LISTEN {CHANNEL}")
+                if not first:
+                    catch_up_all(service)
+                first = False
+                if ready is not None:
+                    ready.set()
+                async for notice in connection.notifies():
+                    on_notice(service, notice.payload)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - any connection failure: listen again
+            log.warning("listening for table changes failed (%s); again in %.0f s", error, RETRY)
+            await asyncio.sleep(RETRY)
+
+
+def start(service: TableService) -> asyncio.Task[None] | None:
+    """The listener task when the store is PostgreSQL (None otherwise: one process only)."""
+    if not service.store.notifies:
+        return None
+    return asyncio.create_task(listen(service, service.store.url), name="triage-notify")
