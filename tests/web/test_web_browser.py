@@ -399,7 +399,7 @@ def test_a_whole_solo_game_with_the_keyboard_alone(server: ServerProcess, page: 
             page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
             continue
         skipped.clear()
-        assert tab_to(page, "pass", limit=120)
+        assert tab_to(page, "pass", limit=120), page.locator("#bar").inner_text() + " | " + page.locator("#panel").inner_html() + page.locator("#me").inner_html()
         before = log_length(page)
         page.keyboard.press("Enter")
         if page.locator("#confirm-pass").is_visible():
@@ -422,6 +422,7 @@ def test_the_lobby_warns_that_a_chosen_seed_is_a_practice_deal(server: ServerPro
     page.select_option("#seat-choices select[data-seat='0']", "human")
     page.select_option("#seat-choices select[data-seat='1']", "human")
     page.fill("#seed", "4242")
+    page.check("#public")  # the lobby lists public tables only
     page.click("#new-table button[type=submit]")
     page.wait_for_selector("#bar .round")
     page.goto(server.url + "/")

@@ -112,7 +112,7 @@ def test_no_serious_accessibility_violation_at_any_moment(
     check(page, shots, "replay", width, found)
 
     # A spectator, and the rules page.
-    watched, _ = create(server, players=2, bots=["random", "greedy"])
+    watched, _ = create(server, players=2, bots=["random", "greedy"], public=True)
     page.goto(server.url + "/")
     page.wait_for_selector("#tables li button")
     page.locator("#tables li", has_text=watched).locator("button", has_text="Watch").click()

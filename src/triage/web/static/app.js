@@ -305,6 +305,11 @@ function receive(message) {
     setStatus(state.seat === null ? "Watching as a spectator" : "");
   } else if (message.type === "update") {
     state.log = state.log.concat(message.events);
+    // An update older than the position already drawn (fetched after an action) only adds to the log.
+    if (message.actions !== undefined && state.actions !== null && message.actions < state.actions) {
+      drawLog();
+      return;
+    }
   }
   const wasOver = state.view && state.view.phase === "over";
   state.view = message.view;
@@ -313,13 +318,22 @@ function receive(message) {
   draw();
 }
 
+// The position after an action, by HTTP in case the WebSocket is slow or down. The view and the
+// choices must be of the same position (a bot may move between the two requests) and not older
+// than the one drawn; otherwise the WebSocket brings the position.
 async function refresh() {
-  const [view, legal] = await Promise.all([
-    api("GET", `/api/tables/${state.tableId}/view`, undefined, state.token),
-    api("GET", `/api/tables/${state.tableId}/legal`, undefined, state.token),
-  ]);
-  state.view = view;
-  takeLegal(legal, null, view.actions);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const [view, legal] = await Promise.all([
+      api("GET", `/api/tables/${state.tableId}/view`, undefined, state.token),
+      api("GET", `/api/tables/${state.tableId}/legal`, undefined, state.token),
+    ]);
+    const number = view.actions;
+    if (number !== undefined && !Array.isArray(legal) && legal.actions !== number) continue;
+    if (number !== undefined && state.actions !== null && number < state.actions) return;
+    state.view = view;
+    takeLegal(legal, null, number);
+    return;
+  }
 }
 
 // Take an action; `where` is the key of the control it came from, where a refusal is shown
@@ -960,7 +974,7 @@ function drawPanel() {
           primaryShown = true;
         }
       } else if (choice.type === "reject") {
-        panel.appendChild(actButton("Reject it (−1 QoC)", "do:reject", { type: "reject", card: choice.card }, false,
+        panel.appendChild(actButton("Reject it (−1 QoC)", "do:reject", { type: "reject", card: choice.card }, !primaryShown,
           "Allowed only when no space is free; it goes on top of the deck (rule A5)"));
       } else if (choice.type === "heal") {
         healControls(panel, choice);
