@@ -304,16 +304,21 @@ def test_game_over_summary_with_breakdown_replay_and_ways_on(server: ServerProce
     assert headers == ["Player", "Score", "VP", "QoC", "Treated", "Credits", "Cured", "Dead", "Rejected"]
     row = over.locator("tbody tr").first.locator("td").all_inner_texts()
     assert row[0] == str(state["players"][0]["score"]) and row[2] == str(state["players"][0]["quality"])
-    assert row[6].startswith("6 (6 critical)")  # dead by kind
+    assert row[6] == "6 (6 critical)"  # dead by kind
+    assert "loss" in over.inner_text()
     assert over.locator("a[href='#/']").is_visible()
     assert over.locator("button", has_text="New game").is_visible()
     over.locator("button", has_text="Replay").click()
     replay = page.locator("#replay")
     replay.wait_for()
     assert "step 0 of" in replay.locator("h2").inner_text()
+    assert replay.locator(".replay-player .card").count() == 4  # the deal: four free spaces
     replay.locator("[data-key='replay-next']").click()
     page.wait_for_function("document.querySelector('#replay h2').textContent.includes('step 1 of')")
-    assert "admit" in replay.inner_text()
+    assert "Action 1: You admit" in replay.inner_text()
+    # After the first admission the board shows the admitted patient, back and all (the game is over).
+    assert replay.locator(".replay-player .card.k-critical").count() == 1
+    assert page.evaluate("document.activeElement.dataset.key") == "replay-next"  # the focus stays
 
 
 def test_a_two_bot_table_watched_to_the_end_names_the_winner_and_tie_break(server: ServerProcess, page: sync_api.Page) -> None:
@@ -443,3 +448,30 @@ def test_a_refused_action_from_a_stale_page_changes_nothing_and_reads_well(serve
     page.locator("#panel button.primary").click()
     page.wait_for_function("!!document.querySelector('#panel .refusal, #panel .notice') || document.querySelector('#bar').dataset.round === '2'")
     assert view(server, table, tokens[0])["round"] == 2
+
+
+def test_a_solo_game_won_shows_its_tier(server: ServerProcess, page: sync_api.Page) -> None:
+    # Chronic patients with no Time are cured as soon as they are diagnosed (T4): two a round.
+    table, tokens = create(server, players=1, seed=12, deck=deck_of("chronic", credits=1, vp=3))
+    for _ in range(100):
+        state = view(server, table, tokens[0])
+        if state["phase"] == "over":
+            break
+        me = state["players"][0]
+        if me["pending"]:
+            free = [int(space) for space, slot in me["hospital"].items() if slot is None]
+            act(server, table, tokens[0], {"type": "admit", "card": me["pending"][0], "space": free[0]})
+            continue
+        waiting = [slot["card"] for slot in me["hospital"].values() if slot and not slot["revealed"]]
+        if waiting and me["diagnostics"]:
+            act(server, table, tokens[0], {"type": "diagnose", "patient": waiting[0]})
+        else:
+            act(server, table, tokens[0], {"type": "pass"})
+    score = view(server, table, tokens[0])["players"][0]["score"]
+    assert score == 10 + 12 * 3
+    open_seat(page, server, table, 0, tokens[0])
+    over = page.locator("#over")
+    over.wait_for()
+    assert over.locator("h2").inner_text() == f"Your hospital held: score {score}, gold tier"
+    assert "gold from 45, silver from 38, bronze from 30" in over.inner_text()
+    assert over.locator("td[data-label='Cured']").inner_text() == "12 (12 chronic)"

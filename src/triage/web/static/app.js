@@ -239,7 +239,7 @@ function openTable(tableId) {
   $("#table").hidden = false;
   Object.assign(state, {
     tableId, view: null, choices: [], actions: null, log: [], selected: null, heal: {}, pay: {},
-    error: null, notice: null, summary: null, firstDrawn: false, replay: null,
+    error: null, notice: null, summary: null, final: null, firstDrawn: false, replay: null,
   });
   const mine = savedSeat(tableId);
   state.seat = mine ? mine.seat : null;
@@ -256,8 +256,9 @@ function openTable(tableId) {
 async function loadSummary() {
   try {
     state.summary = await api("GET", `/api/tables/${state.tableId}`);
-    if (state.view) draw();
-  } catch (e) { /* names without bot kinds until it comes */ }
+    if (state.summary.over) state.final = await api("GET", `/api/tables/${state.tableId}/final`);
+  } catch (e) { /* names without bot kinds, and counts from the log, until they come */ }
+  if (state.view) draw();
 }
 
 function closeSocket() {
@@ -523,7 +524,7 @@ function cardBody(node, card, options) {
   const front = card.front === "standard" ? `standard · diagnosis ${card.diagnosis}` : card.front;
   node.appendChild(el("span", "front", front));
   if (kind && card.front === "standard") node.appendChild(el("span", "kind", KIND_NAMES[kind]));
-  else if (!kind && (state.view.not_severe || []).includes(card.card)) node.appendChild(el("span", "kind ns", "not severe"));
+  else if (!kind && !options.replay && (state.view.not_severe || []).includes(card.card)) node.appendChild(el("span", "kind ns", "not severe"));
   else if (!kind) node.appendChild(el("span", "kind unknown", "kind unknown"));
   if ("time" in card) {
     const time = el("span", "time", `Time ${card.time}`);
@@ -547,7 +548,7 @@ function cardBody(node, card, options) {
     const info = options.deadline;
     node.appendChild(el("span", "deadline d-" + info.level, info.text));
   }
-  const who = knowers(card.card).filter((name) => name !== "you");
+  const who = options.replay ? [] : knowers(card.card).filter((name) => name !== "you");
   if (who.length && card.front === "standard" && !card.revealed) node.appendChild(el("span", "seen", "back seen by " + who.join(", ")));
 }
 
@@ -1122,18 +1123,24 @@ function outcome() {
     else if (first.p.credits !== second.p.credits) tie = "credits";
     else tie = "tie";
   }
-  return { tie: state.summary && state.summary.tie_break !== undefined ? state.summary.tie_break : tie };
+  return { tie: state.final ? state.final.tie_break : tie };
 }
 
+// The solo tier (R4 solo): from the server's summary, else from the configuration's tiers
+// (a list of {name, score}); none on a loss.
 function soloTier(score) {
-  if (state.summary && state.summary.solo_tier !== undefined) return state.summary.solo_tier;
+  if (state.final) return state.final.solo_tier;
   const solo = state.view.config.solo;
-  if (!solo || !solo.tiers) return undefined;
-  let tiers = solo.tiers;
-  if (!Array.isArray(tiers)) tiers = Object.entries(tiers);
-  tiers = tiers.map((t) => (Array.isArray(t) ? t : [t.name, t.minimum])).sort((a, b) => b[1] - a[1]);
+  if (!solo || !solo.tiers || state.view.winner === null) return null;
+  const tiers = solo.tiers.map((t) => [t.name, t.score]).sort((a, b) => b[1] - a[1]);
   const found = tiers.find(([, minimum]) => score >= minimum);
   return found ? found[0] : null;
+}
+
+function tierText() {
+  const solo = state.view.config.solo;
+  if (!solo || !solo.tiers || !solo.tiers.length) return "";
+  return solo.tiers.map((t) => `${t.name} from ${t.score}`).join(", ");
 }
 
 function overHeadline() {
@@ -1151,7 +1158,7 @@ function overHeadline() {
 // Cured, dead and rejected patients per seat, by kind: from the server when it sends them,
 // else from this seat's log ("kind unknown" where the seat never saw the back).
 function tallies() {
-  if (state.summary && state.summary.final) return state.summary.final;
+  if (state.final) return state.final.players;
   const rows = state.view.players.map(() => ({ cured: {}, dead: {}, rejected: {} }));
   const what = { cured: "cured", died: "dead", rejected: "rejected" };
   for (const event of state.log) {
@@ -1191,6 +1198,7 @@ function drawOver() {
     tie: "A full tie: same score, treated track and Credits (rule R4).",
   };
   if (tie) box.appendChild(el("p", "tie", ties[tie]));
+  else if (view.players.length === 1 && tierText()) box.appendChild(el("p", "tie", `Solo tiers: ${tierText()}.`));
   else if (view.players.length > 1) box.appendChild(el("p", "tie", "Decided on score (VP + QoC); no tie-break needed."));
   const table = el("table", "final");
   const head = el("tr");
@@ -1319,21 +1327,32 @@ function drawReplay() {
   box.appendChild(controls);
   const entry = replay.step > 0 ? replay.record.actions[replay.step - 1] : null;
   box.appendChild(el("p", "replay-action", entry ? `Action ${replay.step}: ${actionText(entry.do, entry.by)}` : "The deal, before the first action"));
-  const stepView = replay.stepView && replay.stepView.view;
+  const stepView = replay.stepView && (replay.stepView.state || replay.stepView.view);
   if (stepView) {
-    const summary = el("p", "hint", `Round ${stepView.round}, ${stepView.phase}`);
+    const summary = el("p", "hint", `Round ${stepView.round}, ${stepView.phase}; deck ${plural(stepView.deck ? stepView.deck.length : stepView.deck_count, "card")}`);
     box.appendChild(summary);
+    const events = (replay.stepView.events || []).map((event) => eventText(event));
+    if (events.length) {
+      const list = el("ul", "replay-events");
+      for (const text of events) list.appendChild(el("li", "", text));
+      box.appendChild(list);
+    }
     stepView.players.forEach((player, seat) => {
       const section = el("div", "replay-player");
-      section.appendChild(el("h3", "", `${seatName(seat)}: score ${player.score}, QoC ${player.quality}, VP ${player.vp}`));
+      section.appendChild(el("h3", "", `${seatName(seat)}: score ${player.score} (VP ${player.vp} + QoC ${player.quality}), Credits ${player.credits}`));
       const row = el("div", "row spaces");
-      for (const [space, slot] of Object.entries(player.hospital)) {
-        if (!slot) { row.appendChild(el("div", "card empty", "space " + space + " free")); continue; }
+      const add = (card, where) => {
         const node = el("div", "card");
-        cardBody(node, slot, { where: "space " + space });
+        cardBody(node, card, { where, replay: true });
         row.appendChild(node);
+      };
+      for (const [space, slot] of Object.entries(player.hospital)) {
+        if (!slot) row.appendChild(el("div", "card empty", "space " + space + " free"));
+        else add(slot, "space " + space);
       }
+      for (const patient of player.terminals) add(Object.assign({ kind: "terminal" }, patient), "beside");
       section.appendChild(row);
+      if (player.pending.length) section.appendChild(el("p", "hint", "Arrived, not yet admitted: " + player.pending.join(", ")));
       box.appendChild(section);
     });
   } else {
