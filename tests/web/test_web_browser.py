@@ -12,7 +12,8 @@ from page_helpers import (
     DESKTOP,
     PHONE,
     act,
-    browser_context,  # noqa: F401 (fixture)
+    browser_context,
+    call,  # noqa: F401 (fixture)
     create,
     deck_of,
     log_length,
@@ -63,7 +64,11 @@ def test_solo_against_a_bot_from_the_home_page_your_hospital_first_on_a_phone(
     page.goto(server.url + "/")
     page.wait_for_selector("#solo-bot option", state="attached")
     levels = [o.get_attribute("value") for o in page.locator("#solo-bot option").all()]
-    assert {"greedy", "random"} <= set(levels)  # the bot levels come from GET /api/bots
+    offered = call(server, "GET", "/api/bots")
+    names = [bot if isinstance(bot, str) else bot["name"] for bot in offered]
+    assert sorted(levels) == sorted(names)  # every bot of GET /api/bots, the expert levels first
+    order = [name for name in ("expert", "expert-club", "expert-novice", "greedy", "random") if name in names]
+    assert levels[: len(order)] == order
     page.click("#solo")  # one click from the home page
     page.wait_for_selector("#me .pending button.card")
     admit_all(page)
@@ -475,3 +480,26 @@ def test_a_solo_game_won_shows_its_tier(server: ServerProcess, page: sync_api.Pa
     assert over.locator("h2").inner_text() == f"Your hospital held: score {score}, gold tier"
     assert "gold from 45, silver from 38, bronze from 30" in over.inner_text()
     assert over.locator("td[data-label='Cured']").inner_text() == "12 (12 chronic)"
+
+
+def test_an_invitation_link_is_shown_to_copy_and_gives_its_seat(server: ServerProcess, page: sync_api.Page) -> None:
+    page.goto(server.url + "/")
+    page.select_option("#players", "2")
+    page.select_option("#seat-choices select[data-seat='0']", "human")
+    page.select_option("#seat-choices select[data-seat='1']", "human")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_selector("#invites:not([hidden])")
+    link = page.locator("#invites input").input_value()
+    table_id = page.evaluate("location.hash").split("/")[-1]
+    assert re.fullmatch(rf"{re.escape(server.url)}/#/join/{table_id}/[A-Za-z0-9_-]+", link)
+    # Opening one's own invitation again keeps one's seat and leaves the invitation alone.
+    page.goto(link)
+    page.wait_for_selector("#bar .round")
+    assert page.evaluate(f"JSON.parse(localStorage.getItem('triage.seat.{table_id}')).seat") == 0
+    # A friend's browser (nothing stored) opening the link takes seat 1.
+    page.evaluate(f"localStorage.removeItem('triage.seat.{table_id}')")
+    page.goto(server.url + "/")
+    page.goto(link)
+    page.wait_for_selector("#me .player-title")
+    assert "player 1" in page.locator("#me .player-title").inner_text()
+    assert page.evaluate(f"JSON.parse(localStorage.getItem('triage.seat.{table_id}')).seat") == 1

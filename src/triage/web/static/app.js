@@ -211,6 +211,9 @@ async function drawTableList() {
 
 async function createTable(players, bots, seed, isPublic) {
   const body = { players, bots };
+  // This browser plays the first human seat; every other human seat gets an invitation link.
+  const humans = bots.map((bot, seat) => (bot ? null : seat)).filter((seat) => seat !== null);
+  if (humans.length > 1) body.creator_seats = [humans[0]];
   if (seed !== null) body.seed = seed;
   if (isPublic) body.public = true;
   try {
@@ -223,6 +226,13 @@ async function createTable(players, bots, seed, isPublic) {
 }
 
 async function joinByInvite(tableId, code) {
+  const held = savedSeat(tableId);
+  if (held) {
+    // This browser already holds a seat here: opening the link again must not take the friend's seat.
+    location.replace("#/t/" + tableId);
+    setStatus(`You already hold seat ${held.seat} at this table; the invitation is left for your friend.`);
+    return;
+  }
   try {
     const seat = await api("POST", `/api/tables/${tableId}/join`, { invite: code });
     saveSeat(tableId, seat.seat, seat.token);
