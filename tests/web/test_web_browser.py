@@ -392,7 +392,7 @@ def test_a_whole_solo_game_with_the_keyboard_alone(server: ServerProcess, page: 
             break
         settle_focus = focused_key(page)
         assert settle_focus not in ("BODY", ""), "the focus was lost"
-        cards = [k for k in page.eval_on_selector_all("#me button.card", "ns => ns.map(n => n.dataset.key)") if k not in skipped]
+        cards = [k for k in page.eval_on_selector_all("#me button.card:not(.target)", "ns => ns.map(n => n.dataset.key)") if k not in skipped]
         if cards:
             # Tab to the next card to act on; Enter opens its panel with the focus on the
             # panel's primary action; Enter again takes it.
@@ -405,8 +405,12 @@ def test_a_whole_solo_game_with_the_keyboard_alone(server: ServerProcess, page: 
                 skipped.add(chosen)
                 continue
             before = log_length(page)
+            acting = focused_key(page)
             page.keyboard.press("Enter")
-            page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+            try:
+                page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}", timeout=10_000)
+            except sync_api.TimeoutError:
+                raise AssertionError(f"Enter on {acting} did nothing: {page.locator('#panel').inner_text()}") from None
             continue
         skipped.clear()
         assert tab_to(page, "pass", limit=120), page.locator("#bar").inner_text() + " | " + page.locator("#panel").inner_html() + page.locator("#me").inner_html()
@@ -503,3 +507,17 @@ def test_an_invitation_link_is_shown_to_copy_and_gives_its_seat(server: ServerPr
     page.wait_for_selector("#me .player-title")
     assert "player 1" in page.locator("#me .player-title").inner_text()
     assert page.evaluate(f"JSON.parse(localStorage.getItem('triage.seat.{table_id}')).seat") == 1
+
+
+def test_an_arrival_is_admitted_by_choosing_its_free_space(server: ServerProcess, page: sync_api.Page) -> None:
+    table, tokens = create(server, players=1, seed=13, deck=deck_of("critical"))
+    open_seat(page, server, table, 0, tokens[0])
+    arrival = page.locator("#me .pending button.card").first
+    arrival_id = arrival.get_attribute("data-card")
+    arrival.click()
+    target = page.locator("#me button.card.target[data-key='space:3']")
+    assert target.inner_text() == f"Admit {arrival_id} to space 3"
+    click_and_wait(page, target)
+    assert view(server, table, tokens[0])["players"][0]["hospital"]["3"]["card"] == arrival_id
+    # The focus moves on to the next arrival.
+    assert page.evaluate("document.activeElement.dataset.key").startswith("card:")

@@ -349,8 +349,9 @@ async function refresh() {
 
 // Take an action; `where` is the key of the control it came from, where a refusal is shown
 // and where the focus stays.
+// No lock against a second action while one is on its way: each carries the action number of
+// the position it was chosen in, so a repeat is answered once and a stale one is refused (409).
 async function act(action, where) {
-  if (state.busy) return;
   state.busy = true;
   state.focusKey = where;
   const body = state.expectNumbers && state.actions !== null ? { action, expected: state.actions } : action;
@@ -635,9 +636,19 @@ function hospitalRows(box, player, mine) {
     box.appendChild(row);
   }
   const row = el("div", "row spaces");
+  // With an arrival selected, a free space is a place to put it (A4).
+  const arrival = mine && state.selected && state.selected.startsWith("card:") ? state.selected.slice(5) : null;
+  const admit = arrival ? state.choices.find((c) => c.type === "admit" && c.card === arrival) : null;
   for (const [space, slot] of Object.entries(player.hospital)) {
     if (slot) row.appendChild(drawCard(slot, { mine, where: "space " + space, deadline: deadline(slot, false) }));
-    else row.appendChild(el("div", "card empty", "space " + space + " free"));
+    else if (admit && admit.spaces.includes(Number(space))) {
+      const key = `space:${space}`;
+      const button = el("button", "card empty target", `Admit ${arrival} to space ${space}`);
+      button.type = "button";
+      button.dataset.key = key;
+      button.addEventListener("click", () => act({ type: "admit", card: arrival, space: Number(space) }, key));
+      row.appendChild(button);
+    } else row.appendChild(el("div", "card empty", "space " + space + " free"));
   }
   for (const patient of player.terminals) {
     const card = Object.assign({ kind: "terminal" }, patient);
@@ -721,12 +732,12 @@ function drawMarket() {
   box.innerHTML = "";
   box.hidden = state.view.phase === "over";
   if (box.hidden) return;
-  const title = el("h2", "", "Market");
+  const player = me();
+  const title = el("h2", "", player ? `Market: you have ${plural(player.credits, "Credit")}` : "Market");
   title.id = "market-title";
   title.title = "Spend Credits on items (rule T8)";
   box.appendChild(title);
   const list = el("div", "market-items");
-  const player = me();
   for (const [item, entry] of Object.entries(state.view.config.market)) {
     const key = "buy:" + item;
     const can = choicesOn(key).length > 0;
@@ -740,8 +751,6 @@ function drawMarket() {
       node.dataset.key = key;
       node.setAttribute("aria-pressed", state.selected === key ? "true" : "false");
       node.addEventListener("click", () => select(state.selected === key ? null : key));
-    } else if (player && state.view.turn === state.seat && player.credits < entry.price) {
-      node.appendChild(el("span", "why", "not enough Credits"));
     }
     if (state.selected === key) node.classList.add("selected");
     list.appendChild(node);
@@ -958,7 +967,7 @@ function drawPanel() {
   const key = state.selected;
   if (!key) {
     const hint = view.players[state.seat].pending.length
-      ? "Choose a space for each arrival: select the arrived card."
+      ? "New patients have arrived: select one, then choose its space."
       : "Select one of your patients, the Helicopter or a market item to see what you can do.";
     panel.appendChild(el("p", "hint", hint));
   } else {
@@ -1418,6 +1427,7 @@ function eventText(event) {
     case "helicopter": return `${says(p, "fly", "flies")} a Helicopter`;
     case "bought": return `${says(p, "buy")} a ${ITEM_NAMES[event.item] || event.item}` + (event.price !== undefined ? ` for ${plural(event.price, "Credit")}` : "");
     case "passed": return says(p, "pass", "passes");
+    case "round_started": return `Round ${event.round} begins`;
     case "deck_empty": return "The deck is empty";
     case "game_over": return "Game over: scores " + (event.scores || []).join(" / ");
     default: return event.type;
@@ -1495,7 +1505,7 @@ function restoreFocus() {
     candidates.push(state.selected && firstPanelKey(state.selected), state.selected);
   }
   if (key === "panel-close" || key.startsWith("card:") || key === "heli" || key.startsWith("buy:")) candidates.push(key);
-  const fallback = document.querySelector("#me button.card");
+  const fallback = document.querySelector("#me button.card:not(.target)");
   candidates.push(fallback && fallback.dataset.key, "pass", "heli");
   for (const candidate of candidates) {
     if (!candidate) continue;
