@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -133,14 +134,10 @@ def test_the_lobby_warns_that_a_chosen_seed_is_a_practice_deal(
     server: ServerProcess, browser_context: sync_api.BrowserContext
 ) -> None:
     """A table created with a seed can be dealt again by its creator: joiners are told (K1)."""
+    # The lobby lists public tables only.
+    body = {"players": 2, "seed": 4242, "public": True, "creator_seats": [0]}
+    assert httpx.post(server.url + "/api/tables", json=body).status_code == 201
     page = browser_context.new_page()
-    page.goto(server.url + "/")
-    page.select_option("#players", "2")
-    page.select_option("#seat-choices select[data-seat='0']", "human")
-    page.select_option("#seat-choices select[data-seat='1']", "human")
-    page.fill("#seed", "4242")
-    page.click("#new-table button[type=submit]")
-    page.wait_for_timeout(500)
     page.goto(server.url + "/")
     page.wait_for_selector("#tables li")
     practice = page.locator("#tables li", has=page.locator(".practice"))
