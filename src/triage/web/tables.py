@@ -375,12 +375,24 @@ class TableService:
             except StorageError as error:
                 raise storage_refusal(error) from None
 
-    def catch_up(self, table: LiveTable) -> None:
-        """Apply the stored actions memory has not seen yet, in order, and send them on."""
-        try:
-            entries = self.store.actions_from(table.id, table.actions)
-        except StorageError as error:
-            raise storage_refusal(error) from None
+    def take_in(self, table: LiveTable, start: int, count: int, entries: list[dict[str, Any]] | None) -> None:
+        """Another process stored actions ``start`` to ``count - 1`` (``entries``, when the
+        notification could carry them): apply them, reading the database only if needed."""
+        if count <= table.actions:
+            return
+        if entries is not None and start == table.actions and start + len(entries) == count:
+            self.catch_up(table, entries)
+        else:
+            self.catch_up(table)
+
+    def catch_up(self, table: LiveTable, entries: list[dict[str, Any]] | None = None) -> None:
+        """Apply the stored actions memory has not seen yet (read from the store unless given,
+        numbered from the table's count), in order, and send them on."""
+        if entries is None:
+            try:
+                entries = self.store.actions_from(table.id, table.actions)
+            except StorageError as error:
+                raise storage_refusal(error) from None
         for entry in entries:
             number = table.actions
             try:
