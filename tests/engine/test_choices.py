@@ -32,15 +32,16 @@ games = st.fixed_dictionaries(
         "diagnostics": st.integers(0, 3),
         "credits": st.integers(0, 12),
         "helicopters": st.integers(0, 2),
+        "helicopter_draws": st.sampled_from(["wait", "reopen"]),  # V2
+        "terminal_upkeep": st.sampled_from(["death", "reward"]),  # V3
     }
 )
 
 
 def deal(spec: dict[str, Any]) -> Game:
     start = {key: spec[key] for key in ("staff", "congress", "healing", "diagnostics", "credits", "helicopters")}
-    config = make_config(
-        {"return_to": spec["return_to"], "rounds": spec["rounds"], "arrivals": spec["arrivals"], "start": start}
-    )
+    variants = {key: spec[key] for key in ("return_to", "rounds", "arrivals", "helicopter_draws", "terminal_upkeep")}
+    config = make_config({**variants, "start": start})
     return Game.new(players=spec["players"], seed=spec["seed"], config=config)
 
 

@@ -281,3 +281,17 @@ def test_a_full_disk_keeps_memory_database_and_answers_in_step(small_disk: Path)
         assert client.post(f"/api/tables/{table_id}/join", json={"invite": invite}).status_code == 200
         stored = Store(url).load_table(table_id)
         assert stored is not None and live.game.history == stored.actions
+
+
+def test_serve_refuses_a_database_of_an_older_version_clearly(tmp_path: Path) -> None:
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    from triage.cli import app
+
+    old = tmp_path / "old.db"
+    with sqlite3.connect(old) as connection:
+        connection.execute("CREATE TABLE tables (id VARCHAR(32) PRIMARY KEY, players INTEGER, seed BIGINT)")
+    result = CliRunner().invoke(app, ["serve", "--db", f"sqlite:///{old}"])
+    assert result.exit_code == 2 and "made by an older version of triage" in result.output

@@ -259,3 +259,18 @@ def test_serve_refuses_several_workers_on_sqlite(tmp_path: Path) -> None:
 
     result = CliRunner().invoke(app, ["serve", "--workers", "2", "--db", f"sqlite:///{tmp_path / 'x.db'}"])
     assert result.exit_code == 2 and "needs PostgreSQL" in result.output and "LISTEN/NOTIFY" in result.output
+
+
+def test_the_load_benchmark_compares_one_and_two_workers_in_one_run() -> None:
+    from typer.testing import CliRunner
+
+    from triage.cli import app
+
+    command = ["loadtest", "--db", URL or "", "--workers", "1,2", "--tables", "3", "--seconds", "1.5"]
+    result = CliRunner().invoke(app, [*command, "--think", "0", "--ramp", "0.1", "--json"])
+    assert result.exit_code == 0, result.output
+    runs = json.loads(result.output)
+    assert [run["workers"] for run in runs] == [1, 2]
+    assert all(run["errors"] == 0 and run["actions"] > 5 for run in runs), runs
+    text = CliRunner().invoke(app, [*command, "--think", "0", "--ramp", "0.1"])
+    assert "3 tables, 2 workers against 1: actions/s x" in text.output and ", p99 x" in text.output

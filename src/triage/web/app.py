@@ -171,8 +171,9 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     def service() -> TableService:
         return app.state.service
 
-    def table(table_id: str) -> LiveTable:
-        return service().get(table_id)
+    async def table(table_id: str) -> LiveTable:
+        """The table, loaded (read and replayed in threads) if it is not in memory yet."""
+        return await service().load(table_id)
 
     def client_of(request: Request) -> str:
         """The client a rate limit counts: its address (uvicorn takes it from trusted proxies)."""
@@ -211,7 +212,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
 
     @app.get("/api/tables/{table_id}", responses=ERRORS, summary="A table's public facts")
     async def table_summary(table_id: str) -> dict[str, Any]:
-        return service().summary(table(table_id))
+        return service().summary(await table(table_id))
 
     @app.post(
         "/api/tables/{table_id}/join",
@@ -221,13 +222,13 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     )
     async def join(table_id: str, request: JoinRequest | None = None) -> SeatToken:
         request = request or JoinRequest()
-        return SeatToken(**service().join(table(table_id), invite=request.invite, seat=request.seat))
+        return SeatToken(**service().join(await table(table_id), invite=request.invite, seat=request.seat))
 
     # ------------------------------------------------------------------ one seat
 
     @app.get("/api/tables/{table_id}/view", responses=ERRORS, summary="The seat's view (scenario-format.md section 5)")
     async def seat_view(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        live = table(table_id)
+        live = await table(table_id)
         return JSONResponse(service().view_answer(live, service().seat_for(live, authorization)))
 
     @app.get(
@@ -236,7 +237,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
         summary="The seat's legal actions, one choice per action and target (empty if not its decision)",
     )
     async def seat_legal(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        live = table(table_id)
+        live = await table(table_id)
         seat = service().seat_for(live, authorization)
         return JSONResponse({"actions": len(live.game.history), "choices": action_choices(live.game, seat)})
 
@@ -253,7 +254,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
         authorization: str | None = AUTH_HEADER,
     ) -> JSONResponse:
         rate_limits.hit("act", client_of(http))
-        live = table(table_id)
+        live = await table(table_id)
         seat = service().seat_for(live, authorization)
         expected = None
         if isinstance(action, dict) and "action" in action and "type" not in action:
@@ -271,13 +272,13 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
         summary="The game record: filtered for the seat (or for spectators, without a token) until the game is over",
     )
     async def record(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        live = table(table_id)
+        live = await table(table_id)
         seat = service().seat_for(live, authorization) if authorization else None
         return JSONResponse(service().record_for(live, seat))
 
     @app.get("/api/tables/{table_id}/public", responses=ERRORS, summary="The spectators' view: what every player knows")
     async def public_view(table_id: str) -> JSONResponse:
-        return JSONResponse(service().view_for(table(table_id), None))
+        return JSONResponse(service().view_for(await table(table_id), None))
 
     # ------------------------------------------------------------------ live updates
 

@@ -30,7 +30,7 @@ def serve(
 
     from triage.web.app import create_app
     from triage.web.limits import MAX_WS_MESSAGE, RateLimits
-    from triage.web.storage import Store
+    from triage.web.storage import StorageError, Store
 
     try:
         rates = RateLimits(create=rate_create, act=rate_act)
@@ -48,7 +48,7 @@ def serve(
             f"triage serve: no driver for {db!r} ({error}); for PostgreSQL: pip install 'psycopg[binary]'", err=True
         )
         raise typer.Exit(2)
-    except SQLAlchemyError as error:
+    except (SQLAlchemyError, StorageError) as error:
         typer.echo(f"triage serve: cannot open the database {db!r}: {error}", err=True)
         raise typer.Exit(2)
 

@@ -109,7 +109,7 @@ async def serve_socket(
     """One client's socket, from its first message to its close."""
     await websocket.accept()
     try:
-        table = service.get(table_id)
+        table = await service.load(table_id)
         seat = seat_of(service, table, await first_message(websocket, first_seconds))
     except WebError as error:
         await _refuse(websocket, 4000 + error.status, error.message, error.code)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -206,10 +207,13 @@ def run_loadtest(
         db_url = db or f"sqlite:///{Path(folder) / 'tables.db'}"
         port = free_port()
         server = start_server(db_url, port, workers=workers)
+        # A benchmark stopped with SIGTERM still stops its server (the finally below).
+        previous = signal.signal(signal.SIGTERM, _stop)
         try:
             load, memory, elapsed = asyncio.run(drive(port, server.pid, tables, players, think, seconds, ramp))
             peak_kb = None if workers > 1 else _peak_kb(server.pid)
         finally:
+            signal.signal(signal.SIGTERM, previous)
             server.terminate()
             server.wait(30)
     if not load.action_ms:
@@ -236,6 +240,10 @@ def run_loadtest(
         "server_peak_mb": (peak_kb / 1024) if peak_kb else (max(memory) / 2**20 if memory else 0.0),
         "cpus": os.cpu_count(),
     }
+
+
+def _stop(signum: int, _frame: Any) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _peak_kb(pid: int) -> int | None:

@@ -1,9 +1,11 @@
 """Live updates across server processes: PostgreSQL ``LISTEN``/``NOTIFY`` (psycopg 3).
 
-Each commit of actions sends ``NOTIFY triage_tables, 'TABLE COUNT'`` in its transaction, so it
-is delivered only once committed. Every process listens on one connection of its own: for a
-table it holds in memory it reads the new actions from the database and sends them on to its
-WebSocket subscribers, in order. A process that lost the connection catches up every table it
+Each commit of actions sends ``NOTIFY triage_tables`` in its transaction (delivered only once
+committed), with a JSON payload: the table, the first action's number, the new count and the
+actions themselves when they fit in a notification. Every process listens on one connection of
+its own: for a table it holds in memory it takes in the new actions (read from the database when
+the payload lacks them or the process is further behind) and sends them on to its WebSocket
+subscribers, in order. A process that lost the connection catches up every table it
 holds when it is back (notifications sent meanwhile are gone). No extra server is needed.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 
 from sqlalchemy.engine import make_url
@@ -30,13 +33,19 @@ def libpq_url(url: str) -> str:
 
 
 def on_notice(service: TableService, payload: str) -> None:
-    """A committed change: catch the table up if this process holds it and is behind."""
-    table_id, _, count = payload.partition(" ")
+    """Committed actions: if this process holds the table and is behind, take them in (from the
+    payload when it carries them, else from the database)."""
+    try:
+        notice = json.loads(payload)
+        table_id, start, count, entries = notice["table"], notice["start"], notice["count"], notice["actions"]
+    except (ValueError, KeyError, TypeError):
+        log.warning("a notification that is not one of ours: %.80r", payload)
+        return
     table = service.live.get(table_id)
-    if table is None or not count.isdigit() or int(count) <= table.actions:
+    if table is None:
         return
     try:
-        service.refresh(table)
+        service.take_in(table, start, count, entries)
     except WebError as error:
         log.warning("table %s: could not catch up after a notification: %s", table_id, error.message)
 

@@ -14,8 +14,9 @@ committed before the server's memory changes. Several server processes may share
   :class:`Conflict` (optimistic concurrency). ``tables.seats_version`` does the same for seats.
 - A process checks the table's row on each request (:meth:`Store.version`) and reads the
   actions it has not seen yet, so no request is answered from a stale position.
-- On PostgreSQL every commit of actions sends ``NOTIFY triage_tables, 'TABLE COUNT'`` (delivered
-  on commit), so the other processes push the new actions to their WebSocket subscribers.
+- On PostgreSQL every commit of actions sends ``NOTIFY triage_tables`` with the actions (see
+  :func:`notice`; delivered on commit), so the other processes push them to their WebSocket
+  subscribers.
 
 Seat tokens and invitation codes are stored as SHA-256 digests only, so the database alone
 cannot act for a seat or take one.
@@ -116,6 +117,19 @@ SEATS = SeatRow.__table__
 ACTIONS = ActionRow.__table__
 
 
+#: PostgreSQL refuses a notification payload of 8,000 bytes or more.
+MAX_NOTICE = 7900
+
+
+def notice(table_id: str, start: int, count: int, entries: list[dict[str, Any]]) -> str:
+    """The payload announcing stored actions: with the actions when they fit, so that the
+    other processes need not read them back."""
+    payload = json.dumps({"table": table_id, "start": start, "count": count, "actions": entries})
+    if len(payload.encode()) <= MAX_NOTICE:
+        return payload
+    return json.dumps({"table": table_id, "start": start, "count": count, "actions": None})
+
+
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -191,6 +205,8 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.notifies = self.engine.dialect.name == "postgresql"
+        #: Single-statement reads need no transaction: one round trip each, no BEGIN/COMMIT.
+        self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         Base.metadata.create_all(self.engine)
         self._check_schema()
 
@@ -284,7 +300,10 @@ class Store:
                 raise Conflict(f"table {table_id} no longer has {start} actions")
             connection.execute(ACTIONS.insert(), rows)
             if self.notifies:
-                connection.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": f"{table_id} {count}"})
+                connection.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": CHANNEL, "payload": notice(table_id, start, count, entries)},
+                )
 
     def claim_seat(self, table_id: str, seat: int, token_hash: str, invite_hash: str | None) -> int:
         """Give the open ``seat`` a player (``token_hash``), only if it is still open and, when
@@ -310,7 +329,7 @@ class Store:
 
     def version(self, table_id: str) -> tuple[int, int] | None:
         """The table's (action count, seats version), or None if there is no such table."""
-        with self._reading() as connection:
+        with _Transaction(self.autocommit) as connection:
             row = connection.execute(
                 select(TABLES.c.actions, TABLES.c.seats_version).where(TABLES.c.id == table_id)
             ).first()
@@ -318,7 +337,7 @@ class Store:
 
     def actions_from(self, table_id: str, start: int) -> list[dict[str, Any]]:
         """The stored actions numbered ``start`` and after, in order."""
-        with self._reading() as connection:
+        with _Transaction(self.autocommit) as connection:
             rows = connection.execute(
                 select(ACTIONS.c.by, ACTIONS.c.action)
                 .where(ACTIONS.c.table_id == table_id, ACTIONS.c.number >= start)
@@ -331,7 +350,7 @@ class Store:
             return self._seats(connection, table_id), self._seats_version(connection, table_id)
 
     def answer_for(self, table_id: str, number: int) -> StoredAnswer | None:
-        with self._reading() as connection:
+        with _Transaction(self.autocommit) as connection:
             row = connection.execute(
                 select(ACTIONS.c.by, ACTIONS.c.action, ACTIONS.c.request, ACTIONS.c.answer).where(
                     ACTIONS.c.table_id == table_id, ACTIONS.c.number == number

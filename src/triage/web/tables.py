@@ -23,7 +23,7 @@ import logging
 import random
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +57,7 @@ Action = dict[str, Any]
 
 MAX_SEED = 2**63 - 1
 #: Seconds of bot moves worked out within one request (more follow in later steps of the loop).
-BOT_BUDGET = 0.02
+BOT_BUDGET = 0.005
 #: At most this many actions in one transaction.
 MAX_BATCH = 200
 
@@ -233,6 +233,9 @@ class TableService:
         self.live: OrderedDict[str, LiveTable] = OrderedDict()
         self.max_live = max_live
         self.bot_budget = bot_budget
+        #: Tables whose bots are waiting to move, served round robin, one batch a loop step.
+        self.bot_queue: deque[LiveTable] = deque()
+        self.bot_runner_scheduled = False
 
     def _keep(self, table: LiveTable) -> None:
         """Hold ``table`` in memory, letting go of the least recently used tables that nobody
@@ -375,12 +378,24 @@ class TableService:
             except StorageError as error:
                 raise storage_refusal(error) from None
 
-    def catch_up(self, table: LiveTable) -> None:
-        """Apply the stored actions memory has not seen yet, in order, and send them on."""
-        try:
-            entries = self.store.actions_from(table.id, table.actions)
-        except StorageError as error:
-            raise storage_refusal(error) from None
+    def take_in(self, table: LiveTable, start: int, count: int, entries: list[dict[str, Any]] | None) -> None:
+        """Another process stored actions ``start`` to ``count - 1`` (``entries``, when the
+        notification could carry them): apply them, reading the database only if needed."""
+        if count <= table.actions:
+            return
+        if entries is not None and start == table.actions and start + len(entries) == count:
+            self.catch_up(table, entries)
+        else:
+            self.catch_up(table)
+
+    def catch_up(self, table: LiveTable, entries: list[dict[str, Any]] | None = None) -> None:
+        """Apply the stored actions memory has not seen yet (read from the store unless given,
+        numbered from the table's count), in order, and send them on."""
+        if entries is None:
+            try:
+                entries = self.store.actions_from(table.id, table.actions)
+            except StorageError as error:
+                raise storage_refusal(error) from None
         for entry in entries:
             number = table.actions
             try:
@@ -551,7 +566,7 @@ class TableService:
     def _bot_steps(self, table: LiveTable, game: Game, steps: list[Step], deadline: float) -> None:
         """Bots move on ``game`` (a copy) whenever it is their decision, each from its own view,
         until a human's decision, the end, or the time budget."""
-        while table.bots_to_move(game) and len(steps) < MAX_BATCH and time.perf_counter() < deadline:
+        while table.bots_to_move(game) and len(steps) < MAX_BATCH and (not steps or time.perf_counter() < deadline):
             seat = game.turn
             assert seat is not None
             number = len(game.history)
@@ -562,8 +577,9 @@ class TableService:
             steps.append(Step(number, game.history[-1], events, self._updates(table, game, number, game.history[-1], events)))
 
     def move_bots(self, table: LiveTable) -> None:
-        """Let the bots move: within a running event loop one batch per loop step (other
-        requests are served in between); without one (scripts, tests), to the end now."""
+        """Let the bots move: within a running event loop the table joins the round robin of
+        tables whose bots move, one batch a loop step (other requests are served between any
+        two batches, however many tables play); without a loop (scripts, tests), to the end now."""
         if not table.bots_to_move():
             return
         try:
@@ -574,9 +590,23 @@ class TableService:
             return
         if not table.bots_scheduled:
             table.bots_scheduled = True
-            loop.call_soon(self._scheduled_bots, table)
+            self.bot_queue.append(table)
+            self._wake_bot_runner(loop)
 
-    def _scheduled_bots(self, table: LiveTable) -> None:
+    def _wake_bot_runner(self, loop: asyncio.AbstractEventLoop, pause: float = 0.0) -> None:
+        # The next batch runs in a later loop step, after the loop has looked at the sockets.
+        if not self.bot_runner_scheduled and self.bot_queue:
+            self.bot_runner_scheduled = True
+            loop.call_later(pause, self._run_bot_batch)
+
+    def _run_bot_batch(self) -> None:
+        """One batch of the next table in the round robin; the table rejoins at the end. The
+        runner then rests as long as the batch took, so bots get at most half of the loop's
+        time and requests are served in between."""
+        self.bot_runner_scheduled = False
+        loop = asyncio.get_running_loop()
+        started = time.perf_counter()
+        table = self.bot_queue.popleft()
         table.bots_scheduled = False
         try:
             self.refresh(table)
@@ -585,11 +615,19 @@ class TableService:
             if error.status == 503:  # the database is down: try again in a while
                 log.warning("table %s: bots wait for the database (%s)", table.id, error.message)
                 table.bots_scheduled = True
-                asyncio.get_running_loop().call_later(1.0, self._scheduled_bots, table)
+                loop.call_later(1.0, self._requeue, table)
+                self._wake_bot_runner(loop)
                 return
-            if error.code != "stale_action":
-                raise
+            if error.code != "stale_action":  # another process moved first: go on from there
+                log.error("table %s: bots stopped: %s", table.id, error.message)
+                self._wake_bot_runner(loop)
+                return
         self.move_bots(table)
+        self._wake_bot_runner(loop, time.perf_counter() - started)
+
+    def _requeue(self, table: LiveTable) -> None:
+        self.bot_queue.append(table)
+        self._wake_bot_runner(asyncio.get_running_loop())
 
     def bot_batch(self, table: LiveTable) -> None:
         """One transaction of bot moves, within the time budget."""
