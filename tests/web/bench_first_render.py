@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from page_helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, create, pass_round  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
-from web_server import ServerProcess  # noqa: E402
+from page_helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, create, pass_round
+from playwright.sync_api import sync_playwright
+from web_server import ServerProcess
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -38,7 +38,9 @@ def percentile(values: list[float], fraction: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20, help="tables to open (default 20)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds played before opening a table (default 3)")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds played before opening a table (default 3)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
 
@@ -55,7 +57,11 @@ def main() -> None:
         references: list[float] = []
         with sync_playwright() as playwright:
             context = playwright.chromium.launch_persistent_context(
-                str(folder / "profile"), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True, viewport=PHONE
+                str(folder / "profile"),
+                executable_path=str(CHROMIUM),
+                args=CHROMIUM_ARGS,
+                headless=True,
+                viewport=PHONE,
             )
             setup = context.new_page()
             setup.goto(server.url + "/static/rules.html")
@@ -67,12 +73,16 @@ def main() -> None:
             for table_id, _ in tables:
                 reference = context.new_page()
                 reference.goto(server.url + "/static/rules.html", wait_until="load")
-                references.append(reference.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd"))
+                references.append(
+                    reference.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
+                )
                 reference.close()
                 tab = context.new_page()
                 tab.goto(f"{server.url}/#/t/{table_id}")
                 tab.wait_for_function("performance.getEntriesByName('triage-first-render').length > 0")
-                renders.append(tab.evaluate("performance.getEntriesByName('triage-first-render')[0].startTime"))
+                renders.append(
+                    tab.evaluate("performance.getEntriesByName('triage-first-render')[0].startTime")
+                )
                 tab.close()
             context.close()
     finally:
@@ -80,7 +90,11 @@ def main() -> None:
         shutil.rmtree(folder, ignore_errors=True)
     result = {
         "tables": len(renders),
-        "first_render_ms": {"median": statistics.median(renders), "p90": percentile(renders, 0.9), "max": max(renders)},
+        "first_render_ms": {
+            "median": statistics.median(renders),
+            "p90": percentile(renders, 0.9),
+            "max": max(renders),
+        },
         "reference_static_page_ms": {"median": statistics.median(references)},
         "ratio_median": statistics.median(renders) / statistics.median(references),
     }
@@ -89,7 +103,9 @@ def main() -> None:
         return
     print(f"tables opened: {result['tables']}")
     fr = result["first_render_ms"]
-    print(f"first render of a table: median {fr['median']:.0f} ms, p90 {fr['p90']:.0f} ms, max {fr['max']:.0f} ms")
+    print(
+        f"first render of a table: median {fr['median']:.0f} ms, p90 {fr['p90']:.0f} ms, max {fr['max']:.0f} ms"
+    )
     print(f"reference (static rules page load): median {result['reference_static_page_ms']['median']:.0f} ms")
     print(f"ratio table / reference: {result['ratio_median']:.2f}")
 

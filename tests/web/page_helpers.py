@@ -1,6 +1,7 @@
 """Helpers of the page's browser tests: a real server, Debian's Chromium, tables set up through
 the API, and screenshots at the two widths the page is designed for.
 
+The fixtures are registered in conftest.py; without Chromium or Playwright they skip.
 Screenshots go to a temporary folder, or to ``TRIAGE_SCREENSHOTS`` when it is set (the README's
 images are refreshed with ``TRIAGE_SCREENSHOTS=docs/screenshots``).
 """
@@ -19,12 +20,14 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra (playwright) is not installed")
+try:
+    from playwright import sync_api
+except ImportError:  # the test extra is not installed: the fixtures skip
+    sync_api = None  # type: ignore[assignment]
 
-from web_server import ServerProcess  # noqa: E402
+from web_server import ServerProcess
+
+CHROMIUM = Path("/usr/bin/chromium")
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -39,6 +42,13 @@ CHROMIUM_ARGS = [
 ]
 
 
+def need_browser() -> None:
+    if not CHROMIUM.exists():
+        pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install chromium)")
+    if sync_api is None:
+        pytest.skip("the test extra (playwright) is not installed")
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     process = ServerProcess(tmp_path_factory.mktemp("web") / "tables.db").start()
@@ -48,6 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 @pytest.fixture(scope="module")
 def browser_context() -> Iterator[sync_api.BrowserContext]:
+    need_browser()
     profile = tempfile.mkdtemp(prefix="triage-chromium-")
     try:
         with sync_api.sync_playwright() as playwright:
@@ -123,7 +134,14 @@ def pass_round(server: ServerProcess, table_id: str, tokens: dict[int, str], adm
         if player["pending"]:
             card = player["pending"][0]
             free = [int(space) for space, slot in player["hospital"].items() if slot is None]
-            act(server, table_id, tokens[seat], {"type": "admit", "card": card, "space": free[0]} if free else {"type": "reject", "card": card})
+            act(
+                server,
+                table_id,
+                tokens[seat],
+                {"type": "admit", "card": card, "space": free[0]}
+                if free
+                else {"type": "reject", "card": card},
+            )
         else:
             act(server, table_id, tokens[seat], {"type": "pass"})
     raise AssertionError("the round did not end")

@@ -12,15 +12,12 @@ from page_helpers import (
     DESKTOP,
     PHONE,
     act,
-    browser_context,
-    call,  # noqa: F401 (fixture)
+    call,
     create,
     deck_of,
     log_length,
     open_seat,
-    page,  # noqa: F401 (fixture)
     pass_round,
-    server,  # noqa: F401 (fixture)
     settle,
     sync_api,
     view,
@@ -105,7 +102,9 @@ def test_solo_against_a_bot_from_the_home_page_your_hospital_first_on_a_phone(
 # ------------------------------------------------------------------ 2. act on the thing
 
 
-def test_heal_from_the_card_with_an_amount_stepper_and_the_default_payment(server: ServerProcess, page: sync_api.Page) -> None:
+def test_heal_from_the_card_with_an_amount_stepper_and_the_default_payment(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
     table, tokens = create(server, players=1, seed=3, deck=deck_of("critical", healing=5))
     open_seat(page, server, table, 0, tokens[0])
     admit_all(page)
@@ -127,7 +126,7 @@ def test_heal_from_the_card_with_an_amount_stepper_and_the_default_payment(serve
     state = view(server, table, tokens[0])
     mine = state["players"][0]
     assert (mine["healing"], mine["staff_available"]) == (1, 0)
-    healed = [slot for slot in mine["hospital"].values() if slot and slot["card"] == patient][0]
+    healed = next(slot for slot in mine["hospital"].values() if slot and slot["card"] == patient)
     assert healed["placed"] == 3
     # The full legal list stays reachable as a secondary list.
     page.locator("#panel summary", has_text="All legal actions").click()
@@ -135,7 +134,9 @@ def test_heal_from_the_card_with_an_amount_stepper_and_the_default_payment(serve
 
 
 def test_market_and_helicopter_are_things_to_select(server: ServerProcess, page: sync_api.Page) -> None:
-    table, tokens = create(server, players=1, seed=5, deck=deck_of("critical"), config={"start": {"credits": 2}})
+    table, tokens = create(
+        server, players=1, seed=5, deck=deck_of("critical"), config={"start": {"credits": 2}}
+    )
     open_seat(page, server, table, 0, tokens[0])
     admit_all(page)
     page.click("#market button.item[data-key='buy:healing']")
@@ -187,18 +188,23 @@ def test_deadline_labels_for_each_kind(server: ServerProcess, page: sync_api.Pag
     assert label_of(page, second) == "checked at Cleanup tonight: dies if severe"
 
     # Chronic and non-severe never die (C2).
-    for kind, text in (("chronic", "safe: never dies (each Time adds 1 to its healing)"), ("non_severe", "safe: never dies")):
+    for kind, text in (
+        ("chronic", "safe: never dies (each Time adds 1 to its healing)"),
+        ("non_severe", "safe: never dies"),
+    ):
         table, tokens = create(server, players=1, seed=1, deck=deck_of(kind))
         pass_round(server, table, tokens)  # one Time, so a chronic patient is not cured on diagnosis
         open_seat(page, server, table, 0, tokens[0])
         admit_all(page)
-        patient = [c for c in my_cards(page) if card(page, c).locator(".time").inner_text() == "Time 1"][0]
+        patient = next(c for c in my_cards(page) if card(page, c).locator(".time").inner_text() == "Time 1")
         card(page, patient).click()
         click_and_wait(page, page.locator("#panel button.primary"))
         assert label_of(page, patient) == text
 
 
-def test_pass_asks_for_confirmation_naming_every_patient_that_will_die(server: ServerProcess, page: sync_api.Page) -> None:
+def test_pass_asks_for_confirmation_naming_every_patient_that_will_die(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
     table, tokens = create(server, players=1, seed=2, deck=deck_of("critical"))
     open_seat(page, server, table, 0, tokens[0])
     admit_all(page)
@@ -249,7 +255,9 @@ def test_checked_survivors_read_not_severe_and_known_deck_positions_form_a_strip
         assert "back seen by Player 1" in card(page, patient).inner_text()
     # The dead go under the deck (V1 bottom): their positions are known (I3), drawn after the
     # unknown ones.
-    table, tokens = create(server, players=1, seed=4, deck=deck_of("critical"), config={"return_to": "bottom"})
+    table, tokens = create(
+        server, players=1, seed=4, deck=deck_of("critical"), config={"return_to": "bottom"}
+    )
     pass_round(server, table, tokens)
     open_seat(page, server, table, 0, tokens[0])
     strip = page.locator("#deck .strip")
@@ -262,7 +270,9 @@ def test_checked_survivors_read_not_severe_and_known_deck_positions_form_a_strip
 # ------------------------------------------------------------------ 5. help and refusals
 
 
-def test_rules_page_reachable_from_every_screen_and_a_refusal_links_its_rule(server: ServerProcess, page: sync_api.Page) -> None:
+def test_rules_page_reachable_from_every_screen_and_a_refusal_links_its_rule(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
     page.goto(server.url + "/")
     assert page.locator("header a[href='/static/rules.html']").is_visible()
     table, tokens = create(server, players=1, seed=6, deck=deck_of("critical", healing=5))
@@ -284,8 +294,12 @@ def test_rules_page_reachable_from_every_screen_and_a_refusal_links_its_rule(ser
     page.goto(server.url + "/static/rules.html")
     ids = set(page.eval_on_selector_all("dt[id]", "nodes => nodes.map(n => n.id)"))
     expected = (
-        {f"K{n}" for n in range(1, 6)} | {f"R{n}" for n in range(1, 5)} | {f"A{n}" for n in range(1, 9)}
-        | {f"T{n}" for n in range(1, 10)} | {f"C{n}" for n in range(1, 6)} | {f"I{n}" for n in range(1, 5)}
+        {f"K{n}" for n in range(1, 6)}
+        | {f"R{n}" for n in range(1, 5)}
+        | {f"A{n}" for n in range(1, 9)}
+        | {f"T{n}" for n in range(1, 10)}
+        | {f"C{n}" for n in range(1, 6)}
+        | {f"I{n}" for n in range(1, 5)}
         | {"V1", "V2", "V3", "V4", "D1"}
     )
     assert expected <= ids
@@ -294,7 +308,9 @@ def test_rules_page_reachable_from_every_screen_and_a_refusal_links_its_rule(ser
 # ------------------------------------------------------------------ 6. game over and replay
 
 
-def test_game_over_summary_with_breakdown_replay_and_ways_on(server: ServerProcess, page: sync_api.Page) -> None:
+def test_game_over_summary_with_breakdown_replay_and_ways_on(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
     # Critical patients only, never healed: 4 QoC lost a round, the game ends at 0 QoC (R4).
     table, tokens = create(server, players=1, seed=8, deck=deck_of("critical"))
     for _ in range(3):
@@ -326,7 +342,9 @@ def test_game_over_summary_with_breakdown_replay_and_ways_on(server: ServerProce
     assert page.evaluate("document.activeElement.dataset.key") == "replay-next"  # the focus stays
 
 
-def test_a_two_bot_table_watched_to_the_end_names_the_winner_and_tie_break(server: ServerProcess, page: sync_api.Page) -> None:
+def test_a_two_bot_table_watched_to_the_end_names_the_winner_and_tie_break(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
     page.goto(server.url + "/")
     page.select_option("#players", "2")
     page.select_option("#seat-choices select[data-seat='0']", "random")
@@ -366,7 +384,9 @@ def test_the_log_spells_numbers_in_full_and_plurals_right(server: ServerProcess,
 
 
 def focused_key(page: sync_api.Page) -> str:
-    return page.evaluate("document.activeElement && document.activeElement.dataset ? (document.activeElement.dataset.key || document.activeElement.id || document.activeElement.tagName) : ''")
+    return page.evaluate(
+        "document.activeElement && document.activeElement.dataset ? (document.activeElement.dataset.key || document.activeElement.id || document.activeElement.tagName) : ''"
+    )
 
 
 def tab_to(page: sync_api.Page, wanted: str, limit: int = 60) -> bool:
@@ -392,7 +412,13 @@ def test_a_whole_solo_game_with_the_keyboard_alone(server: ServerProcess, page: 
             break
         settle_focus = focused_key(page)
         assert settle_focus not in ("BODY", ""), "the focus was lost"
-        cards = [k for k in page.eval_on_selector_all("#me button.card:not(.target)", "ns => ns.map(n => n.dataset.key)") if k not in skipped]
+        cards = [
+            k
+            for k in page.eval_on_selector_all(
+                "#me button.card:not(.target)", "ns => ns.map(n => n.dataset.key)"
+            )
+            if k not in skipped
+        ]
         if cards:
             # Tab to the next card to act on; Enter opens its panel with the focus on the
             # panel's primary action; Enter again takes it.
@@ -408,12 +434,21 @@ def test_a_whole_solo_game_with_the_keyboard_alone(server: ServerProcess, page: 
             acting = focused_key(page)
             page.keyboard.press("Enter")
             try:
-                page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}", timeout=10_000)
+                page.wait_for_function(
+                    f"document.querySelectorAll('#log li').length > {before}", timeout=10_000
+                )
             except sync_api.TimeoutError:
-                raise AssertionError(f"Enter on {acting} did nothing: {page.locator('#panel').inner_text()}") from None
+                raise AssertionError(
+                    f"Enter on {acting} did nothing: {page.locator('#panel').inner_text()}"
+                ) from None
             continue
         skipped.clear()
-        assert tab_to(page, "pass", limit=120), page.locator("#bar").inner_text() + " | " + page.locator("#panel").inner_html() + page.locator("#me").inner_html()
+        assert tab_to(page, "pass", limit=120), (
+            page.locator("#bar").inner_text()
+            + " | "
+            + page.locator("#panel").inner_html()
+            + page.locator("#me").inner_html()
+        )
         before = log_length(page)
         page.keyboard.press("Enter")
         if page.locator("#confirm-pass").is_visible():
@@ -429,7 +464,9 @@ def test_a_whole_solo_game_with_the_keyboard_alone(server: ServerProcess, page: 
 # ------------------------------------------------------------------ lobby
 
 
-def test_the_lobby_warns_that_a_chosen_seed_is_a_practice_deal(server: ServerProcess, page: sync_api.Page) -> None:
+def test_the_lobby_warns_that_a_chosen_seed_is_a_practice_deal(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
     """A table created with a seed can be dealt again by its creator: joiners are told (K1)."""
     page.goto(server.url + "/")
     page.select_option("#players", "2")
@@ -446,7 +483,9 @@ def test_the_lobby_warns_that_a_chosen_seed_is_a_practice_deal(server: ServerPro
     assert "creator chose the seed" in practice.first.inner_text()
 
 
-def test_a_refused_action_from_a_stale_page_changes_nothing_and_reads_well(server: ServerProcess, page: sync_api.Page) -> None:
+def test_a_refused_action_from_a_stale_page_changes_nothing_and_reads_well(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
     table, tokens = create(server, players=1, seed=10, deck=deck_of("critical"))
     open_seat(page, server, table, 0, tokens[0])
     admit_all(page)
@@ -455,7 +494,9 @@ def test_a_refused_action_from_a_stale_page_changes_nothing_and_reads_well(serve
     # Meanwhile the same seat passes from elsewhere: the page's heal is now out of turn.
     act(server, table, tokens[0], {"type": "pass"})
     page.locator("#panel button.primary").click()
-    page.wait_for_function("!!document.querySelector('#panel .refusal, #panel .notice') || document.querySelector('#bar').dataset.round === '2'")
+    page.wait_for_function(
+        "!!document.querySelector('#panel .refusal, #panel .notice') || document.querySelector('#bar').dataset.round === '2'"
+    )
     assert view(server, table, tokens[0])["round"] == 2
 
 
@@ -486,7 +527,9 @@ def test_a_solo_game_won_shows_its_tier(server: ServerProcess, page: sync_api.Pa
     assert over.locator("td[data-label='Cured']").inner_text() == "12 (12 chronic)"
 
 
-def test_an_invitation_link_is_shown_to_copy_and_gives_its_seat(server: ServerProcess, page: sync_api.Page) -> None:
+def test_an_invitation_link_is_shown_to_copy_and_gives_its_seat(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
     page.goto(server.url + "/")
     page.select_option("#players", "2")
     page.select_option("#seat-choices select[data-seat='0']", "human")
@@ -509,7 +552,9 @@ def test_an_invitation_link_is_shown_to_copy_and_gives_its_seat(server: ServerPr
     assert page.evaluate(f"JSON.parse(localStorage.getItem('triage.seat.{table_id}')).seat") == 1
 
 
-def test_an_arrival_is_admitted_by_choosing_its_free_space(server: ServerProcess, page: sync_api.Page) -> None:
+def test_an_arrival_is_admitted_by_choosing_its_free_space(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
     table, tokens = create(server, players=1, seed=13, deck=deck_of("critical"))
     open_seat(page, server, table, 0, tokens[0])
     arrival = page.locator("#me .pending button.card").first

@@ -11,19 +11,15 @@ import pytest
 
 pytest.importorskip("axe_playwright_python", reason="the test extra (axe-playwright-python) is not installed")
 
-from page_helpers import (  # noqa: E402
+from page_helpers import (
     WIDTHS,
-    browser_context,  # noqa: F401 (fixture)
     create,
     deck_of,
     log_length,
     open_seat,
-    page,  # noqa: F401 (fixture)
     pass_round,
     serious_violations,
-    server,  # noqa: F401 (fixture)
     shoot,
-    shots,  # noqa: F401 (fixture)
     sync_api,
 )
 from web_server import ServerProcess
@@ -94,7 +90,9 @@ def test_no_serious_accessibility_violation_at_any_moment(
     page.click("#confirm-cancel")
 
     # Later in a game: checked patients and known deck positions, at a two-human table.
-    table, tokens = create(server, players=2, seed=4, deck=deck_of("chronic", count=16), config={"return_to": "bottom"})
+    table, tokens = create(
+        server, players=2, seed=4, deck=deck_of("chronic", count=16), config={"return_to": "bottom"}
+    )
     for _ in range(2):
         pass_round(server, table, tokens)
     open_seat(page, server, table, 0, tokens[0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -11,7 +12,9 @@ from triage.web.review import tie_break
 
 
 def critical_deck(count: int = 12) -> list[dict[str, Any]]:
-    return [{"id": f"X{n}", "kind": "critical", "healing": 4, "credits": 2, "vp": 3} for n in range(1, count + 1)]
+    return [
+        {"id": f"X{n}", "kind": "critical", "healing": 4, "credits": 2, "vp": 3} for n in range(1, count + 1)
+    ]
 
 
 def play_solo_to_the_end_by_passing(client: TestClient, table_id: str, token: str) -> None:
@@ -22,14 +25,23 @@ def play_solo_to_the_end_by_passing(client: TestClient, table_id: str, token: st
         me = view["players"][0]
         if me["pending"]:
             free = [int(space) for space, slot in me["hospital"].items() if slot is None]
-            action = {"type": "admit", "card": me["pending"][0], "space": free[0]} if free else {"type": "reject", "card": me["pending"][0]}
+            action = (
+                {"type": "admit", "card": me["pending"][0], "space": free[0]}
+                if free
+                else {"type": "reject", "card": me["pending"][0]}
+            )
         else:
             action = {"type": "pass"}
-        assert client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=action).status_code == 200
+        assert (
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=action).status_code
+            == 200
+        )
     raise AssertionError("the game did not end")
 
 
-def test_final_summary_counts_the_dead_by_kind_and_the_replay_steps_through_the_record(client: TestClient) -> None:
+def test_final_summary_counts_the_dead_by_kind_and_the_replay_steps_through_the_record(
+    client: TestClient,
+) -> None:
     created = create(client, players=1, seed=8, deck=critical_deck())
     table_id, token = created["table_id"], tokens_of(created)[0]
     assert client.get(f"/api/tables/{table_id}/final").json()["code"] == "not_over"  # 409 while it runs
@@ -57,6 +69,10 @@ def test_final_summary_counts_the_dead_by_kind_and_the_replay_steps_through_the_
 
 def test_final_summary_of_a_bot_table_matches_the_players_tracks(client: TestClient) -> None:
     created = create(client, players=2, bots=["greedy", "random"], seed=3)
+    for _ in range(400):  # bots play on the server between requests
+        if client.get(f"/api/tables/{created['table_id']}").json()["over"]:
+            break
+        time.sleep(0.05)
     final = client.get(f"/api/tables/{created['table_id']}/final").json()
     for row in final["players"]:
         assert sum(row["cured"].values()) == row["treated"]  # T4: one step of the track per cure

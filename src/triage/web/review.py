@@ -81,7 +81,13 @@ def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
         raise WebError(422, "invalid_request", f"'step' must be from 0 to {total}, got {step}")
     for number, (game, events, entry) in enumerate(replay_steps(record, "record")):
         if number == step:
-            return {"step": step, "steps": total, "action": entry, "events": events, "state": state_dict(game)}
+            return {
+                "step": step,
+                "steps": total,
+                "action": entry,
+                "events": events,
+                "state": state_dict(game),
+            }
     raise AssertionError("unreachable: the record has that many steps")
 
 
@@ -100,7 +106,9 @@ def add_review_routes(app: FastAPI) -> None:
         return JSONResponse(final_summary(await finished(table_id)))
 
     @app.get("/api/tables/{table_id}/replay", summary="A finished game's position after a number of actions")
-    async def replay(table_id: str, step: int = Query(0, description="Actions played (0: the deal).")) -> JSONResponse:
+    async def replay(
+        table_id: str, step: int = Query(0, description="Actions played (0: the deal).")
+    ) -> JSONResponse:
         record = make_record((await finished(table_id)).game)
         # Replaying runs in a thread: a long game never holds the event loop.
         return JSONResponse(await asyncio.to_thread(replay_step, record, step))
