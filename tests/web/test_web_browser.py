@@ -566,3 +566,35 @@ def test_an_arrival_is_admitted_by_choosing_its_free_space(
     assert view(server, table, tokens[0])["players"][0]["hospital"]["3"]["card"] == arrival_id
     # The focus moves on to the next arrival.
     assert page.evaluate("document.activeElement.dataset.key").startswith("card:")
+
+
+def test_a_newcomer_plays_a_whole_solo_game_by_tapping_on_a_phone(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
+    """Tap a card, tap the action the panel offers, Pass when nothing is left: to the end,
+    with every offered action on screen when the panel opens."""
+    page.set_viewport_size(PHONE)
+    page.goto(server.url + "/")
+    page.click("#alone")
+    page.wait_for_selector("#bar .round")
+    for _ in range(400):
+        if page.locator("#bar").get_attribute("data-phase") == "over":
+            break
+        cards = page.locator("#me button.card:not(.target)")
+        if cards.count():
+            cards.first.click()
+            primary = page.locator("#panel button.primary")
+            if primary.count():
+                box = primary.bounding_box()
+                assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
+                click_and_wait(page, primary)
+                continue
+            page.keyboard.press("Escape")
+        before = log_length(page)
+        page.locator("#bar button.pass").click()
+        if page.locator("#confirm-pass").is_visible():
+            page.click("#confirm-ok")
+        page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+    over = page.locator("#over")
+    assert over.is_visible() and "score" in over.locator("h2").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

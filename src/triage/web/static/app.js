@@ -765,6 +765,9 @@ function select(key) {
   state.error = null;
   state.focusKey = key ? firstPanelKey(key) : null;
   draw();
+  // On a phone the panel is under the hospital: bring its actions into view.
+  const primary = $("#panel button.primary") || $("#panel");
+  if (key && primary) primary.scrollIntoView({ block: "nearest" });
 }
 
 // The panel's first control for a selection: where the focus goes when a thing is picked.
