@@ -598,3 +598,26 @@ def test_a_newcomer_plays_a_whole_solo_game_by_tapping_on_a_phone(
     over = page.locator("#over")
     assert over.is_visible() and "score" in over.locator("h2").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_back_once_seen_is_remembered_when_the_card_arrives_again(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
+    # Chronic patients with no Time are cured on diagnosis and go back on top of the deck (T4):
+    # the next round draws them again, their backs known (I2).
+    table, tokens = create(server, players=1, seed=14, deck=deck_of("chronic", credits=1, vp=3))
+    open_seat(page, server, table, 0, tokens[0])
+    admit_all(page)
+    cured = my_cards(page)
+    for patient in cured:
+        card(page, patient).click()
+        click_and_wait(page, page.locator("#panel button.primary"))
+    strip = page.locator("#deck .strip").inner_text()
+    assert all(patient in strip for patient in cured)  # known positions on top of the deck (I3)
+    page.click("#bar button.pass")
+    page.wait_for_selector("#bar[data-round='2']")
+    arrived = page.locator("#me .pending .card")
+    assert sorted(arrived.evaluate_all("ns => ns.map(n => n.dataset.card)")) == sorted(cured)
+    for index in range(arrived.count()):
+        assert arrived.nth(index).locator(".kind").inner_text() == "chronic"
+        assert arrived.nth(index).locator(".reward").inner_text() == "reward 1 Cr · 3 VP"
