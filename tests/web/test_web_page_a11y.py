@@ -119,5 +119,13 @@ def test_no_serious_accessibility_violation_at_any_moment(
     page.goto(server.url + "/static/rules.html#T6")
     check(page, shots, "rules", width, found)
 
+    # A table for two people: the invitation link to copy.
+    page.goto(server.url + "/")
+    page.select_option("#players", "2")
+    page.select_option("#seat-choices select[data-seat='1']", "human")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_selector("#invites:not([hidden])")
+    check(page, shots, "invitation", width, found)
+
     assert {name: problems for name, problems in found.items() if problems} == {}
-    assert len(found) == 11
+    assert len(found) == 12
