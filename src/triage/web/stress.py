@@ -11,6 +11,10 @@ all-bot 4-seat tables at the limits play, against the same request on the idle s
 table watched by that many WebSocket spectators (reading in another process), against the same
 game with none.
 
+``python -m triage.web.stress slow [--spectators 3]``: the server's memory while a 4-seat table at
+the limits is played to its end over HTTP, watched by that many spectators that never read,
+against the same game unwatched.
+
 Each starts ``triage serve`` on a free port of 127.0.0.1 with a fresh SQLite file and stops it.
 """
 
@@ -53,12 +57,18 @@ LIMIT_DECK = [
 
 @asynccontextmanager
 async def server() -> AsyncIterator[httpx.AsyncClient]:
+    async with server_process() as (client, _process):
+        yield client
+
+
+@asynccontextmanager
+async def server_process() -> AsyncIterator[tuple[httpx.AsyncClient, Any]]:
     with tempfile.TemporaryDirectory(prefix="triage-stress-") as folder:
         port = free_port()
         process = start_server(f"sqlite:///{Path(folder) / 'tables.db'}", port)
         try:
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
-                yield client
+                yield client, process
         finally:
             process.terminate()
             process.wait(10)
@@ -191,12 +201,48 @@ async def spectators(count: int) -> None:
                   + (f"; every spectator got {got} messages or more" if watching else ""))
 
 
+async def slow(count: int) -> None:
+    import psutil
+    from websockets.asyncio.client import connect
+
+    async with server_process() as (client, process):
+        memory = psutil.Process(process.pid)
+        for watching in (0, count):
+            body = {"players": 4, "bots": [None] * 4, "seed": 3, "config": LIMIT_CONFIG, "deck": LIMIT_DECK[:60]}
+            created = (await client.post("/api/tables", json=body)).json()
+            table_id, tokens = created["table_id"], {entry["seat"]: entry["token"] for entry in created["seats"]}
+            sockets = []
+            for _ in range(watching):  # max_queue=1: the client stops reading after one message
+                socket = await connect(
+                    f"ws://127.0.0.1:{client.base_url.port}/api/tables/{table_id}/ws", max_queue=1, max_size=None
+                )
+                await socket.send(json.dumps({"spectate": True}))
+                sockets.append(socket)
+            before = peak = memory.memory_info().rss
+            rng = random.Random(1)
+            turn: int | None = 0
+            actions = 0
+            while turn is not None:
+                headers = {"Authorization": f"Bearer {tokens[turn]}"}
+                legal = (await client.get(f"/api/tables/{table_id}/legal", headers=headers)).json()
+                action = sample(rng.choice(legal["choices"]), rng)
+                answer = (await client.post(f"/api/tables/{table_id}/actions", headers=headers, json=action)).json()
+                turn, actions = answer["turn"], actions + 1
+                if actions % 25 == 0:
+                    peak = max(peak, memory.memory_info().rss)
+            for socket in sockets:
+                await socket.close()
+            print(f"{watching} spectators that never read, {actions} actions: server memory {before / 2**20:.0f} MB "
+                  f"before, peak {max(peak, memory.memory_info().rss) / 2**20:.0f} MB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m triage.web.stress", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("refusals")
     commands.add_parser("bots").add_argument("--tables", type=int, default=10)
     commands.add_parser("spectators").add_argument("--spectators", type=int, default=500)
+    commands.add_parser("slow").add_argument("--spectators", type=int, default=3)
     watcher = commands.add_parser("watch")
     for name, kind in (("port", int), ("table_id", str), ("count", int)):
         watcher.add_argument(name, type=kind)
@@ -207,6 +253,8 @@ def main() -> None:
         asyncio.run(bots(args.tables))
     elif args.command == "spectators":
         asyncio.run(spectators(args.spectators))
+    elif args.command == "slow":
+        asyncio.run(slow(args.spectators))
     else:
         asyncio.run(watch(args.port, args.table_id, args.count))
 
