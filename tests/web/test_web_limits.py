@@ -139,6 +139,13 @@ def test_numbers_and_flags_must_have_their_json_type(client: TestClient, body: d
     refused(client.post("/api/tables", json=body), 422, "invalid_request")
 
 
+def test_join_requests_are_strict_too(client: TestClient) -> None:
+    table_id = create(client, players=2, seed=3, public=True, creator_seats=[0])["table_id"]
+    for body in ({"seat": "1"}, {"seat": 1.0}, {"seat": True}, {"invite": 5}):
+        refused(client.post(f"/api/tables/{table_id}/join", json=body), 422, "invalid_request")
+    assert client.post(f"/api/tables/{table_id}/join", json={"seat": 1}).status_code == 200
+
+
 def test_action_fields_and_the_expected_number_are_strict_too(client: TestClient) -> None:
     created = create(client, players=2, seed=3)
     table_id, token = created["table_id"], tokens_of(created)[0]

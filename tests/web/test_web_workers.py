@@ -236,18 +236,45 @@ def test_killing_one_process_loses_no_acknowledged_action(servers: tuple[Server,
         store.close()
 
 
-def test_serve_with_two_workers_serves_from_two_processes() -> None:
+def test_serve_with_two_workers_survives_kill_9_of_a_worker_and_loses_no_acknowledged_action() -> None:
+    """``triage serve --workers 2``: kill -9 one worker mid-game; the client retries each
+    unanswered request as it was (idempotent), and every acknowledged action is stored once."""
+    import psutil
+
     server = Server(workers=2)
     try:
         table_id, tokens, _ = new_table(server, players=1, seed=3)
+        children = psutil.Process(server.process.pid).children(recursive=True)
+        workers = [child for child in children if "spawn_main" in " ".join(child.cmdline())]
+        assert len(workers) >= 2, [child.cmdline() for child in children]
         rng = random.Random(3)
-        for _ in range(10):
-            assert take_turn(server, table_id, tokens, rng) is not None
-            with httpx.Client(base_url=server.url, timeout=20) as fresh:  # a new connection: either worker
-                assert fresh.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json()["actions"] > 0
-        import psutil
-
-        assert len(psutil.Process(server.process.pid).children(recursive=True)) >= 2
+        acked: list[dict[str, Any]] = []
+        for step in range(40):
+            if step == 15:
+                workers[0].send_signal(signal.SIGKILL)
+            body = None
+            for _attempt in range(20):
+                try:
+                    with httpx.Client(base_url=server.url, timeout=20) as fresh:  # a new connection: either worker
+                        if body is None:
+                            seen = fresh.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()
+                            if not seen["choices"]:
+                                break
+                            body = {"action": sample(rng.choice(seen["choices"]), rng), "expected": seen["actions"]}
+                        answer = fresh.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=body)
+                        assert answer.status_code == 200, answer.text
+                        acked.append(answer.json())
+                        break
+                except httpx.TransportError:
+                    threading.Event().wait(0.2)  # the killed worker's connection: send it again
+        assert len(acked) > 16  # actions answered after the kill
+        store = Store(URL or "")
+        try:
+            stored = store.load_table(table_id)
+        finally:
+            store.close()
+        assert stored is not None
+        assert [answer["number"] for answer in acked] == list(range(len(acked))) == list(range(len(stored.actions)))
     finally:
         server.stop()
 
