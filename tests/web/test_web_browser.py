@@ -350,7 +350,7 @@ def test_a_two_bot_table_watched_to_the_end_names_the_winner_and_tie_break(
     page.select_option("#seat-choices select[data-seat='0']", "random")
     page.select_option("#seat-choices select[data-seat='1']", "greedy")
     page.click("#new-table button[type=submit]")
-    page.wait_for_selector("#bar[data-phase='over']")
+    page.wait_for_selector("#bar[data-phase='over']", timeout=120_000)  # the bots play on the server
     text = page.locator("#over").inner_text()
     assert re.search(r"Player [01] \((random|greedy)\) wins|a full tie", text)
     assert re.search(r"tie-break|treated-patient track decided|Credits decided|full tie", text)
