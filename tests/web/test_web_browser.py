@@ -358,7 +358,8 @@ def test_a_two_bot_table_watched_to_the_end_names_the_winner_and_tie_break(
     # 7. The log: rounds and phases as headings, bots named by kind.
     log = page.locator("#log")
     headings = log.locator("h3").all_inner_texts()
-    assert any(h.startswith("Round 6") for h in headings) and any(h.startswith("Round 1") for h in headings)
+    last = page.locator("#bar").get_attribute("data-round")  # 6, or earlier at 0 QoC (R4)
+    assert headings[0].startswith(f"Round {last}") and headings[-1].startswith("Round 1")  # newest first
     assert "Cleanup" in log.locator("h4").all_inner_texts()
     assert "Player 1 (greedy)" in log.inner_text()
 
@@ -585,8 +586,7 @@ def test_a_newcomer_plays_a_whole_solo_game_by_tapping_on_a_phone(
             cards.first.click()
             primary = page.locator("#panel button.primary")
             if primary.count():
-                box = primary.bounding_box()
-                assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
+                sync_api.expect(primary).to_be_in_viewport(ratio=1)  # no scrolling needed
                 click_and_wait(page, primary)
                 continue
             page.keyboard.press("Escape")
