@@ -621,3 +621,26 @@ def test_a_back_once_seen_is_remembered_when_the_card_arrives_again(
     for index in range(arrived.count()):
         assert arrived.nth(index).locator(".kind").inner_text() == "chronic"
         assert arrived.nth(index).locator(".reward").inner_text() == "reward 1 Cr · 3 VP"
+
+
+def test_a_terminal_patient_treated_once_is_safe_for_good_with_the_reward_variant(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
+    # V3 terminal_upkeep "reward": treated in its arrival round, it never gets Time again.
+    table, tokens = create(
+        server, players=1, seed=15, deck=deck_of("terminal"), config={"terminal_upkeep": "reward"}
+    )
+    state = view(server, table, tokens[0])
+    for patient in state["players"][0]["terminals"]:
+        act(server, table, tokens[0], {"type": "treat", "patient": patient["card"]})
+    pass_round(server, table, tokens)
+    open_seat(page, server, table, 0, tokens[0])
+    first_ones = [p["card"] for p in state["players"][0]["terminals"]]
+    for patient in first_ones:
+        assert label_of(page, patient) == "safe: treated in an earlier round"
+    newcomers = [
+        c
+        for c in page.locator("#me .card.k-terminal").evaluate_all("ns => ns.map(n => n.dataset.card)")
+        if c not in first_ones
+    ]
+    assert newcomers and all(label_of(page, c) == "dies at Cleanup tonight unless treated" for c in newcomers)

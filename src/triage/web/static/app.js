@@ -477,7 +477,9 @@ function deadline(patient, terminal) {
   const next = lastRound ? "safe: the game ends first" : "dies at the next Cleanup";
   if (terminal) {
     if (patient.treated) return { text: "treated: safe tonight", level: "safe", rule: "C1" };
-    if (view.config.terminal_upkeep === "reward" && !arrivedThisRound(patient.card)) {
+    // V3 "reward": once treated in this stay, it never gets Time again.
+    const treatedBefore = patient.ever_treated !== undefined ? patient.ever_treated : !arrivedThisRound(patient.card);
+    if (view.config.terminal_upkeep === "reward" && treatedBefore) {
       return { text: "safe: treated in an earlier round", level: "safe", rule: "V3" };
     }
     return { text: "dies at Cleanup tonight unless treated", level: "danger", tonight: true, rule: "C2" };
@@ -725,6 +727,10 @@ function drawDeck() {
   flush();
   if (!known.length) strip.appendChild(el("li", "gap", "empty"));
   box.appendChild(strip);
+  if ((view.discard || []).length) {
+    // V1 "discard": a face-up pile, shuffled into a new deck when the deck runs out.
+    box.appendChild(el("p", "hint discard", `Discard pile: ${plural(view.discard.length, "card")} (${view.discard.join(", ")})`));
+  }
 }
 
 function drawMarket() {
