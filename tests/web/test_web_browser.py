@@ -644,3 +644,16 @@ def test_a_terminal_patient_treated_once_is_safe_for_good_with_the_reward_varian
         if c not in first_ones
     ]
     assert newcomers and all(label_of(page, c) == "dies at Cleanup tonight unless treated" for c in newcomers)
+
+
+def test_the_discard_pile_is_shown_with_the_discard_variant(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
+    table, tokens = create(
+        server, players=1, seed=16, deck=deck_of("critical"), config={"return_to": "discard"}
+    )
+    pass_round(server, table, tokens)  # two critical patients die and go to the discard pile (V1)
+    open_seat(page, server, table, 0, tokens[0])
+    discard = view(server, table, tokens[0])["discard"]
+    assert len(discard) == 2
+    assert page.locator("#deck .discard").inner_text() == f"Discard pile: 2 cards ({', '.join(discard)})"
