@@ -132,7 +132,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         app.state.service = TableService(store)
-        listener = notify.start(app.state.service)  # PostgreSQL: updates from the other processes
+        listener = await notify.start(app.state.service)  # PostgreSQL: updates from the other processes
         yield
         if listener is not None:
             listener.cancel()
