@@ -179,6 +179,18 @@ def test_framework_errors_have_codes_too(client: TestClient) -> None:
     refused(client.get("/api/nothing-here"), 404, "not_found")
 
 
+def test_a_server_fault_still_answers_the_json_form(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with TestClient(create_app(db_url), raise_server_exceptions=False) as client:
+        table_id = create(client, players=2, seed=1)["table_id"]
+
+        def broken(_table: Any) -> None:
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(client.app.state.service, "summary", broken)
+        answer = refused(client.get(f"/api/tables/{table_id}"), 500, "internal_error", "RuntimeError")
+        assert "a bug" not in answer["message"]
+
+
 # ---------------------------------------------------------------------- request rates
 
 

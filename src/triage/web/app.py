@@ -133,7 +133,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         app.state.service = TableService(store)
-        listener = notify.start(app.state.service)  # PostgreSQL: updates from the other processes
+        listener = await notify.start(app.state.service)  # PostgreSQL: updates from the other processes
         yield
         if listener is not None:
             listener.cancel()
@@ -167,6 +167,15 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
         code = HTTP_CODES.get(error.status_code, "http_error")
         return JSONResponse({"code": code, "message": str(error.detail)}, status_code=error.status_code)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, error: Exception) -> JSONResponse:
+        # A fault of the server (logged with its traceback): the client still gets the JSON form,
+        # naming nothing of the game.
+        return JSONResponse(
+            {"code": "internal_error", "message": f"the server failed ({type(error).__name__}); look at the table again"},
+            status_code=500,
+        )
 
     def service() -> TableService:
         return app.state.service

@@ -120,7 +120,8 @@ def loadtest(
         for result in runs[1:]:
             typer.echo(
                 f"{count} tables, {result['workers']} workers against {runs[0]['workers']}: actions/s x"
-                f"{result['actions_per_s'] / runs[0]['actions_per_s']:.2f}, p99 x{result['p99_ms'] / runs[0]['p99_ms']:.2f}"
+                f"{result['actions_per_s'] / runs[0]['actions_per_s']:.2f}, p99 x{result['p99_ms'] / runs[0]['p99_ms']:.2f}, "
+                f"server CPU per action x{result['server_cpu_ms_per_action'] / runs[0]['server_cpu_ms_per_action']:.2f}"
             )
 
 
@@ -141,7 +142,8 @@ def _describe(result: dict[str, Any], think: float) -> str:
         f"{result['median_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, max {result['max_ms']:.1f} ms; "
         f"server memory {result['server_rss_mb']:.0f} MB (peak {result['server_peak_mb']:.0f} MB); "
         f"legal listing median {result['legal_median_ms']:.1f} ms, p99 {result['legal_p99_ms']:.1f} ms; "
-        f"errors {result['errors']}, retries {result['retries']}"
+        f"server CPU {result['server_cpu_ms_per_action']:.2f} ms per action; "
+        f"errors {result['errors']}, retries {result['retries']} (load average {result['load_average']:.1f})"
     )
     if result["errors"]:
         line += f"\nlast error: {result['last_error']}"

@@ -124,7 +124,9 @@ async def play_table(
             if not legal or not legal["choices"]:
                 return
             if think > 0:
-                await asyncio.sleep(rng.expovariate(1 / think))
+                await asyncio.sleep(min(rng.expovariate(1 / think), max(0.0, until - time.monotonic())))
+                if time.monotonic() >= until:
+                    break
             body = {"action": sample(rng.choice(legal["choices"]), rng), "expected": legal["actions"]}
             start = time.perf_counter()
             answer = await act(session, load, f"/api/tables/{table_id}/actions", headers[turn], body)
@@ -156,6 +158,18 @@ async def act(
     return None
 
 
+def tree_cpu(process: psutil.Process) -> float:
+    """CPU seconds (user and system) used so far by a process and its children (the workers)."""
+    total = 0.0
+    for member in [process, *process.children(recursive=True)]:
+        try:
+            times = member.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
 def tree_rss(process: psutil.Process) -> int:
     """Resident memory of a process and its children (the workers)."""
     total = 0
@@ -176,9 +190,11 @@ async def sample_memory(pid: int, samples: list[int], until: float) -> None:
 
 async def drive(
     port: int, pid: int, tables: int, players: int, think: float, seconds: float, ramp: float
-) -> tuple[Load, list[int], float]:
+) -> tuple[Load, list[int], float, float]:
+    """Play; returns the tallies, memory samples, elapsed seconds and the server's CPU seconds."""
     load = Load()
     memory: list[int] = []
+    cpu_before = tree_cpu(psutil.Process(pid))
     connector = aiohttp.TCPConnector(limit=tables + 8)
     timeout = aiohttp.ClientTimeout(total=60)
     async with aiohttp.ClientSession(f"http://127.0.0.1:{port}", connector=connector, timeout=timeout) as client:
@@ -190,7 +206,7 @@ async def drive(
         ]
         await asyncio.gather(sample_memory(pid, memory, until), *clients)
         elapsed = time.monotonic() - started
-    return load, memory, elapsed
+    return load, memory, elapsed, tree_cpu(psutil.Process(pid)) - cpu_before
 
 
 def run_loadtest(
@@ -210,7 +226,7 @@ def run_loadtest(
         # A benchmark stopped with SIGTERM still stops its server (the finally below).
         previous = signal.signal(signal.SIGTERM, _stop)
         try:
-            load, memory, elapsed = asyncio.run(drive(port, server.pid, tables, players, think, seconds, ramp))
+            load, memory, elapsed, cpu = asyncio.run(drive(port, server.pid, tables, players, think, seconds, ramp))
             peak_kb = None if workers > 1 else _peak_kb(server.pid)
         finally:
             signal.signal(signal.SIGTERM, previous)
@@ -238,7 +254,9 @@ def run_loadtest(
         "legal_p99_ms": percentile(load.legal_ms, 0.99),
         "server_rss_mb": memory[-1] / 2**20 if memory else 0.0,
         "server_peak_mb": (peak_kb / 1024) if peak_kb else (max(memory) / 2**20 if memory else 0.0),
+        "server_cpu_ms_per_action": cpu * 1000 / len(load.action_ms),
         "cpus": os.cpu_count(),
+        "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
     }
 
 

@@ -79,8 +79,19 @@ async def listen(service: TableService, url: str, ready: asyncio.Event | None = 
             await asyncio.sleep(RETRY)
 
 
-def start(service: TableService) -> asyncio.Task[None] | None:
-    """The listener task when the store is PostgreSQL (None otherwise: one process only)."""
+#: Seconds a starting process waits for its listening connection before serving anyway.
+READY_TIMEOUT = 10.0
+
+
+async def start(service: TableService) -> asyncio.Task[None] | None:
+    """The listener task when the store is PostgreSQL (None otherwise: one process only),
+    once it listens, so that the process serves no WebSocket that could miss an update."""
     if not service.store.notifies:
         return None
-    return asyncio.create_task(listen(service, service.store.url), name="triage-notify")
+    ready = asyncio.Event()
+    task = asyncio.create_task(listen(service, service.store.url, ready), name="triage-notify")
+    try:
+        await asyncio.wait_for(ready.wait(), READY_TIMEOUT)
+    except TimeoutError:
+        log.warning("not yet listening for table changes after %.0f s; serving meanwhile", READY_TIMEOUT)
+    return task
