@@ -53,7 +53,7 @@ function ruleLink(rule, text) {
   link.href = `${RULES}#${rule}`;
   link.target = "_blank";
   link.rel = "noopener";
-  link.title = `Rule ${rule} in the rules`;
+  link.title = /^[A-Z]\d+$/.test(rule) ? `Rule ${rule} in the rules` : "The rules page";
   return link;
 }
 
@@ -979,6 +979,12 @@ function drawPanel() {
       ? "New patients have arrived: select one, then choose its space."
       : "Select one of your patients, the Helicopter or a market item to see what you can do.";
     panel.appendChild(el("p", "hint", hint));
+    if (view.round === 1) {
+      // A first game's one-paragraph guide; the rules page has the rest.
+      const guide = el("p", "guide", "Each round: admit the new patients, diagnose them (Diagnostics), heal them (Healing) to cure them for Credits and VP, then Pass. At Cleanup untreated patients get Time; the label on each card says when it dies. ");
+      guide.appendChild(ruleLink("cleanup", "How Cleanup works"));
+      panel.appendChild(guide);
+    }
   } else {
     const heading = el("h2", "", describeSelection(key));
     heading.id = "panel-title";
