@@ -340,6 +340,11 @@ def test_game_over_summary_with_breakdown_replay_and_ways_on(
     # After the first admission the board shows the admitted patient, back and all (the game is over).
     assert replay.locator(".replay-player .card.k-critical").count() == 1
     assert page.evaluate("document.activeElement.dataset.key") == "replay-next"  # the focus stays
+    # A new game with the same seats starts at once.
+    over.locator("button", has_text="New game").click()
+    page.wait_for_function(f"location.hash.startsWith('#/t/') && !location.hash.endsWith('{table}')")
+    page.wait_for_selector("#bar[data-round='1']")
+    assert page.locator("#over").is_hidden() and page.locator("#me .pending button.card").count() == 2
 
 
 def test_a_two_bot_table_watched_to_the_end_names_the_winner_and_tie_break(
