@@ -257,6 +257,7 @@ function openTable(tableId) {
   state.invites = mine && mine.invites ? mine.invites : [];
   for (const id of ["#me", "#others", "#panel", "#deck", "#market", "#log"]) $(id).innerHTML = "";
   $("#bar").textContent = "Connecting...";
+  $("#table-title").textContent = `Triage table ${tableId}`;
   $("#replay").hidden = true;
   $("#over").hidden = true;
   loadSummary();
