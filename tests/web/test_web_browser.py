@@ -67,7 +67,7 @@ def test_solo_against_a_bot_from_the_home_page_your_hospital_first_on_a_phone(
     order = [name for name in ("expert", "expert-club", "expert-novice", "greedy", "random") if name in names]
     assert levels[: len(order)] == order
     page.click("#solo")  # one click from the home page
-    page.wait_for_selector("#me .pending button.card")
+    page.wait_for_selector("#me .card[data-card]")  # the first two patients (arrived, or terminal beside)
     admit_all(page)
     settle(page)
     # Your hospital is the first thing under the status bar, wholly on screen without scrolling.
@@ -344,7 +344,8 @@ def test_game_over_summary_with_breakdown_replay_and_ways_on(
     over.locator("button", has_text="New game").click()
     page.wait_for_function(f"location.hash.startsWith('#/t/') && !location.hash.endsWith('{table}')")
     page.wait_for_selector("#bar[data-round='1']")
-    assert page.locator("#over").is_hidden() and page.locator("#me .pending button.card").count() == 2
+    # Two patients drawn: waiting for a space, or beside the board if terminal (A3).
+    assert page.locator("#over").is_hidden() and page.locator("#me .card[data-card]").count() == 2
 
 
 def test_a_two_bot_table_watched_to_the_end_names_the_winner_and_tie_break(

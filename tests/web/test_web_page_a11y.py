@@ -51,7 +51,7 @@ def test_no_serious_accessibility_violation_at_any_moment(
 
     # A game against a bot: arrivals, then Treatment with a patient's panel open.
     page.click("#solo")
-    page.wait_for_selector("#me .pending button.card")
+    page.wait_for_selector("#me .card[data-card]")  # the first two patients (arrived, or terminal beside)
     check(page, shots, "arrival", width, found)
     for _ in range(4):
         arrived = page.locator("#me .pending button.card")

@@ -1293,12 +1293,15 @@ function drawOver() {
 // ------------------------------------------------------------------ replay
 
 async function startReplay() {
-  state.replay = { step: 0, steps: 0, record: null, stepView: null, live: false };
+  // The replay is drawn (also by redraws meanwhile) only once its record is here.
+  let record;
   try {
-    state.replay.record = await api("GET", `/api/tables/${state.tableId}/record`, undefined, state.token);
-    state.replay.steps = state.replay.record.actions.length;
+    record = await api("GET", `/api/tables/${state.tableId}/record`, undefined, state.token);
   } catch (e) { setStatus(e.message, true); return; }
-  await replayGo(0);
+  let first = null;
+  try { first = await api("GET", `/api/tables/${state.tableId}/replay?step=0`, undefined, state.token); } catch (e) { /* the action list only */ }
+  state.replay = { step: 0, steps: record.actions.length, record, stepView: first };
+  drawReplay();
   const box = $("#replay");
   box.scrollIntoView({ block: "start" });
   const next = box.querySelector("[data-key='replay-next']");
