@@ -424,9 +424,6 @@ class TableService:
         for subscriber in list(table.subscribers):
             subscriber.deliver(self.hello(table, subscriber.seat))
 
-    def table_ids(self) -> list[str]:
-        return self.store.table_ids()
-
     def lobby(self, limit: int) -> list[dict[str, Any]]:
         """The latest public tables (stored facts: nothing is replayed)."""
         try:
