@@ -43,3 +43,26 @@ def test_a_notified_process_takes_in_the_actions_in_order_and_tells_its_subscrib
     assert numbers == list(range(table.actions))
     notify.on_notice(watching, "not json")  # someone else's notification on the channel: ignored
     notify.on_notice(watching, json.dumps({"table": "nope", "start": 0, "count": 1, "actions": None}))
+
+
+def test_a_rebuilt_table_keeps_its_subscribers_and_greets_them_again(tmp_path: Path) -> None:
+    """When memory cannot follow the store (a stored action does not apply: catch_up calls
+    rebuild), the table is replayed in place: the same object, its subscribers kept, each sent
+    a fresh hello."""
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    acting, watching = TableService(Store(url)), TableService(Store(url))
+    table, _tokens, _ = acting.create(2, None, 7, None, None)
+    mirror = watching.get(table.id)
+    subscriber = watching.subscribe(mirror, 0)
+    mirror.game.apply(mirror.game.legal_actions(0)[-1], 0)  # memory strays from the store
+    for _ in range(3):
+        acting.act(table, table.game.turn, table.game.legal_actions(table.game.turn)[0])
+    assert mirror.game.history != table.game.history[: mirror.actions]
+    watching.rebuild(mirror)
+    assert watching.get(table.id) is mirror
+    assert mirror.game.history == table.game.history and mirror.subscribers == [subscriber]
+    messages = []
+    while not subscriber.queue.empty():
+        message = subscriber.queue.get_nowait()
+        messages.append(json.loads(message) if isinstance(message, str) else message)
+    assert messages[-1]["type"] == "hello" and messages[-1]["actions"] == table.actions

@@ -3,6 +3,7 @@ a seat from the lobby; retried requests were applied twice)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -125,3 +126,51 @@ def _choices(client: TestClient, table_id: str, token: str) -> list[dict]:
     if isinstance(legal, dict):
         return legal["choices"]
     return [{**entry, "spaces": [entry["space"]]} if entry["type"] == "admit" else entry for entry in legal]
+
+
+def test_a_burst_of_retries_applies_the_action_once(tmp_path: Path) -> None:
+    """The reproduction: in bursts, a heal and a buy were each applied twice. Twenty copies of
+    one request sent at once to a real server: one action, twenty identical answers; and of
+    different requests made on the same position, only one is taken."""
+    import threading
+
+    import httpx
+    from web_server import ServerProcess
+
+    from triage.engine.choices import sample
+
+    server = ServerProcess(tmp_path / "tables.db").start()
+    try:
+        created = httpx.post(f"{server.url}/api/tables", json={"players": 1, "seed": 61}).json()
+        table_id, token = created["table_id"], created["seats"][0]["token"]
+        url = f"{server.url}/api/tables/{table_id}"
+        for round_ in range(3):
+            legal = httpx.get(f"{url}/legal", headers=auth(token)).json()
+            rng = random.Random(round_)
+            same = {"action": sample(legal["choices"][0], rng), "expected": legal["actions"]}
+            bodies = [same] * 20 if round_ < 2 else [
+                {"action": sample(choice, rng), "expected": legal["actions"]} for choice in legal["choices"]
+            ]
+            answers: list[tuple[int, dict]] = []
+            start = threading.Barrier(len(bodies))
+
+            def send(body: dict, start: threading.Barrier = start, answers: list = answers) -> None:
+                start.wait()
+                response = httpx.post(f"{url}/actions", headers=auth(token), json=body, timeout=30)
+                answers.append((response.status_code, response.json()))
+
+            threads = [threading.Thread(target=send, args=(body,)) for body in bodies]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(60)
+            taken = [answer for status, answer in answers if status == 200]
+            if round_ < 2:
+                assert len(taken) == 20 and all(answer == taken[0] for answer in taken)
+            else:
+                assert len({answer["number"] for answer in taken}) == 1
+                assert all(answer["code"] == "stale_action" for status, answer in answers if status != 200)
+            record = httpx.get(f"{url}/record", headers=auth(token)).json()
+            assert len(record["actions"]) == legal["actions"] + 1
+    finally:
+        server.stop()

@@ -226,12 +226,12 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         pytest.skip("mounting a small tmpfs needs root")
     mount = tmp_path / "disk"
     mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)], capture_output=True).returncode:
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)], capture_output=True, check=False).returncode:
         pytest.skip("this system does not let us mount a tmpfs")
     try:
         yield mount
     finally:
-        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True, check=False)
 
 
 def fill(disk: Path) -> Path:
@@ -295,3 +295,62 @@ def test_serve_refuses_a_database_of_an_older_version_clearly(tmp_path: Path) ->
         connection.execute("CREATE TABLE tables (id VARCHAR(32) PRIMARY KEY, players INTEGER, seed BIGINT)")
     result = CliRunner().invoke(app, ["serve", "--db", f"sqlite:///{old}"])
     assert result.exit_code == 2 and "made by an older version of triage" in result.output
+
+
+def test_a_commit_the_database_did_not_confirm_is_answered_as_stored(client: TestClient) -> None:
+    """The connection fails after the database committed: the server finds the action stored
+    and answers it as taken (never a 503 for a stored action), memory taking it from the store."""
+    from triage.web.storage import StorageError
+
+    created = create(client, players=2, bots=[None, "random"], seed=43)
+    table_id, token = created["table_id"], tokens_of(created)[0]
+    store = service_of(client).store
+    live = service_of(client).get(table_id)
+    real = store.add_actions
+
+    def committed_then_lost(*args: Any, **kwargs: Any) -> None:
+        real(*args, **kwargs)
+        raise StorageError("the connection was lost before the commit was confirmed")
+
+    with client.websocket_connect(f"/api/tables/{table_id}/ws") as socket:
+        socket.send_json({"token": token})
+        assert socket.receive_json()["type"] == "hello"
+        body = {"action": live.game.legal_actions(0)[0], "expected": live.actions}
+        store.add_actions = committed_then_lost
+        try:
+            response = client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=body)
+        finally:
+            store.add_actions = real
+        assert response.status_code == 200, response.text
+        answer = response.json()
+        _, stored = stored_game(client, table_id)
+        assert len(stored.actions) >= answer["actions"] > answer["number"] == body["expected"]
+        assert live.game.history[: answer["actions"]] == stored.actions[: answer["actions"]]
+        assert socket.receive_json()["number"] == body["expected"]
+        repeat = client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=body)
+        assert repeat.json() == answer
+
+
+def test_an_unconfirmed_commit_that_cannot_be_checked_says_so(client: TestClient, faults: FailingStore) -> None:
+    from triage.web.storage import StorageError
+
+    created = create(client, players=1, seed=47)
+    table_id, token = created["table_id"], tokens_of(created)[0]
+    store = service_of(client).store
+    live = service_of(client).get(table_id)
+
+    def lost(*_args: Any, **_kwargs: Any) -> None:
+        faults.fail("SELECT")  # and the database cannot be read to check
+        raise StorageError("the connection was lost")
+
+    real = store.add_actions
+    store.add_actions = lost
+    try:
+        response = client.post(
+            f"/api/tables/{table_id}/actions", headers=auth(token), json={"action": live.game.legal_actions(0)[0], "expected": 0}
+        )
+    finally:
+        store.add_actions = real
+        faults.fail(None)
+    assert response.status_code == 503 and "could not tell whether the action was stored" in response.json()["message"]
+    assert live.actions == 0

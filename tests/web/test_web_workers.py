@@ -301,3 +301,32 @@ def test_the_load_benchmark_compares_one_and_two_workers_in_one_run() -> None:
     assert all(run["errors"] == 0 and run["actions"] > 5 for run in runs), runs
     text = CliRunner().invoke(app, [*command, "--think", "0", "--ramp", "0.1"])
     assert "3 tables, 2 workers against 1: actions/s x" in text.output and ", p99 x" in text.output
+
+
+def test_a_process_whose_listening_connection_dropped_catches_up_its_websockets(servers: tuple[Server, Server]) -> None:
+    import psycopg
+
+    from triage.web.notify import libpq_url
+
+    a, b = servers
+    table_id, tokens, _ = new_table(a, players=1, seed=59)
+    with connect(f"ws://127.0.0.1:{b.port}/api/tables/{table_id}/ws") as socket:
+        socket.send(json.dumps({"spectate": True}))
+        assert json.loads(socket.recv(timeout=20))["type"] == "hello"
+        with psycopg.connect(libpq_url(URL or ""), autocommit=True) as admin:
+            dropped = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN triage_tables%'"
+            ).fetchall()
+        assert len(dropped) >= 2  # both processes' listeners
+        rng = random.Random(9)
+        final = 0
+        for _ in range(3):  # taken on A while B may not listen: those notifications are lost to B
+            answer = take_turn(a, table_id, tokens, rng)
+            assert answer is not None
+            final = answer["actions"]
+        numbers: list[int] = []
+        while len(numbers) < final:
+            message = json.loads(socket.recv(timeout=20))
+            if message["type"] == "update":
+                numbers.append(message["number"])
+        assert numbers == list(range(final))

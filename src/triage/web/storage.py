@@ -395,7 +395,11 @@ class Store:
                 .order_by(TABLES.c.created.desc())
                 .limit(limit)
             ).all()
-            seats = {row.id: self._seats(connection, row.id) for row in rows}
+            seats: dict[str, list[SeatInfo]] = {row.id: [] for row in rows}
+            for seat in connection.execute(
+                select(SEATS).where(SEATS.c.table_id.in_(list(seats))).order_by(SEATS.c.table_id, SEATS.c.seat)
+            ):
+                seats[seat.table_id].append(SeatInfo(seat.seat, seat.bot, seat.token_hash, seat.claimed, seat.invite_hash))
         return [
             {"table_id": row.id, **row.facts, "seats": seat_facts(seats[row.id]), "public": True, "seed_chosen": row.seed_chosen}
             for row in rows

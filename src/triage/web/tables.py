@@ -424,9 +424,6 @@ class TableService:
         for subscriber in list(table.subscribers):
             subscriber.deliver(self.hello(table, subscriber.seat))
 
-    def table_ids(self) -> list[str]:
-        return self.store.table_ids()
-
     def lobby(self, limit: int) -> list[dict[str, Any]]:
         """The latest public tables (stored facts: nothing is replayed)."""
         try:
@@ -532,9 +529,9 @@ class TableService:
             "turn": game.turn,
             "phase": game.phase,
         }
-        self._commit(table, game, steps, request, answer)
+        stored = self._commit(table, game, steps, request, answer)
         self.move_bots(table)
-        return answer
+        return stored or answer
 
     def _repeat(self, table: LiveTable, seat: int, request: str, expected: int, current: int) -> dict[str, Any]:
         try:
@@ -547,21 +544,53 @@ class TableService:
 
     def _commit(
         self, table: LiveTable, game: Game, steps: list[Step], request: str | None = None, answer: dict[str, Any] | None = None
-    ) -> None:
+    ) -> dict[str, Any] | None:
         """Store ``steps`` in one transaction, then make ``game`` the table's game and send the
-        steps to the subscribers. On failure memory stays as it was."""
+        steps to the subscribers. On failure memory stays as it was. Returns the stored answer
+        when this very request turns out to be stored already: by another process at the same
+        moment, or by this commit though the database failed to confirm it."""
+        start = steps[0].number
         try:
-            self.store.add_actions(table.id, steps[0].number, [step.entry for step in steps], facts(game), request, answer)
+            self.store.add_actions(table.id, start, [step.entry for step in steps], facts(game), request, answer)
         except Conflict:
             # Another process acted first: take in what it stored; the client looks again.
             self.catch_up(table)
-            raise stale(table.actions, steps[0].number) from None
+            same = self._stored_already(table, steps[0], request)
+            if same is None:
+                raise stale(table.actions, start) from None
+            return same
         except StorageError as error:
-            raise storage_refusal(error) from None
+            try:
+                same = self._stored_already(table, steps[0], request)
+            except WebError:
+                raise WebError(
+                    503,
+                    "storage_error",
+                    "the database failed and could not tell whether the action was stored; send the same "
+                    "request again (with its expected number it is taken at most once)",
+                ) from None
+            if same is None:
+                raise storage_refusal(error) from None
+            self.catch_up(table)  # stored after all: memory takes it from the store
+            return same
         table.game = game
         for step in steps:
             table.events.extend(step.events)
             self._deliver(step)
+        return None
+
+    def _stored_already(self, table: LiveTable, first: Step, request: str | None) -> dict[str, Any] | None:
+        """The stored answer (``{}`` if none was stored) when the store's action number
+        ``first.number`` is this very action (and request), else None."""
+        try:
+            stored = self.store.answer_for(table.id, first.number)
+        except StorageError as error:
+            raise storage_refusal(error) from None
+        if stored is None or stored.by != first.entry["by"] or stored.action != first.entry["do"]:
+            return None
+        if request is not None and stored.request != request:
+            return None
+        return stored.answer or {}
 
     def _bot_steps(self, table: LiveTable, game: Game, steps: list[Step], deadline: float) -> None:
         """Bots move on ``game`` (a copy) whenever it is their decision, each from its own view,
