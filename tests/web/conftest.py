@@ -14,6 +14,8 @@ with warnings.catch_warnings():  # Starlette's notice about its test client's HT
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from page_helpers import browser_context, page, server, shots  # noqa: F401 (the page's browser-test fixtures)
+
 from triage.web.app import create_app
 from triage.web.limits import RateLimits
 

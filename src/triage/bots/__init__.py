@@ -1,19 +1,90 @@
-"""Bots: players that choose from their seat's view only."""
+"""Bots: players that choose from their seat's view only.
+
+Built-in bots are named in :data:`BOTS` (name -> a callable making one); a designer's own bot is
+named ``module:Class`` (any importable class or factory whose objects have ``choose``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import partial
+from typing import Any, Callable
 
 from triage.bots.base import Bot
+from triage.bots.expert import ExpertBot
 from triage.bots.greedy import GreedyBot
 from triage.bots.random_bot import RandomBot
 
-BOTS: dict[str, type] = {"random": RandomBot}
+BOTS: dict[str, Callable[[], Any]] = {"random": RandomBot}
 BOTS["greedy"] = GreedyBot  # triage.bots.greedy (issue 3)
+BOTS["expert"] = partial(ExpertBot, level="expert")  # triage.bots.expert (issue 12)
+BOTS["expert-club"] = partial(ExpertBot, level="club")
+BOTS["expert-novice"] = partial(ExpertBot, level="novice")
+
+#: One line per built-in bot, for help texts, menus and ``/api/bots``.
+BOT_DESCRIPTIONS: dict[str, str] = {
+    "random": "plays any legal action at random",
+    "greedy": "fast triage heuristic: saves the dying first, then cures by deadline",
+    "expert": "searches the worlds its view allows (strongest level, up to 0.25 s a move)",
+    "expert-club": "the expert's search on a smaller budget (a fair opponent)",
+    "expert-novice": "the expert's search on a tiny budget (a gentle opponent)",
+}
 
 
 def make_bot(name: str) -> Bot:
-    """A bot by name (``random``; more as they are added to :data:`BOTS`)."""
+    """A bot by name: one of :data:`BOTS`, or ``module:Class`` for a designer's own bot."""
+    if not isinstance(name, str):
+        raise ValueError(f"a bot name must be text, got {name!r}")
+    if ":" in name:
+        return _designer_bot(name)
     try:
         return BOTS[name]()
     except KeyError:
-        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))})") from None
+        raise ValueError(
+            f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; or module:Class for your own)"
+        ) from None
+
+
+def bot_names() -> dict[str, str]:
+    """Every built-in bot name with its one-line description, in :data:`BOTS` order."""
+    return {name: BOT_DESCRIPTIONS.get(name) or _first_line(BOTS[name]) for name in BOTS}
+
+
+def _first_line(factory: Callable[[], Any]) -> str:
+    target = factory.func if isinstance(factory, partial) else factory
+    doc = (getattr(target, "__doc__", None) or "").strip()
+    return doc.splitlines()[0] if doc else "a bot"
+
+
+def _designer_bot(name: str) -> Bot:
+    """``module:Class``: import the module, make the object, check that it can ``choose``."""
+    module_name, _, attribute = name.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"bot {name!r}: a designer's bot is named module:Class, e.g. mybots:Cautious")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"bot {name!r}: cannot import module {module_name!r} ({error})") from None
+    factory = module
+    for part in attribute.split("."):
+        try:
+            factory = getattr(factory, part)
+        except AttributeError:
+            raise ValueError(f"bot {name!r}: module {module_name!r} has no {attribute!r}") from None
+    if not callable(factory):
+        raise ValueError(f"bot {name!r}: {attribute!r} is not a class or function that makes a bot")
+    try:
+        bot = factory()
+    except Exception as error:  # a designer's constructor may fail any way; say which bot
+        raise ValueError(f"bot {name!r}: making it with no arguments failed: {error}") from None
+    if not callable(getattr(bot, "choose", None)):
+        raise ValueError(f"bot {name!r}: its objects have no choose(view, legal, rng) method")
+    if not isinstance(getattr(bot, "name", None), str):
+        try:
+            bot.name = name
+        except AttributeError:
+            pass
+    return bot
 
 
 def seat_names(text: str, players: int) -> list[str]:
@@ -32,4 +103,14 @@ def seat_names(text: str, players: int) -> list[str]:
     return names
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "seat_names"]
+__all__ = [
+    "BOTS",
+    "BOT_DESCRIPTIONS",
+    "Bot",
+    "ExpertBot",
+    "GreedyBot",
+    "RandomBot",
+    "bot_names",
+    "make_bot",
+    "seat_names",
+]

@@ -25,6 +25,7 @@ from triage.engine.choices import action_choices
 from triage.web import notify
 from triage.web.limits import MAX_DECK_CARDS, RateLimited, RateLimits, RequestBodyLimit, check_table_limits
 from triage.web.live import FIRST_MESSAGE_SECONDS, serve_socket
+from triage.web.review import add_review_routes
 from triage.web.storage import DEFAULT_DB_URL, Store
 from triage.web.tables import LiveTable, TableService, WebError
 
@@ -303,6 +304,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    add_review_routes(app)  # the game-over summary and replay of the page (triage.web.review)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
