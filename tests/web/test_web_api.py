@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from web_helpers import auth, create, legal_actions, play_random, service_of, tokens_of
+from web_helpers import auth, create, legal_actions, play_random, service_of, summary_when_over, tokens_of
 
 from triage.engine import Game, view
 from triage.engine.choices import action_choices
@@ -127,7 +127,7 @@ def test_bots_move_on_the_server_until_a_human_must_decide(client: TestClient) -
 def test_a_table_of_bots_plays_to_the_end(client: TestClient) -> None:
     created = create(client, players=3, bots=["random"] * 3, seed=6)
     assert created["seats"] == []
-    summary = client.get(f"/api/tables/{created['table_id']}").json()
+    summary = summary_when_over(client.get, f"/api/tables/{created['table_id']}")
     assert summary["over"] and summary["phase"] == "over"
 
 

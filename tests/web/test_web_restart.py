@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from web_helpers import summary_when_over
 from web_server import ServerProcess
 
 from triage.engine import view
@@ -85,7 +86,8 @@ def test_a_killed_server_resumes_every_table_exactly(db_path: Path) -> None:
             for table_id, tokens in (humans, with_bot)
             for seat, token in tokens.items()
         }
-        finished = http().get(f"{server.url}/api/tables/{bots_only[0]}").json()
+        finished = summary_when_over(http().get, f"{server.url}/api/tables/{bots_only[0]}")
+        assert finished["over"]
         server.kill()
 
         reconnect()

@@ -49,3 +49,16 @@ def play_random(client: TestClient, table_id: str, tokens: dict[int, str], steps
         else:
             return played
     return played
+
+
+def summary_when_over(get: Any, url: str, seconds: float = 120.0) -> dict[str, Any]:
+    """A table's summary once its game is over: bots play in the server's background, so an
+    all-bot table ends a little after its creation was answered."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        summary: dict[str, Any] = get(url).json()
+        if summary["over"] or time.monotonic() > deadline:
+            return summary
+        time.sleep(0.02)

@@ -71,6 +71,9 @@ class ExpertBot:
     ``level`` picks a budget from :data:`LEVELS`; ``playouts`` and ``time_limit`` override it.
     """
 
+    #: It searches for tenths of a second a decision: shells run it off their event loop.
+    searches = True
+
     def __init__(
         self,
         level: str = DEFAULT_LEVEL,

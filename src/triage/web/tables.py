@@ -236,6 +236,8 @@ class TableService:
         #: Tables whose bots are waiting to move, served round robin, one batch a loop step.
         self.bot_queue: deque[LiveTable] = deque()
         self.bot_runner_scheduled = False
+        #: Running bot batches (kept so the loop does not drop them).
+        self.bot_tasks: set[asyncio.Task[None]] = set()
 
     def _keep(self, table: LiveTable) -> None:
         """Hold ``table`` in memory, letting go of the least recently used tables that nobody
@@ -593,17 +595,42 @@ class TableService:
         return stored.answer or {}
 
     def _bot_steps(self, table: LiveTable, game: Game, steps: list[Step], deadline: float) -> None:
+        """Quick bots move on ``game`` (a copy) within a request, while the time budget lasts;
+        a bot that searches is left to the background runner, which thinks in a thread."""
+        steps.extend(self._steps(table, self._bot_moves(table, game, len(steps), deadline, quick_only=True)))
+
+    def _steps(self, table: LiveTable, moves: list[tuple[int, dict[str, Any], list[Event], Game]]) -> list[Step]:
+        """The moves with each subscriber's message, built from the position after each."""
+        return [
+            Step(number, entry, events, self._updates(table, after, number, entry, events))
+            for number, entry, events, after in moves
+        ]
+
+    @staticmethod
+    def _bot_moves(
+        table: LiveTable, game: Game, done: int, deadline: float, quick_only: bool = False
+    ) -> list[tuple[int, dict[str, Any], list[Event], Game]]:
         """Bots move on ``game`` (a copy) whenever it is their decision, each from its own view,
-        until a human's decision, the end, or the time budget."""
-        while table.bots_to_move(game) and len(steps) < MAX_BATCH and (not steps or time.perf_counter() < deadline):
+        until a human's decision, the end, the time budget or (``quick_only``) a bot that
+        searches. Each move comes with a copy of the position just after it, for the
+        subscribers' messages. Reads nothing the event loop changes, so it may run in a thread."""
+        moves: list[tuple[int, dict[str, Any], list[Event], Game]] = []
+        while (
+            table.bots_to_move(game)
+            and done + len(moves) < MAX_BATCH
+            and (done + len(moves) == 0 or time.perf_counter() < deadline)
+        ):
             seat = game.turn
             assert seat is not None
-            number = len(game.history)
             bot = make_bot(table.seats[seat].bot or "")
+            if quick_only and getattr(bot, "searches", False):
+                break
+            number = len(game.history)
             rng = random.Random(f"{table.id}:{game.setup['seed'] if game.setup else 0}:{number}")
             action = bot.choose(view(game, seat), game.legal_actions(seat), rng)
             events = game.apply(action, seat)
-            steps.append(Step(number, game.history[-1], events, self._updates(table, game, number, game.history[-1], events)))
+            moves.append((number, game.history[-1], events, game.copy()))
+        return moves
 
     def move_bots(self, table: LiveTable) -> None:
         """Let the bots move: within a running event loop the table joins the round robin of
@@ -629,43 +656,57 @@ class TableService:
             loop.call_later(pause, self._run_bot_batch)
 
     def _run_bot_batch(self) -> None:
-        """One batch of the next table in the round robin; the table rejoins at the end. The
-        runner then rests as long as the batch took, so bots get at most half of the loop's
-        time and requests are served in between."""
-        self.bot_runner_scheduled = False
-        loop = asyncio.get_running_loop()
-        started = time.perf_counter()
+        """Start one batch of the next table in the round robin (the runner stays busy until
+        it ends: one batch at a time)."""
         table = self.bot_queue.popleft()
         table.bots_scheduled = False
+        task = asyncio.get_running_loop().create_task(self._bot_batch_task(table))
+        self.bot_tasks.add(task)
+        task.add_done_callback(self.bot_tasks.discard)
+
+    async def _bot_batch_task(self, table: LiveTable) -> None:
+        """One batch of bot moves. The bots think in a worker thread on a copy of the game, so
+        the event loop goes on serving requests (a searching bot thinks for tenths of a
+        second); the moves are then stored and remembered on the loop. The table rejoins the
+        round robin, and the runner rests as long as the batch took."""
+        loop = asyncio.get_running_loop()
+        started = time.perf_counter()
+        pause = 0.0
         try:
             self.refresh(table)
-            self.bot_batch(table)
+            if table.bots_to_move():
+                game = table.game.copy()
+                moves = await asyncio.to_thread(
+                    self._bot_moves, table, game, 0, time.perf_counter() + self.bot_budget
+                )
+                self._commit(table, game, self._steps(table, moves))
+            pause = time.perf_counter() - started
         except WebError as error:
             if error.status == 503:  # the database is down: try again in a while
                 log.warning("table %s: bots wait for the database (%s)", table.id, error.message)
                 table.bots_scheduled = True
                 loop.call_later(1.0, self._requeue, table)
-                self._wake_bot_runner(loop)
-                return
-            if error.code != "stale_action":  # another process moved first: go on from there
+            elif error.code != "stale_action":  # another process moved first: go on from there
                 log.error("table %s: bots stopped: %s", table.id, error.message)
-                self._wake_bot_runner(loop)
-                return
-        self.move_bots(table)
-        self._wake_bot_runner(loop, time.perf_counter() - started)
+            else:
+                self.move_bots(table)
+        else:
+            self.move_bots(table)
+        finally:
+            self.bot_runner_scheduled = False
+            self._wake_bot_runner(loop, pause)
 
     def _requeue(self, table: LiveTable) -> None:
         self.bot_queue.append(table)
         self._wake_bot_runner(asyncio.get_running_loop())
 
     def bot_batch(self, table: LiveTable) -> None:
-        """One transaction of bot moves, within the time budget."""
+        """One transaction of bot moves, within the time budget (outside an event loop)."""
         if not table.bots_to_move():
             return
         game = table.game.copy()
-        steps: list[Step] = []
-        self._bot_steps(table, game, steps, time.perf_counter() + self.bot_budget)
-        self._commit(table, game, steps)
+        moves = self._bot_moves(table, game, 0, time.perf_counter() + self.bot_budget)
+        self._commit(table, game, self._steps(table, moves))
 
     # ------------------------------------------------------------------ what each one sees
 
