@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from array import array
 from functools import cached_property
 from operator import attrgetter
 from typing import Any
@@ -242,8 +243,11 @@ class Layout(ActionSpace):
     def observe_game(self, game: Game, seat: int) -> np.ndarray:
         """:meth:`observe` of ``view(game, seat)`` without building the view: the same vector
         (a test checks it over thousands of positions), read through the view's own
-        :func:`~triage.engine.views.card_view` with the seat's knowledge only (I1-I4)."""
-        vector = np.zeros(self.observation_size, np.float32)
+        :func:`~triage.engine.views.card_view` with the seat's knowledge only (I1-I4).
+
+        Written into an ``array('f')`` (a Python-level write there costs about half of one into
+        a NumPy array) that the returned float32 vector then shares without a copy."""
+        vector = self._zeros[:]
         players = game.players
         count = len(players)
         turn = game.turn
@@ -251,7 +255,7 @@ class Layout(ActionSpace):
         vector[0] = game.round
         vector[1] = game.config.rounds
         vector[2] = count
-        vector[_GAME_PHASE + PHASES.index(game.phase)] = 1.0
+        vector[_GAME_PHASE + _PHASE_AT[game.phase]] = 1.0
         at = _GAME_PHASE + len(PHASES)
         if turn == seat:
             vector[at] = 1.0
@@ -261,64 +265,77 @@ class Layout(ActionSpace):
         vector[at + 3] = len(game.discard)
         at += 4
         known_positions = game.known_positions
+        features = _card_features(game)
         for card in deck[:DECK_PEEK]:
             vector[at] = 1.0
             if card in known_positions:
                 vector[at + 1] = 1.0
-                vector[at + 2 : at + 2 + _CARD_SIZE] = _card_vector(game, knower, card, None)
+                vector[at + 2 : at + 2 + _CARD_SIZE] = features(knower, card, None)
             at += 2 + _CARD_SIZE
         at = self._players_at
         size = self._player_size
         active = game.active
+        first = game.first_player
         for rel in range(min(count, MAX_PLAYERS)):
             other = (seat + rel) % count
-            start = at + rel * size
-            self._put_engine_player(vector, start, game, other, knower, other == turn, other == active)
-        return vector
+            self._put_engine_player(
+                vector, at + rel * size, players[other], features, knower, other == turn, other == active, other == first
+            )
+        return np.frombuffer(vector, np.float32)
+
+    @cached_property
+    def _zeros(self) -> array:
+        return array("f", bytes(4 * self.observation_size))
 
     def _put_engine_player(
-        self, vector: np.ndarray, at: int, game: Game, seat: int, knower: Any, decides: bool, active: bool
+        self,
+        vector: array,
+        at: int,
+        player: Any,
+        features: Any,
+        knower: Any,
+        decides: bool,
+        active: bool,
+        first: bool,
     ) -> None:
-        player = game.players[seat]
         hospital = player.hospital
         terminals = player.terminals
         pending = player.pending
         if len(terminals) > self.terminals or len(pending) > self.pending or len(hospital) > self.spaces:
             raise EncodingError("more spaces, terminal or pending patients than this layout holds")
         vector[at] = 1.0
-        end = at + 1 + len(PLAYER_NUMBERS)
-        vector[at + 1 : end] = _numbers(player)
-        vector[end : end + 6] = (
-            len(hospital),
-            player.passed,
-            player.score,
-            decides,
-            active,
-            game.first_player == seat,
+        end = at + 7 + len(PLAYER_NUMBERS)
+        vector[at + 1 : end] = array(
+            "f", (*_numbers(player), len(hospital), player.passed, player.score, decides, active, first)
         )
-        at = end + 6
-        slot_size = _CARD_SIZE + len(_SLOT_FIELDS)
-        for index, slot in enumerate(hospital):
+        at = end
+        slot_size = _SLOT_SIZE
+        start = at
+        for slot in hospital:
             if slot is not None:
-                start = at + index * slot_size
-                vector[start : start + _CARD_SIZE] = _card_vector(game, knower, slot.card, slot.time)
-                vector[start + _CARD_SIZE] = slot.time
-                vector[start + _CARD_SIZE + 1] = slot.revealed
-                vector[start + _CARD_SIZE + 2] = slot.placed
+                card_end = start + _CARD_SIZE
+                vector[start:card_end] = features(knower, slot.card, slot.time)
+                vector[card_end] = slot.time
+                vector[card_end + 1] = slot.revealed
+                vector[card_end + 2] = slot.placed
+            start += slot_size
         at += self.spaces * slot_size
-        cards = game.cards
-        for number, patient in enumerate(terminals):
-            start = at + number * len(_TERMINAL_FIELDS)
-            spec = cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
-            vector[start] = 1.0
-            vector[start + 1] = patient.time
-            vector[start + 2] = patient.treated
-            vector[start + 3] = spec.credits
-            vector[start + 4] = spec.vp
-        at += self.terminals * len(_TERMINAL_FIELDS)
-        for number, card in enumerate(pending):
-            start = at + number * _CARD_SIZE
-            vector[start : start + _CARD_SIZE] = _card_vector(game, knower, card, None)
+        if terminals:
+            cards = features.cards
+            for patient in terminals:
+                spec = cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
+                vector[at] = 1.0
+                vector[at + 1] = patient.time
+                vector[at + 2] = patient.treated
+                vector[at + 3] = spec.credits
+                vector[at + 4] = spec.vp
+                at += _TERMINAL_SIZE
+            at += (self.terminals - len(terminals)) * _TERMINAL_SIZE
+        else:
+            at += self.terminals * _TERMINAL_SIZE
+        for card in pending:
+            vector[at : at + _CARD_SIZE] = features(knower, card, None)
+            at += _CARD_SIZE
 
     @property
     def _players_at(self) -> int:
@@ -393,33 +410,47 @@ _TERMINAL_FIELDS: tuple[str, ...] = ("present", "time", "treated", "credits", "v
 
 
 _CARD_SIZE = len(_CARD_FIELDS)
+_SLOT_SIZE = _CARD_SIZE + len(_SLOT_FIELDS)
+_TERMINAL_SIZE = len(_TERMINAL_FIELDS)
 
 
 _numbers = attrgetter(*PLAYER_NUMBERS)
 
 #: Per card table (games copied from one another share it): the features of a card for each
 #: (card, knowledge level, Time where a chronic difficulty shows it, publicly not severe).
-_CARD_VECTORS: dict[int, tuple[dict[str, Any], dict[tuple[Any, ...], np.ndarray]]] = {}
+_CARD_VECTORS: dict[int, tuple[dict[str, Any], dict[tuple[Any, ...], array]]] = {}
 
 
-def _card_vector(game: Game, knower: _SeatKnowledge, card: str, time: int | None) -> np.ndarray:
-    """:func:`_put_card` of ``card_view(game, knower, card, time)``, remembered: the features
-    depend only on the card, how much the seat knows of it, and its Time for a chronic one."""
-    cards = game.cards
-    cached = _CARD_VECTORS.get(id(cards))
-    if cached is None or cached[0] is not cards:
-        if len(_CARD_VECTORS) > 256:
-            _CARD_VECTORS.clear()
-        cached = _CARD_VECTORS[id(cards)] = (cards, {})
-    level = 2 if card in knower.full else 1 if card in knower.priority else 0
-    not_severe = card in game.not_severe
-    key = (card, level, time if level and cards[card].healing is None else None, not_severe)
-    features = cached[1].get(key)
-    if features is None:
-        features = np.zeros(_CARD_SIZE, np.float32)
-        _put_card(features, 0, card_view(game, knower, card, time), not_severe)
-        cached[1][key] = features
-    return features
+class _CardFeatures:
+    """:func:`_put_card` of ``card_view(game, knower, card, time)`` for one game, remembered
+    per card table: the features depend only on the card, how much the seat knows of it, its
+    Time for a chronic one, and whether it is publicly not severe."""
+
+    __slots__ = ("cards", "game", "memo")
+
+    def __init__(self, game: Game) -> None:
+        cards = self.cards = game.cards
+        self.game = game
+        cached = _CARD_VECTORS.get(id(cards))
+        if cached is None or cached[0] is not cards:
+            if len(_CARD_VECTORS) > 256:
+                _CARD_VECTORS.clear()
+            cached = _CARD_VECTORS[id(cards)] = (cards, {})
+        self.memo = cached[1]
+
+    def __call__(self, knower: _SeatKnowledge, card: str, time: int | None) -> array:
+        level = 2 if card in knower.full else 1 if card in knower.priority else 0
+        not_severe = card in self.game.not_severe
+        key = (card, level, time if level and self.cards[card].healing is None else None, not_severe)
+        features = self.memo.get(key)
+        if features is None:
+            vector = np.zeros(_CARD_SIZE, np.float32)
+            _put_card(vector, 0, card_view(self.game, knower, card, time), not_severe)
+            features = self.memo[key] = array("f", vector.tobytes())
+        return features
+
+
+_card_features = _CardFeatures
 
 
 class _SeatKnowledge:
@@ -433,6 +464,7 @@ class _SeatKnowledge:
 
 
 _GAME_PHASE = 3  # round, rounds, num_players come first
+_PHASE_AT = {phase: i for i, phase in enumerate(PHASES)}
 _FRONT_AT = {front: 1 + i for i, front in enumerate(FRONTS)}
 _KIND_AT = {kind: 2 + len(FRONTS) + i for i, kind in enumerate(KINDS)}
 _AFTER_KIND = 2 + len(FRONTS) + len(KINDS)
