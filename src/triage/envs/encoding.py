@@ -265,12 +265,12 @@ class Layout(ActionSpace):
         vector[at + 3] = len(game.discard)
         at += 4
         known_positions = game.known_positions
-        features = _card_features(game)
+        memo = _card_memo(game.cards)
         for card in deck[:DECK_PEEK]:
             vector[at] = 1.0
             if card in known_positions:
                 vector[at + 1] = 1.0
-                vector[at + 2 : at + 2 + _CARD_SIZE] = features(knower, card, None)
+                vector[at + 2 : at + 2 + _CARD_SIZE] = _card_features(memo, game, knower, card, None)
             at += 2 + _CARD_SIZE
         at = self._players_at
         size = self._player_size
@@ -279,7 +279,7 @@ class Layout(ActionSpace):
         for rel in range(min(count, MAX_PLAYERS)):
             other = (seat + rel) % count
             self._put_engine_player(
-                vector, at + rel * size, players[other], features, knower, other == turn, other == active, other == first
+                vector, at + rel * size, game, players[other], memo, knower, other == turn, other == active, other == first
             )
         return np.frombuffer(vector, np.float32)
 
@@ -291,8 +291,9 @@ class Layout(ActionSpace):
         self,
         vector: array,
         at: int,
+        game: Game,
         player: Any,
-        features: Any,
+        memo: dict[tuple[Any, ...], array],
         knower: Any,
         decides: bool,
         active: bool,
@@ -314,14 +315,14 @@ class Layout(ActionSpace):
         for slot in hospital:
             if slot is not None:
                 card_end = start + _CARD_SIZE
-                vector[start:card_end] = features(knower, slot.card, slot.time)
+                vector[start:card_end] = _card_features(memo, game, knower, slot.card, slot.time)
                 vector[card_end] = slot.time
                 vector[card_end + 1] = slot.revealed
                 vector[card_end + 2] = slot.placed
             start += slot_size
         at += self.spaces * slot_size
         if terminals:
-            cards = features.cards
+            cards = game.cards
             for patient in terminals:
                 spec = cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
                 vector[at] = 1.0
@@ -334,7 +335,7 @@ class Layout(ActionSpace):
         else:
             at += self.terminals * _TERMINAL_SIZE
         for card in pending:
-            vector[at : at + _CARD_SIZE] = features(knower, card, None)
+            vector[at : at + _CARD_SIZE] = _card_features(memo, game, knower, card, None)
             at += _CARD_SIZE
 
     @property
@@ -421,36 +422,31 @@ _numbers = attrgetter(*PLAYER_NUMBERS)
 _CARD_VECTORS: dict[int, tuple[dict[str, Any], dict[tuple[Any, ...], array]]] = {}
 
 
-class _CardFeatures:
-    """:func:`_put_card` of ``card_view(game, knower, card, time)`` for one game, remembered
-    per card table: the features depend only on the card, how much the seat knows of it, its
-    Time for a chronic one, and whether it is publicly not severe."""
-
-    __slots__ = ("cards", "game", "memo")
-
-    def __init__(self, game: Game) -> None:
-        cards = self.cards = game.cards
-        self.game = game
-        cached = _CARD_VECTORS.get(id(cards))
-        if cached is None or cached[0] is not cards:
-            if len(_CARD_VECTORS) > 256:
-                _CARD_VECTORS.clear()
-            cached = _CARD_VECTORS[id(cards)] = (cards, {})
-        self.memo = cached[1]
-
-    def __call__(self, knower: _SeatKnowledge, card: str, time: int | None) -> array:
-        level = 2 if card in knower.full else 1 if card in knower.priority else 0
-        not_severe = card in self.game.not_severe
-        key = (card, level, time if level and self.cards[card].healing is None else None, not_severe)
-        features = self.memo.get(key)
-        if features is None:
-            vector = np.zeros(_CARD_SIZE, np.float32)
-            _put_card(vector, 0, card_view(self.game, knower, card, time), not_severe)
-            features = self.memo[key] = array("f", vector.tobytes())
-        return features
+def _card_memo(cards: dict[str, Any]) -> dict[tuple[Any, ...], array]:
+    """The memo of :func:`_card_features` for one card table."""
+    cached = _CARD_VECTORS.get(id(cards))
+    if cached is None or cached[0] is not cards:
+        if len(_CARD_VECTORS) > 256:
+            _CARD_VECTORS.clear()
+        cached = _CARD_VECTORS[id(cards)] = (cards, {})
+    return cached[1]
 
 
-_card_features = _CardFeatures
+def _card_features(
+    memo: dict[tuple[Any, ...], array], game: Game, knower: _SeatKnowledge, card: str, time: int | None
+) -> array:
+    """:func:`_put_card` of ``card_view(game, knower, card, time)``, remembered per card table:
+    the features depend only on the card, how much the seat knows of it, its Time for a chronic
+    one, and whether it is publicly not severe."""
+    level = 2 if card in knower.full else 1 if card in knower.priority else 0
+    not_severe = card in game.not_severe
+    key = (card, level, time if level and game.cards[card].healing is None else None, not_severe)
+    features = memo.get(key)
+    if features is None:
+        vector = np.zeros(_CARD_SIZE, np.float32)
+        _put_card(vector, 0, card_view(game, knower, card, time), not_severe)
+        features = memo[key] = array("f", vector.tobytes())
+    return features
 
 
 class _SeatKnowledge:

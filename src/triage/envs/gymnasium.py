@@ -87,7 +87,7 @@ class TriageEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal integers as a boolean mask (sb3-contrib's ``MaskablePPO`` protocol)."""
-        return self.table.mask(0).astype(bool)
+        return self.table.mask(0).view(np.bool_)  # a fresh 0/1 int8 array: read as bool, no copy
 
     def _observation(self) -> dict[str, np.ndarray] | np.ndarray:
         vector = self.encoder.encode(self.table.observation(0))

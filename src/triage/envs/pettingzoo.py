@@ -68,7 +68,29 @@ def env(**kwargs: Any) -> AECEnv:
     ``AssertOutOfBoundsWrapper``: the environment refuses any integer outside the mask itself,
     with an :class:`~triage.envs.encoding.IllegalActionError` naming the integer and the rule,
     and each wrapper layer costs every attribute read of a step."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return _OrderEnforcing(raw_env(**kwargs))
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with ``last`` and ``step`` handed straight to the
+    environment once it is reset: the inherited ones read five attributes each through the
+    wrapper's ``__getattr__``, which cost more than building the observation's mask. Before
+    ``reset`` they refuse exactly as the wrapper does."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 def parallel_env(**kwargs: Any) -> ParallelEnv:
@@ -114,6 +136,7 @@ class raw_env(AECEnv):
         )
         self._no_actions = np.zeros(self.table.layout.num_actions, dtype=np.int8)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents = list(self.possible_agents)
         space = observation_space(self.encoder, flat=self.flat)
         self.observation_spaces = {agent: space for agent in self.possible_agents}
@@ -130,7 +153,7 @@ class raw_env(AECEnv):
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        return self._seats[agent]
 
     def _reset_bookkeeping(self) -> None:
         self.agents = list(self.possible_agents)
