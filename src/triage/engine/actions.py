@@ -360,9 +360,9 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
     seat = game.turn
     if seat is None or (player is not None and player != seat):
         return []
-    plan = _PLANS.get(id(game.cards))
+    plan = game._id_plan
     if plan is None or plan.cards is not game.cards or plan.config is not game.config:
-        plan = _plan(game)
+        plan = game._id_plan = _plan(game)
     offsets = plan.offsets
     state = game.players[seat]
     hospital = state.hospital

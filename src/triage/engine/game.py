@@ -83,6 +83,10 @@ def _orders(count: int) -> tuple[list[int], ...]:
     return tuple([(first + offset) % count for offset in range(count)] for first in range(count))
 
 
+#: ``_ORDERS[players][first]``: :func:`_orders` without a call, for the hot path (R1).
+_ORDERS: tuple[tuple[list[int], ...], ...] = ((), *(_orders(count) for count in range(1, 5)))
+
+
 class Game:
     """A whole game position, all-seeing. Players see it only through :func:`view`."""
 
@@ -113,6 +117,7 @@ class Game:
         "history",
         "initial_events",
         "origins",
+        "_id_plan",
     )
 
     # ------------------------------------------------------------------ construction
@@ -163,6 +168,8 @@ class Game:
         self.initial_events: list[Event] = []
         #: Secret: the deck-file id of each card's neutral handle (K1), for designers' statistics.
         self.origins: dict[str, str] = {card: card for card in cards} if origins is None else origins
+        #: The integer action index of these cards and configuration, once asked for.
+        self._id_plan: Any = None
 
     @classmethod
     def new(
@@ -249,6 +256,7 @@ class Game:
         other.history = list(self.history)
         other.initial_events = self.initial_events
         other.origins = self.origins
+        other._id_plan = self._id_plan
         return other
 
     @property
@@ -291,7 +299,7 @@ class Game:
             return self.extra_turn
         if self.active_pos >= len(self.players):
             return None
-        return _orders(len(self.players))[self.first_player][self.active_pos]
+        return _ORDERS[len(self.players)][self.first_player][self.active_pos]
 
     def is_over(self) -> bool:
         return self.phase == "over"
@@ -424,7 +432,7 @@ class Game:
                 self.turn = self.extra_turn
                 return True
             self.extra_turn = None
-        order = _orders(len(players))[self.first_player]
+        order = _ORDERS[len(players)][self.first_player]
         if self.active_pos < len(order) and not players[order[self.active_pos]].passed:
             self.turn = order[self.active_pos]
             return True
@@ -692,10 +700,10 @@ class Game:
         self._run(events)
         return events
 
-    def legal_action_ids(self, player: int | None = None) -> list[int]:
-        """The integer ids (:mod:`triage.engine.actions`) of :meth:`legal_actions`, in the same
-        order: the i-th id stands for the i-th action."""
-        return _actions.legal_action_ids(self, player)
+    #: The integer ids (:mod:`triage.engine.actions`) of :meth:`legal_actions`, in the same
+    #: order: the i-th id stands for the i-th action. The module's function itself, bound as a
+    #: method, which saves a call on the hot path of search and learning.
+    legal_action_ids = _actions.legal_action_ids
 
     def apply_id(self, action_id: int) -> list[Event]:
         """Take the action of an id from :meth:`legal_action_ids` for the player to decide:
@@ -707,9 +715,9 @@ class Game:
         seat = self.turn
         if seat is None:
             raise RuleError("game_over", "the game is over; no more actions are taken", "R4")
-        plan = _actions._PLANS.get(id(self.cards))
+        plan = self._id_plan
         if plan is None or plan.cards is not self.cards or plan.config is not self.config:
-            plan = _actions._plan(self)
+            plan = self._id_plan = _actions._plan(self)
         block, f = plan.table[action_id]
         state = self.players[seat]
         events: list[Event] = []
