@@ -83,6 +83,21 @@ def _orders(count: int) -> tuple[list[int], ...]:
     return tuple([(first + offset) % count for offset in range(count)] for first in range(count))
 
 
+@lru_cache(maxsize=1)
+def _standard_renamed() -> tuple[dict[str, CardSpec], ...]:
+    """Per position of the standard deck, that card under each neutral handle (K1): dealing
+    the standard deck looks its cards up instead of hashing each one."""
+    deck = load_standard_deck()
+    handles = card_handles(len(deck))
+    return tuple({handle: card.with_id(handle) for handle in handles} for card in deck)
+
+
+@lru_cache(maxsize=1)
+def _standard_setup_deck() -> tuple[dict[str, Any], ...]:
+    """The standard deck as a game's setup records it (D1); each game gets its own copies."""
+    return tuple(card.to_dict() for card in load_standard_deck())
+
+
 #: ``_ORDERS[players][first]``: :func:`_orders` without a call, for the hot path (R1).
 _ORDERS: tuple[tuple[list[int], ...], ...] = ((), *(_orders(count) for count in range(1, 5)))
 
@@ -191,17 +206,27 @@ class Game:
         config = config or _default_config()
         deck_cards = list(deck) if deck is not None else load_standard_deck()
         rng = random.Random(seed)
-        order = list(deck_cards)
-        rng.shuffle(order)
-        handles = card_handles(len(order))
+        # Shuffling the positions draws the same permutation as shuffling the cards (it
+        # depends on the length only) and lets the standard deck's renamed cards be looked up
+        # by position (K1).
+        positions = list(range(len(deck_cards)))
+        rng.shuffle(positions)
+        handles = card_handles(len(positions))
         rng.shuffle(handles)
-        cards = {handle: card.with_id(handle) for handle, card in zip(handles, order)}
-        game = cls(config, cards, players, rng, {handle: card.id for handle, card in zip(handles, order)})
+        if deck is None:
+            renamed = _standard_renamed()
+            cards = {handle: renamed[position][handle] for handle, position in zip(handles, positions)}
+            setup_deck = [dict(card) for card in _standard_setup_deck()]
+        else:
+            cards = {handle: deck_cards[position].with_id(handle) for handle, position in zip(handles, positions)}
+            setup_deck = [card.to_dict() for card in deck_cards]
+        origins = {handle: deck_cards[position].id for handle, position in zip(handles, positions)}
+        game = cls(config, cards, players, rng, origins)
         game.deck = list(handles)
         game.setup = {
             "players": players,
             "config": config.to_dict(),
-            "deck": [card.to_dict() for card in deck_cards],
+            "deck": setup_deck,
             "seed": seed,
         }
         game.initialise_players()
@@ -765,8 +790,13 @@ class Game:
             cure = -1
             done = self._pass(seat, events)
         self.history.append({"by": seat, "do": done})
-        if cure >= 0 and state.hospital[cure] is not None and state.hospital[cure].revealed:  # type: ignore[union-attr]
-            self._cure_if_healed(seat, cure, events)
+        if cure >= 0:
+            slot = state.hospital[cure]
+            if slot is not None and slot.revealed:
+                # T4's test first, inline: most heals leave the patient uncured.
+                spec = self.cards[slot.card]
+                if slot.placed >= (spec.healing if spec.healing is not None else slot.time):
+                    self._cure_if_healed(seat, cure, events)
         self._run(events)
         return events
 
