@@ -167,19 +167,49 @@ def _memory(game: Game, knower: _Knower, static: "_Static") -> dict[str, dict[st
     priority = knower.priority
     front, known, whole = static.memory_entries(game)
     seen = game.seen_fronts
-    # In card id order: the sorted ids of the table, filtered, are cheaper than a sort.
-    return {
-        card: whole[card] if card in full else known[card] if card in priority else front[card]
-        for card in static.card_ids
-        if card in seen
-    }
+    # The same fronts seen and knowledge give the same memory: kept per card table, by content.
+    key = (frozenset(seen), frozenset(full & seen), frozenset(priority & seen))
+    memory = static.memories.get(key)
+    if memory is None:
+        if len(static.memories) > 4096:
+            static.memories.clear()
+        # In card id order: the sorted ids of the table, filtered, are cheaper than a sort.
+        memory = static.memories[key] = {
+            card: whole[card] if card in full else known[card] if card in priority else front[card]
+            for card in static.card_ids
+            if card in seen
+        }
+    return memory
+
+
+def _knowledge(static: "_Static", full: set[str], priority: set[str]) -> dict[str, list[str]]:
+    """One seat's entry of a view's ``knowledge`` (I2), kept per card table by content."""
+    key = (frozenset(full), frozenset(priority))
+    entry = static.knowledge.get(key)
+    if entry is None:
+        if len(static.knowledge) > 4096:
+            static.knowledge.clear()
+        entry = static.knowledge[key] = {"full": sorted(full), "priority": sorted(priority - full)}
+    return entry
 
 
 class _Static:
     """The parts of a view that never change for one card table and configuration: public
     and shared by every view of the games that share them (copies, one game's whole life)."""
 
-    __slots__ = ("cards", "config", "card_ids", "catalogue", "config_dict", "entries", "tops", "slots", "terminals")
+    __slots__ = (
+        "cards",
+        "config",
+        "card_ids",
+        "catalogue",
+        "config_dict",
+        "entries",
+        "tops",
+        "slots",
+        "terminals",
+        "memories",
+        "knowledge",
+    )
 
     def __init__(self, game: Game) -> None:
         self.cards = game.cards
@@ -206,6 +236,10 @@ class _Static:
         #: and a terminal patient by (card, Time, treated, ever treated): nothing else decides them.
         self.slots: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.terminals: dict[tuple[Any, ...], dict[str, Any]] = {}
+        #: A view's ``cards`` by (fronts seen, and of them those known fully / by priority),
+        #: and a seat's ``knowledge`` entry by (cards known fully, by priority).
+        self.memories: dict[tuple[frozenset[str], ...], dict[str, dict[str, Any]]] = {}
+        self.knowledge: dict[tuple[frozenset[str], ...], dict[str, list[str]]] = {}
 
 
     def memory_entries(self, game: Game) -> tuple[dict[str, dict[str, Any]], ...]:
@@ -387,7 +421,7 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
         "players": players,
         "cards": _memory(game, knower, static),
         "knowledge": [
-            {"full": sorted(seat_full), "priority": sorted(seat_priority - seat_full)}
+            _knowledge(static, seat_full, seat_priority)
             for seat_full, seat_priority in zip(game.know_full, game.know_priority)
         ],
         "not_severe": sorted(game.not_severe),
