@@ -77,10 +77,13 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, Back]:
         used[back] = count + 1
         taken.add(copies[count])
         backs[card] = back
-    if taken:
-        buckets = {key: [p for p in positions if p not in taken] for key, positions in template.items()}
-    else:
-        buckets = {key: list(positions) for key, positions in template.items()}
+    buckets = {key: list(positions) for key, positions in template.items()}
+    for position in taken:
+        # Few backs are known: removing them is cheaper than filtering every class list.
+        buckets[keys[position]].remove(position)
+
+    # What ``choice`` and ``randrange(n)`` draw from (the same numbers from the same seed).
+    randbelow = rng._randbelow
 
     def take(position: int) -> Back:
         buckets[keys[position]].remove(position)
@@ -122,14 +125,15 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, Back]:
         candidates = lists[0] if len(lists) == 1 else sorted(p for positions in lists for p in positions)
         if not candidates:
             raise DataError(f"view: no card back fits {card}: no game is consistent with this view")
-        backs[card] = take(rng.choice(candidates))
+        # ``rng.choice(candidates)``, which is this very draw, without its checks.
+        backs[card] = take(candidates[randbelow(len(candidates))])
     # Cards never seen fit every free back; nothing reads the class lists any more, so a draw
     # only leaves the free list (``randrange(n)`` draws what ``choice`` of n items would).
     alive = sorted(position for positions in buckets.values() for position in positions)
     for card in unseen:
         if not alive:
             raise DataError(f"view: no card back fits {card}: no game is consistent with this view")
-        backs[card] = pool[alive.pop(rng.randrange(len(alive)))]
+        backs[card] = pool[alive.pop(randbelow(len(alive)))]  # = rng.randrange(len(alive))
     return backs
 
 
@@ -143,7 +147,12 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Game:
     True
     """
     backs = _draw_backs(view, rng)
-    cards = {card: _spec(card, back) for card, back in backs.items()}
+    # _spec of each card, inline: a world has every card of the deck.
+    cards: dict[str, CardSpec] = {}
+    for card, back in backs.items():
+        specs = _SPECS.get(back)
+        spec = specs.get(card) if specs is not None else None
+        cards[card] = spec if spec is not None else _spec(card, back)
     # The drawn game's generator: seeded from ``rng`` now, made when first needed.
     game = Game(
         _config(view["config"]), cards, len(view["players"]), rng.getrandbits(64), _identity(view["card_ids"])
