@@ -83,6 +83,8 @@ def test_simulate_on_a_local_ray_instance_writes_the_same_bytes(runs, tmp_path):
         (["--set", "nonsense=1"], "unknown configuration key 'nonsense'"),
         (["--set", "return_to=sideways"], "return_to must be one of"),
         (["--out", "results.csv"], "must end in .parquet"),
+        (["--duplicate", "--players", "3", "--bots", "greedy"], "must be a multiple of 3"),
+        (["--duplicate", "--rotate"], "exclude each other"),
     ],
 )
 def test_simulate_refuses_bad_input_clearly(tmp_path, args, message):
@@ -91,6 +93,25 @@ def test_simulate_refuses_bad_input_clearly(tmp_path, args, message):
     )
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_duplicate_run_reports_win_rate_and_margin_per_bot(tmp_path):
+    out = tmp_path / "dup.parquet"
+    result = cli.invoke(
+        app,
+        ["simulate", "--games", "8", "--quiet", "--duplicate", "--workers", "1",
+         "--bots", "greedy,random", "--out", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    players = pq.read_table(out).to_pandas()
+    assert list(players.deal) == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+    assert list(players.bot[:4]) == ["greedy", "random", "random", "greedy"]  # both seat orders
+    assert players.groupby("deal").game_seed.nunique().eq(1).all()
+    lines = {line.split()[0]: line for line in result.output.splitlines() if line.startswith(("greedy ", "random "))}
+    win_rate = players[players.bot == "greedy"].won.mean()
+    assert f"{win_rate:.3f} +-" in lines["greedy"]
+    assert "first-player edge (points)" in result.output and "games with a purchase" in result.output
+    assert b'"duplicate": true' in pq.read_schema(out).metadata[b"triage.sim"]
 
 
 #: A figure element holding an embedded PNG of some size (not an empty image).
@@ -110,6 +131,8 @@ def test_report_is_self_contained_with_every_figure(runs, tmp_path):
     page = page_path.read_text()
     assert figures_in(page) == [key for key, _, _ in FIGURES]
     assert 'data-table="cards"' in page and "<td>C1</td>" in page
+    assert 'data-table="bots"' in page and "win ci95" in page and "margin ci95" in page
+    assert 'data-table="economy"' in page and "flights drawing / game" in page
     assert "first-player win-rate advantage" in page
     assert not re.search(r'(src|href)="(https?:|//)', page)  # nothing fetched from elsewhere
     assert "deaths per player per game" in result.output

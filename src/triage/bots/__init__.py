@@ -6,6 +6,9 @@ from triage.bots.random_bot import RandomBot
 
 BOTS: dict[str, type] = {"random": RandomBot}
 BOTS["greedy"] = GreedyBot  # triage.bots.greedy (issue 3)
+from triage.bots.habits import HABIT_BOTS  # noqa: E402  greedy-<habit> bots for balance work
+
+BOTS.update(HABIT_BOTS)
 
 
 def make_bot(name: str) -> Bot:
