@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from triage.cli import app
+from triage.engine import make_config
 from triage.sim.games import FATES, KINDS, kind_column
 from triage.sim.report import FIGURES
 
@@ -51,6 +52,35 @@ def test_set_reaches_the_games(runs):
     top, bottom = (pq.read_table(path) for path in runs)
     assert b"bottom" in bottom.schema.metadata[b"triage.sim"]
     assert top.column("score").to_pylist() != bottom.column("score").to_pylist()
+
+
+@pytest.mark.parametrize(
+    "setting, recorded",
+    [
+        ('return_to={cured="bottom"}', '"return_to": {"cured": "bottom"'),
+        ("helicopter_draws=reopen", '"helicopter_draws": "reopen"'),
+        ("terminal_upkeep=reward", '"terminal_upkeep": "reward"'),
+        ("quality_floor=0", '"quality_floor": 0'),
+    ],
+)
+def test_set_takes_each_variant(runs, tmp_path, setting, recorded):
+    """V1-V4 are configuration values a run can change with --set; each changes play."""
+    out = simulate(tmp_path, "variant", "--bots", "greedy,random", "--seed", "3", "--workers", "1", "--set", setting)
+    assert recorded.encode() in pq.read_schema(out).metadata[b"triage.sim"]
+    changed = pq.read_table(out).to_pandas()
+    default = pq.read_table(runs[0]).to_pandas()
+    columns = ["score", "quality", "vp", "credits", "rounds"]
+    assert not changed[columns].equals(default[columns])
+
+
+def test_a_solo_run_records_the_tier_reached(tmp_path):
+    out = simulate(tmp_path, "solo", "--players", "1", "--bots", "greedy", "--workers", "1")
+    players = pq.read_table(out).to_pandas()
+    tiers = dict(make_config().solo_tiers)
+    for row in players.itertuples():
+        reached = [name for name, lowest in tiers.items() if row.score >= lowest and row.quality > 0]
+        assert row.tier == (reached[0] if reached else None)
+    assert players.tier.notna().any()
 
 
 def test_simulate_is_byte_identical_across_worker_counts(runs, tmp_path):

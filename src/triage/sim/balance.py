@@ -237,3 +237,29 @@ def summary(players: pd.DataFrame) -> dict[str, float]:
     for kind, rate in rate_by_kind(players, "admitted").items():
         figures[f"admission rate: {kind}"] = float(rate)
     return figures
+
+
+def solo_figures(players: pd.DataFrame) -> dict[str, float]:
+    """A solo run's score distribution (R4: QoC at 0 or below is a loss) and the share of games
+    reaching each score tier (``solo.tiers``), for choosing the tier values."""
+    score = players["score"]
+    figures = {
+        "games": float(len(players)),
+        "mean score": float(score.mean()),
+        "score sd": float(score.std(ddof=1)) if len(players) > 1 else math.nan,
+        "median score": float(score.median()),
+        "score 80th percentile": float(score.quantile(0.8)),
+        "lost (share)": float((players["quality"] <= 0).mean()),
+    }
+    if "tier" in players.columns:
+        for tier, share in players["tier"].fillna("none").value_counts(normalize=True).sort_index().items():
+            figures[f"tier {tier} (share)"] = float(share)
+    return figures
+
+
+def solo_text(players: pd.DataFrame) -> str:
+    figures = solo_figures(players)
+    return "solo: " + ", ".join(
+        f"{name} {value:.3f}" if not float(value).is_integer() else f"{name} {value:.0f}"
+        for name, value in figures.items()
+    )

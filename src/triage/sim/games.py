@@ -201,6 +201,8 @@ def _player_rows(
                 # R1: seat 0 is the first player of round 1 (the seat order then rotates).
                 "first_player": seat == 0,
                 "actions": actions,
+                # R4 solo: the score tier reached (None with several players or on a loss).
+                "tier": game.solo_tier(),
                 # Score minus the best other score (0 in a solo game): what the win was by.
                 "margin": player.score
                 - max(

@@ -312,6 +312,8 @@ def summary_text(players: pd.DataFrame) -> str:
     if players["seat"].nunique() > 1:
         edge, half = balance.first_player_edge(players)
         lines.append(f"first-player edge (points): {_plus_minus(edge, half, 1)}")
+    else:
+        lines.append(balance.solo_text(players))
     purchases = balance.purchase_table(players)
     for row in purchases.to_dict("records"):
         bought = ", ".join(

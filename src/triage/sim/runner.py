@@ -43,6 +43,7 @@ PLAYER_SCHEMA = pa.schema(
         ("rounds", pa.int16()),
         ("first_player", pa.bool_()),
         ("actions", pa.int32()),
+        ("tier", pa.string()),
         ("margin", pa.int32()),
     ]
     + [(kind_column(fate, kind), pa.int16()) for fate in FATES for kind in KINDS]
