@@ -236,6 +236,8 @@ def summary(players: pd.DataFrame) -> dict[str, float]:
             figures[f"cure rate: {kind}"] = float(rate)
     for kind, rate in rate_by_kind(players, "admitted").items():
         figures[f"admission rate: {kind}"] = float(rate)
+    if players["seat"].nunique() == 1:
+        figures.update({f"solo: {name}": value for name, value in solo_figures(players).items()})
     return figures
 
 
