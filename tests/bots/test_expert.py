@@ -70,6 +70,19 @@ def test_a_bad_bot_name_says_what_is_wrong(name, says):
     assert says in str(error.value)
 
 
+def test_a_budget_can_be_named_in_playouts_or_seconds():
+    counted = make_bot("expert-300")
+    assert (counted.budget.playouts, counted.budget.time_limit, counted.name) == (300, None, "expert-300")
+    timed = make_bot("expert-0.05s")
+    assert (timed.budget.playouts, timed.budget.time_limit, timed.name) == (None, 0.05, "expert-0.05s")
+    game = advance(Game.new(players=2, seed=6), 9)
+    assert timed.choose(view(game, game.turn), game.legal_actions(), random.Random(1)) in game.legal_actions()
+    with pytest.raises(ValueError, match="time_limit must be a positive number"):
+        make_bot("expert-0s")
+    with pytest.raises(ValueError, match="expert-<N> for N playouts"):
+        make_bot("expert-lots")
+
+
 def test_unknown_level_and_bad_budget_are_refused():
     with pytest.raises(ValueError, match="unknown expert level 'grandmaster'"):
         ExpertBot(level="grandmaster")

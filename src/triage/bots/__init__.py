@@ -7,6 +7,7 @@ named ``module:Class`` (any importable class or factory whose objects have ``cho
 from __future__ import annotations
 
 import importlib
+import re
 from functools import partial
 from typing import Any, Callable
 
@@ -31,17 +32,29 @@ BOT_DESCRIPTIONS: dict[str, str] = {
 }
 
 
+#: ``expert-<N>``: N playouts per decision (reproducible); ``expert-<S>s``: S CPU seconds a decision.
+EXPERT_BUDGET = re.compile(r"expert-(?:([1-9][0-9]*)|([0-9]*\.?[0-9]+)s)")
+
+
 def make_bot(name: str) -> Bot:
-    """A bot by name: one of :data:`BOTS`, or ``module:Class`` for a designer's own bot."""
+    """A bot by name: one of :data:`BOTS`, ``expert-<N>`` (N playouts a decision) or
+    ``expert-<S>s`` (S CPU seconds a decision), or ``module:Class`` for a designer's own bot."""
     if not isinstance(name, str):
         raise ValueError(f"a bot name must be text, got {name!r}")
     if ":" in name:
         return _designer_bot(name)
+    budget = EXPERT_BUDGET.fullmatch(name)
+    if budget is not None:
+        count, seconds = budget.groups()
+        if count is not None:
+            return ExpertBot(playouts=int(count))
+        return ExpertBot(time_limit=float(seconds))
     try:
         return BOTS[name]()
     except KeyError:
         raise ValueError(
-            f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; or module:Class for your own)"
+            f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; expert-<N> for N playouts a decision, "
+            "expert-<S>s for S seconds; module:Class for your own)"
         ) from None
 
 
