@@ -89,26 +89,35 @@ class _Turn:
         self.game = game
         self.seat = seat
         self.me = player
-        self.cards = game.cards
+        cards = self.cards = game.cards
         self.market = game.config.market
         self.rounds_left = game.config.rounds - game.round
         self.last = self.rounds_left <= 0
         self.slots = [slot for slot in player.hospital if slot is not None]
         self.free_spaces = len(player.hospital) - len(self.slots)
+        full, priority = game.know_full[seat], game.know_priority[seat]
+        #: Per card in the hospital: the kind this seat knows (None if unknown) and the healing
+        #: still needed where that is known (T2, T3), both fixed for this decision.
+        self.kinds: dict[str, str | None] = {}
+        self.needs: dict[str, int] = {}
+        for slot in self.slots:
+            spec = cards[slot.card]
+            known = slot.revealed or spec.kind == "critical" or slot.card in full or slot.card in priority
+            self.kinds[slot.card] = spec.kind if known else None
+            if known:
+                difficulty = spec.healing if spec.healing is not None else slot.time
+                self.needs[slot.card] = max(0, difficulty - slot.placed)
+            else:
+                self.needs[slot.card] = 0
+        self._staff_first: dict[str, bool] = {}
 
     # -------------------------------------------------------------- helpers
 
     def kind(self, slot: Patient) -> str | None:
-        if slot.revealed:
-            return self.cards[slot.card].kind
-        return _known_kind(self.game, self.seat, slot.card)
+        return self.kinds[slot.card]
 
     def heal_need(self, slot: Patient) -> int:
-        spec = self.cards[slot.card]
-        if slot.revealed or self.kind(slot) is not None:
-            difficulty = spec.healing if spec.healing is not None else slot.time
-            return max(0, difficulty - slot.placed)
-        return 0
+        return self.needs[slot.card]
 
     def power(self, token: str, congress: bool) -> int:
         me = self.me
@@ -124,14 +133,21 @@ class _Turn:
         return holding is None or getattr(self.me, holding) < market.limit
 
     def staff_first(self, token: str) -> bool:
+        """Spend Staff before tokens unless the other kind of cost this round needs it."""
+        cached = self._staff_first.get(token)
+        if cached is not None:
+            return cached
         if self.last:
-            return True
-        if token == "diagnostics":
-            need = sum(self.heal_need(slot) for slot in self.slots if slot.revealed)
+            first = True
+        elif token == "diagnostics":
+            need = sum(self.needs[slot.card] for slot in self.slots if slot.revealed)
             need += sum(1 for patient in self.me.terminals if not patient.treated)
-            return need <= self.me.healing
-        need = sum(self.cards[slot.card].diagnosis or 0 for slot in self.slots if not slot.revealed)
-        return need <= self.me.diagnostics
+            first = need <= self.me.healing
+        else:
+            need = sum(self.cards[slot.card].diagnosis or 0 for slot in self.slots if not slot.revealed)
+            first = need <= self.me.diagnostics
+        self._staff_first[token] = first
+        return first
 
     def pay(self, cost: int, token: str, congress: bool, staff_first: bool) -> dict[str, int] | None:
         """T6: the payment mix the greedy bot prefers, or None if it cannot pay."""
