@@ -29,7 +29,7 @@ RULE_IDS: frozenset[str] = frozenset(
     + [f"T{n}" for n in range(1, 10)]
     + [f"C{n}" for n in range(1, 6)]
     + [f"I{n}" for n in range(1, 5)]
-    + ["V1", "D1"]
+    + ["V1", "V2", "V3", "V4", "D1"]
 )
 RETURN_TO_VALUES = ("top", "bottom", "discard")
 
@@ -93,14 +93,30 @@ def test_every_error_code_is_provoked() -> None:
     assert not missing, f"no scenario has an error step for {missing}"
 
 
-def test_every_return_to_variant_is_exercised() -> None:
-    """V1 has three values; the default (top) counts when a V1 scenario leaves it unset."""
-    used = {
-        (load(path).get("config") or {}).get("return_to", "top")
-        for path in SCENARIO_FILES
-        if "V1" in load(path).get("rules", [])
-    }
-    assert used == set(RETURN_TO_VALUES)
+def variant_values(rule: str, key: str, default: Any) -> set[str]:
+    """The values of configuration ``key`` that the scenarios citing ``rule`` use (the
+    default counts when one leaves it unset); a V1 table counts as ``table``."""
+    used = set()
+    for path in SCENARIO_FILES:
+        scenario = load(path)
+        if rule in scenario.get("rules", []):
+            value = (scenario.get("config") or {}).get(key, default)
+            used.add("table" if isinstance(value, dict) else value)
+    return used
+
+
+@pytest.mark.parametrize(
+    "rule, key, default, values",
+    [
+        ("V1", "return_to", "top", {*RETURN_TO_VALUES, "table"}),
+        ("V2", "helicopter_draws", "wait", {"wait", "reopen"}),
+        ("V3", "terminal_upkeep", "death", {"death", "reward"}),
+        ("V4", "quality_floor", None, {None, 0}),
+    ],
+)
+def test_every_variant_value_is_exercised(rule: str, key: str, default: Any, values: set[Any]) -> None:
+    """Each variant has scenarios for its default and for every other value (V1-V4)."""
+    assert variant_values(rule, key, default) == values
 
 
 # ---------------------------------------------------------------------- the CLI contract

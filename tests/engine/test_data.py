@@ -124,3 +124,58 @@ def test_dealt_ids_are_neutral_handles() -> None:
     assert len(set(origins)) == 20
     deck_orders = {tuple(Game.new(players=2, seed=seed).deck[:5]) for seed in range(20)}
     assert len(deck_orders) == 20
+
+
+# ---------------------------------------------------------------------- variants V1-V4, solo tiers
+
+
+def test_variant_values_are_validated_with_their_rule_id() -> None:
+    import pytest
+
+    from triage.engine.config import make_config
+    from triage.engine.errors import DataError
+
+    cases = [
+        ({"helicopter_draws": "always"}, "helicopter_draws must be one of wait, reopen (V2)"),
+        ({"terminal_upkeep": "never"}, "terminal_upkeep must be one of death, reward (V3)"),
+        ({"quality_floor": "zero"}, "quality_floor (V4) must be a whole number"),
+        ({"return_to": {"cured": "sideways"}}, "return_to.cured must be one of top, bottom, discard (V1)"),
+        ({"return_to": {"healed": "top"}}, "return_to has no case 'healed'"),
+        ({"solo": {"tiers": [{"name": "gold"}]}}, "solo.tiers[0] must be a table of exactly name and score"),
+        ({"solo": {"tiers": [{"name": "a", "score": 1}, {"name": "a", "score": 2}]}}, "names must be distinct"),
+    ]
+    for overrides, message in cases:
+        with pytest.raises(DataError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[").replace("]", r"\]")):
+            make_config(overrides)
+
+
+def test_configuration_round_trips_through_its_dict_with_every_variant() -> None:
+    from triage.engine.config import make_config
+
+    config = make_config(
+        {
+            "return_to": {"cured": "bottom", "rejected": "discard"},
+            "helicopter_draws": "reopen",
+            "terminal_upkeep": "reward",
+            "quality_floor": 0,
+            "solo": {"tiers": [{"name": "pass", "score": 20}]},
+        }
+    )
+    assert make_config(config.to_dict()) == config
+    assert [config.return_place(case) for case in ("cured", "died", "rejected")] == ["bottom", "top", "discard"]
+    assert config.uses_discard
+
+
+def test_solo_tier_names_the_best_tier_reached_and_none_on_a_loss() -> None:
+    from triage.engine import Game
+    from triage.engine.config import make_config
+
+    config = make_config({"solo": {"tiers": [{"name": "low", "score": -100}, {"name": "high", "score": 1000}]}})
+    game = Game.new(players=1, seed=2, config=config)
+    while game.turn is not None:
+        game.apply({"type": "pass"} if not game.in_admission(game.turn) else game.legal_actions()[0])
+    assert game.is_over()
+    expected = "low" if game.players[0].quality > 0 else None
+    assert game.solo_tier() == expected
+    duo = Game.new(players=2, seed=2, config=config)
+    assert duo.solo_tier() is None

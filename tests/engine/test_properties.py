@@ -1,11 +1,12 @@
 """Property tests over long random legal games (Hypothesis).
 
-Each example deals a game (1-4 players, any return_to variant V1) and plays it to the end with
+Each example deals a game (1-4 players, any value of the variants V1-V4) and plays it to the end with
 random legal actions, checking after every action the invariants the rules promise:
 
 * every card lies in exactly one place (K3, A3-A5, T4, T7, C4);
 * no counter goes below zero (K4; QoC alone may, R4) and Staff available never exceeds Staff;
-* QoC moves only by the amounts of A5 (-1 a rejection) and C4 (-2 a death, -1 a terminal one);
+* QoC moves only by the amounts of A5 (-1 a rejection) and C4 (-2 a death, -1 a terminal one),
+  cut at the floor with V4 ``quality_floor``;
 * a refused action changes nothing, in the state, in any view, in the history or the generator;
 * the record replays to the identical game (D1);
 * a view drawn again by ``determinize`` is the view it came from, and the drawn game offers the
@@ -32,7 +33,12 @@ games = st.fixed_dictionaries(
     {
         "players": st.integers(1, 4),
         "seed": st.integers(0, 2**32),
-        "return_to": st.sampled_from(["top", "bottom", "discard"]),
+        "return_to": st.sampled_from(
+            ["top", "bottom", "discard", {"cured": "bottom", "died": "discard"}, {"rejected": "bottom"}]
+        ),
+        "helicopter_draws": st.sampled_from(["wait", "reopen"]),
+        "terminal_upkeep": st.sampled_from(["death", "reward"]),
+        "quality_floor": st.sampled_from([None, 0]),
         "rounds": st.integers(1, 8),
         "arrivals": st.integers(1, 3),
     }
@@ -51,7 +57,10 @@ def played_prefix(spec: dict[str, Any], rng: random.Random, steps: int) -> Game:
 
 def deal(spec: dict[str, Any]) -> Game:
     config = make_config(
-        {"return_to": spec["return_to"], "rounds": spec["rounds"], "arrivals": spec["arrivals"]}
+        {
+            key: spec[key]
+            for key in ("return_to", "rounds", "arrivals", "helicopter_draws", "terminal_upkeep", "quality_floor")
+        }
     )
     return Game.new(players=spec["players"], seed=spec["seed"], config=config)
 
@@ -82,15 +91,24 @@ def check_counters(game: Game) -> None:
                 assert slot.time >= 0 and slot.placed >= 0
 
 
-def expected_quality_loss(events: list[dict[str, Any]], players: int) -> list[int]:
-    """A5 and C4: what the events say each player's QoC should have dropped by."""
-    loss = [0] * players
+def expected_quality_loss(game: Game, before: list[int], events: list[dict[str, Any]]) -> list[int]:
+    """A5 and C4: what each player's QoC should have dropped by, given the events (a
+    rejection 1, a death 2, a terminal one 1), cut at the V4 floor."""
+    floor = game.config.quality_floor
+    quality = list(before)
     for event in events:
         if event["type"] == "rejected":
-            loss[event["player"]] += 1
+            cost = 1
         elif event["type"] == "died":
-            loss[event["player"]] += event["quality_lost"]
-    return loss
+            cost = 1 if game.cards[event["card"]].kind == "terminal" else 2
+        else:
+            continue
+        after = quality[event["player"]] - cost
+        if floor is not None:
+            after = max(after, min(floor, quality[event["player"]]))
+        assert event["quality_lost"] == quality[event["player"]] - after, event
+        quality[event["player"]] = after
+    return [old - new for old, new in zip(before, quality)]
 
 
 def snapshot(game: Game) -> Any:
@@ -213,7 +231,7 @@ def play_checked(game: Game, rng: random.Random, refuse_every: int = 5) -> None:
             check_legal_list_is_exact(game)
         quality = [player.quality for player in game.players]
         events = game.apply(action)
-        loss = expected_quality_loss(events, game.num_players)
+        loss = expected_quality_loss(game, quality, events)
         assert [q - p.quality for q, p in zip(quality, game.players)] == loss
         check_cards_in_one_place(game)
         check_counters(game)

@@ -25,6 +25,12 @@ MARKET_ITEMS: tuple[str, ...] = (
     "outpatient_clinic",
 )
 RETURN_TO: tuple[str, ...] = ("top", "bottom", "discard")
+#: V1: the cases ``return_to`` may name one by one (a missing case takes ``top``).
+RETURN_CASES: tuple[str, ...] = ("cured", "died", "rejected")
+#: V2: what a passed player may do with a patient a Helicopter made it draw.
+HELICOPTER_DRAWS: tuple[str, ...] = ("wait", "reopen")
+#: V3: whether a treated terminal patient left untreated later gets Time again.
+TERMINAL_UPKEEP: tuple[str, ...] = ("death", "reward")
 START_FIELDS: tuple[str, ...] = (
     "quality",
     "vp",
@@ -50,11 +56,32 @@ class Config:
     rounds: int
     arrivals: int
     end_on_zero_quality: bool
-    return_to: str
+    #: V1 as configured: one place for every case, or a table per case.
+    return_to: str | Mapping[str, str]
     income_diagnostics: int
     income_healing: int
     start: Mapping[str, int]
     market: Mapping[str, MarketItem]
+    helicopter_draws: str = "wait"
+    terminal_upkeep: str = "death"
+    quality_floor: int | None = None
+    #: Solo score tiers (R4 solo), best first: (name, lowest score that earns it).
+    solo_tiers: tuple[tuple[str, int], ...] = ()
+
+    def return_place(self, case: str) -> str:
+        """V1: where a ``cured``, ``died`` or ``rejected`` patient goes.
+
+        >>> make_config({"return_to": {"cured": "bottom"}}).return_place("died")
+        'top'
+        """
+        if isinstance(self.return_to, str):
+            return self.return_to
+        return self.return_to.get(case, "top")
+
+    @property
+    def uses_discard(self) -> bool:
+        """Whether any case goes to the V1 discard pile."""
+        return any(self.return_place(case) == "discard" for case in RETURN_CASES)
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration in the file's shape (``limit`` None where there is none)."""
@@ -62,13 +89,17 @@ class Config:
             "rounds": self.rounds,
             "arrivals": self.arrivals,
             "end_on_zero_quality": self.end_on_zero_quality,
-            "return_to": self.return_to,
+            "return_to": self.return_to if isinstance(self.return_to, str) else dict(self.return_to),
+            "helicopter_draws": self.helicopter_draws,
+            "terminal_upkeep": self.terminal_upkeep,
+            "quality_floor": self.quality_floor,
             "income": {"diagnostics": self.income_diagnostics, "healing": self.income_healing},
             "start": dict(self.start),
             "market": {
                 name: {"price": item.price, "limit": item.limit}
                 for name, item in self.market.items()
             },
+            "solo": {"tiers": [{"name": name, "score": score} for name, score in self.solo_tiers]},
         }
 
 
@@ -86,6 +117,8 @@ def default_values() -> dict[str, Any]:
         _DEFAULTS = _read_toml(default_config_path())
         for item in _DEFAULTS.get("market", {}).values():
             item.setdefault("limit", None)
+        # TOML has no null: an absent quality_floor means none (V4).
+        _DEFAULTS.setdefault("quality_floor", None)
     return copy.deepcopy(_DEFAULTS)
 
 
@@ -103,7 +136,7 @@ def merge(base: dict[str, Any], overrides: Mapping[str, Any], source: str, path:
         if key not in base:
             known = ", ".join(sorted(base))
             raise DataError(f"{source}: unknown configuration key {where!r} (known here: {known})")
-        if isinstance(base[key], dict):
+        if isinstance(base[key], dict) and not (key == "return_to" and not isinstance(value, Mapping)):
             merge(base[key], value, source, where)
         else:
             base[key] = value
@@ -138,11 +171,12 @@ def _validate(values: dict[str, Any], source: str) -> Config:
     end_on_zero = values["end_on_zero_quality"]
     if not isinstance(end_on_zero, bool):
         raise DataError(f"{source}: end_on_zero_quality must be true or false, got {end_on_zero!r}")
-    return_to = values["return_to"]
-    if return_to not in RETURN_TO:
-        raise DataError(
-            f"{source}: return_to must be one of {', '.join(RETURN_TO)} (V1), got {return_to!r}"
-        )
+    return_to = _return_to(values["return_to"], source)
+    helicopter_draws = _choice(values["helicopter_draws"], "helicopter_draws", HELICOPTER_DRAWS, "V2", source)
+    terminal_upkeep = _choice(values["terminal_upkeep"], "terminal_upkeep", TERMINAL_UPKEEP, "V3", source)
+    quality_floor = values["quality_floor"]
+    if quality_floor is not None:
+        quality_floor = _whole(quality_floor, "quality_floor (V4)", source, -1000)
     income = values["income"]
     start = {name: _whole(values["start"][name], f"start.{name}", source) for name in START_FIELDS}
     market: dict[str, MarketItem] = {}
@@ -158,11 +192,65 @@ def _validate(values: dict[str, Any], source: str) -> Config:
         arrivals=arrivals,
         end_on_zero_quality=end_on_zero,
         return_to=return_to,
+        helicopter_draws=helicopter_draws,
+        terminal_upkeep=terminal_upkeep,
+        quality_floor=quality_floor,
+        solo_tiers=_solo_tiers(values["solo"], source),
         income_diagnostics=_whole(income["diagnostics"], "income.diagnostics", source),
         income_healing=_whole(income["healing"], "income.healing", source),
         start=start,
         market=market,
     )
+
+
+def _choice(value: Any, where: str, allowed: tuple[str, ...], rule: str, source: str) -> str:
+    if value not in allowed:
+        raise DataError(f"{source}: {where} must be one of {', '.join(allowed)} ({rule}), got {value!r}")
+    return str(value)
+
+
+def _return_to(value: Any, source: str) -> str | dict[str, str]:
+    """V1: one place for every case, or a table naming cases (a missing case takes ``top``).
+
+    >>> _return_to({"cured": "bottom"}, "config")
+    {'cured': 'bottom'}
+    >>> _return_to({"healed": "bottom"}, "config")
+    Traceback (most recent call last):
+    ...
+    triage.engine.errors.DataError: config: return_to has no case 'healed' (cases: cured, died, rejected) (V1)
+    """
+    if not isinstance(value, Mapping):
+        return _choice(value, "return_to", RETURN_TO, "V1", source)
+    table = {}
+    for case, place in value.items():
+        if case not in RETURN_CASES:
+            raise DataError(
+                f"{source}: return_to has no case {case!r} (cases: {', '.join(RETURN_CASES)}) (V1)"
+            )
+        table[case] = _choice(place, f"return_to.{case}", RETURN_TO, "V1", source)
+    return table
+
+
+def _solo_tiers(solo: Any, source: str) -> tuple[tuple[str, int], ...]:
+    """The solo score tiers, sorted best first; names must be distinct."""
+    if not isinstance(solo, Mapping) or set(solo) - {"tiers"}:
+        raise DataError(f"{source}: solo must be a table with only 'tiers', got {solo!r}")
+    tiers = solo.get("tiers", [])
+    if not isinstance(tiers, list):
+        raise DataError(f"{source}: solo.tiers must be a list of {{name, score}} tables, got {tiers!r}")
+    result = []
+    for index, tier in enumerate(tiers):
+        where = f"solo.tiers[{index}]"
+        if not isinstance(tier, Mapping) or set(tier) != {"name", "score"}:
+            raise DataError(f"{source}: {where} must be a table of exactly name and score, got {tier!r}")
+        name = tier["name"]
+        if not isinstance(name, str) or not name.strip():
+            raise DataError(f"{source}: {where}.name must be a non-empty string, got {name!r}")
+        result.append((name, _whole(tier["score"], f"{where}.score", source, -1000)))
+    names = [name for name, _ in result]
+    if len(set(names)) != len(names):
+        raise DataError(f"{source}: solo.tiers names must be distinct, got {names}")
+    return tuple(sorted(result, key=lambda tier: -tier[1]))
 
 
 def load_config(

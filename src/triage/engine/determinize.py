@@ -145,8 +145,9 @@ def _restore_flow(game: Game, view: dict[str, Any]) -> None:
     game.queue = [list(entry) for entry in view["queue"]]
     game.resolving = view["resolving"]
     game.winner = view["winner"]
-    active = view["active"]
-    game.active_pos = game.order().index(active) if active is not None else len(view["players"])
+    game.active_pos = view["treatment_position"]
+    game.extra_turn = view["extra_turn"]
+    game.reopened = set(view["reopened"])
 
 
 def _restore_player(data: dict[str, Any], placed: set[str]) -> PlayerState:
@@ -161,7 +162,8 @@ def _restore_player(data: dict[str, Any], placed: set[str]) -> PlayerState:
             )
             placed.add(slot["card"])
     player.terminals = [
-        Patient(entry["card"], entry["time"], True, 0, entry["treated"]) for entry in data["terminals"]
+        Patient(entry["card"], entry["time"], True, 0, entry["treated"], entry["ever_treated"])
+        for entry in data["terminals"]
     ]
     placed.update(entry["card"] for entry in data["terminals"])
     player.pending = list(data["pending"])

@@ -95,6 +95,8 @@ class Game:
         "first_player",
         "turn",
         "active_pos",
+        "extra_turn",
+        "reopened",
         "queue",
         "resolving",
         "deck",
@@ -132,6 +134,9 @@ class Game:
         self.turn: int | None = None
         #: Position in this round's turn order of the player acting in Treatment.
         self.active_pos = 0
+        #: V2 ``reopen``: the player taking an extra Treatment turn, and those waiting for one.
+        self.extra_turn: int | None = None
+        self.reopened: set[int] = set()
         #: Draws still to make, in order: ``[player, how many]`` (A1 Arrival, T7 Helicopter).
         self.queue: list[list[int]] = []
         #: The player now admitting the patients it drew, if any.
@@ -223,6 +228,8 @@ class Game:
         other.first_player = self.first_player
         other.turn = self.turn
         other.active_pos = self.active_pos
+        other.extra_turn = self.extra_turn
+        other.reopened = set(self.reopened)
         other.queue = [list(entry) for entry in self.queue]
         other.resolving = self.resolving
         other.deck = list(self.deck)
@@ -254,8 +261,12 @@ class Game:
     @property
     def active(self) -> int | None:
         """The player whose Treatment it is (which may differ from :attr:`turn` during
-        Helicopter draws, T7)."""
-        if self.phase != "treatment" or self.active_pos >= len(self.players):
+        Helicopter draws, T7); with V2 ``reopen``, a player on its extra turn."""
+        if self.phase != "treatment":
+            return None
+        if self.extra_turn is not None:
+            return self.extra_turn
+        if self.active_pos >= len(self.players):
             return None
         return self.order()[self.active_pos]
 
@@ -264,6 +275,19 @@ class Game:
 
     def scores(self) -> list[int]:
         return [player.score for player in self.players]
+
+    def solo_tier(self) -> str | None:
+        """R4 solo: the best score tier of the configuration (``solo.tiers``) that a finished,
+        not lost solo game reached; None while it runs, with several players, or on a loss.
+
+        >>> game = Game.new(players=1, seed=0)
+        >>> game.solo_tier() is None   # not over yet
+        True
+        """
+        if len(self.players) != 1 or self.phase != "over" or self.winner is None:
+            return None
+        score = self.players[0].score
+        return next((name for name, lowest in self.config.solo_tiers if score >= lowest), None)
 
     def in_admission(self, player: int) -> bool:
         """Whether ``player`` is now admitting the patients it drew (A4)."""
@@ -295,9 +319,9 @@ class Game:
         self._touch_top()
         return card
 
-    def _return_card(self, card: str) -> str:
-        """V1: where a cured (T4), dead (C4) or rejected (A5) patient goes."""
-        where = self.config.return_to
+    def _return_card(self, card: str, case: str) -> str:
+        """V1: where a ``cured`` (T4), ``died`` (C4) or ``rejected`` (A5) patient goes."""
+        where = self.config.return_place(case)
         if where == "top":
             self.deck.insert(0, card)
             self.known_positions.add(card)
@@ -338,6 +362,8 @@ class Game:
             )
         self.phase = "arrival"
         self.active_pos = 0
+        self.extra_turn = None
+        self.reopened.clear()
         self.queue = [[seat, self.config.arrivals] for seat in order]
 
     def _run(self, events: list[Event]) -> None:
@@ -361,14 +387,37 @@ class Game:
             if self.phase == "arrival":
                 self.phase = "treatment"
                 self.active_pos = 0
-            if self.phase == "treatment":
-                order = self.order()
-                while self.active_pos < len(order) and self.players[order[self.active_pos]].passed:
-                    self.active_pos += 1
-                if self.active_pos < len(order):
-                    self.turn = order[self.active_pos]
-                    return
+            if self.phase == "treatment" and self._next_in_treatment():
+                return
             self._cleanup(events)
+
+    def _next_in_treatment(self) -> bool:
+        """T9, R1: give the turn to the player who acts next in Treatment; False once all
+        have passed. With V2 ``reopen``, players reopened by a Helicopter draw take their
+        extra turn, in turn order, as soon as the acting player passes."""
+        players = self.players
+        if self.extra_turn is not None:
+            if not players[self.extra_turn].passed:
+                self.turn = self.extra_turn
+                return True
+            self.extra_turn = None
+        order = self.order()
+        if self.active_pos < len(order) and not players[order[self.active_pos]].passed:
+            self.turn = order[self.active_pos]
+            return True
+        if self.reopened:
+            seat = next(seat for seat in order if seat in self.reopened)
+            self.reopened.discard(seat)
+            players[seat].passed = False
+            self.extra_turn = seat
+            self.turn = seat
+            return True
+        while self.active_pos < len(order) and players[order[self.active_pos]].passed:
+            self.active_pos += 1
+        if self.active_pos < len(order):
+            self.turn = order[self.active_pos]
+            return True
+        return False
 
     def _draw_for(self, seat: int, events: list[Event]) -> None:
         """A1, A2, A3, A8: draw one patient; a terminal one is admitted beside the board."""
@@ -376,6 +425,10 @@ class Game:
         if card is None:
             events.append({"type": "deck_empty", "player": seat})
             return
+        player = self.players[seat]
+        if self.phase == "treatment" and player.passed and self.config.helicopter_draws == "reopen":
+            # V2: a passed player made to draw by a Helicopter gets one more Treatment turn.
+            self.reopened.add(seat)
         spec = self.cards[card]
         self.seen_fronts.add(card)
         events.append(
@@ -429,8 +482,10 @@ class Game:
                 continue
             slot.time += 1
             events.append({"type": "time_added", "player": seat, "card": slot.card, "time": slot.time})
+        keeps = self.config.terminal_upkeep == "reward"
         for patient in player.terminals:
-            if patient.treated:
+            if patient.treated or (keeps and patient.ever_treated):
+                # C1; V3 ``reward``: once treated, no more Time for the rest of this stay.
                 continue
             patient.time += 1
             events.append(
@@ -487,18 +542,29 @@ class Game:
 
     def _die(self, seat: int, patient: Patient, cost: int, events: list[Event]) -> None:
         """C4: placed healing goes back to the supply, the card per V1, and QoC drops."""
-        player = self.players[seat]
-        player.quality -= cost
-        where = self._return_card(patient.card)
+        lost = self._lose_quality(seat, cost)
+        where = self._return_card(patient.card, "died")
         events.append(
             {
                 "type": "died",
                 "player": seat,
                 "card": patient.card,
-                "quality_lost": cost,
+                "quality_lost": lost,
                 "to": where,
             }
         )
+
+    def _lose_quality(self, seat: int, amount: int) -> int:
+        """A5, C4: QoC drops by ``amount``; with V4 ``quality_floor`` it stops at the floor.
+        Returns what was really lost."""
+        player = self.players[seat]
+        floor = self.config.quality_floor
+        after = player.quality - amount
+        if floor is not None:
+            after = max(after, min(floor, player.quality))
+        lost = player.quality - after
+        player.quality = after
+        return lost
 
     def _game_ends(self) -> bool:
         """R4: after the last round's Cleanup, or one that leaves a QoC at 0 or below."""
@@ -550,7 +616,7 @@ class Game:
                 player.credits += spec.credits
                 player.vp += spec.vp
                 player.treated += 1
-                where = self._return_card(slot.card)
+                where = self._return_card(slot.card, "cured")
                 events.append(
                     {
                         "type": "cured",
@@ -730,9 +796,9 @@ class Game:
         """A5: the effect of a validated rejection."""
         player = self.players[seat]
         player.pending.remove(card)
-        player.quality -= 1
-        where = self._return_card(card)
-        events.append({"type": "rejected", "player": seat, "card": card, "quality_lost": 1, "to": where})
+        lost = self._lose_quality(seat, 1)
+        where = self._return_card(card, "rejected")
+        events.append({"type": "rejected", "player": seat, "card": card, "quality_lost": lost, "to": where})
         return {"type": "reject", "card": card}
 
     def _hospital_patient(self, seat: int, action: Action, verb: str) -> tuple[int, Patient]:
@@ -827,6 +893,7 @@ class Game:
         spec = self.cards[card]
         player = self.players[seat]
         patient.treated = True
+        patient.ever_treated = True
         player.credits += spec.credits
         player.vp += spec.vp
         events.append(

@@ -30,7 +30,7 @@ BASE_SPACES = 4
 class Patient:
     """A card in play for a player: in a hospital space, or a terminal patient beside it (A3)."""
 
-    __slots__ = ("card", "time", "revealed", "placed", "treated")
+    __slots__ = ("card", "time", "revealed", "placed", "treated", "ever_treated")
 
     def __init__(
         self,
@@ -39,15 +39,19 @@ class Patient:
         revealed: bool = False,
         placed: int = 0,
         treated: bool = False,
+        ever_treated: bool = False,
     ) -> None:
         self.card = card
         self.time = time
         self.revealed = revealed
         self.placed = placed
+        #: T5: a terminal patient treated this round.
         self.treated = treated
+        #: V3: a terminal patient treated at least once during this stay.
+        self.ever_treated = ever_treated or treated
 
     def copy(self) -> "Patient":
-        return Patient(self.card, self.time, self.revealed, self.placed, self.treated)
+        return Patient(self.card, self.time, self.revealed, self.placed, self.treated, self.ever_treated)
 
 
 class PlayerState:

@@ -159,7 +159,7 @@ def _set_player(game: Game, seat: int, values: Any, where: str, place: Any) -> N
 def _patient(game: Game, entry: Any, where: str, place: Any, terminal: bool) -> Patient:
     if not isinstance(entry, dict) or "card" not in entry:
         raise DataError(f"{where}: must be an object with a 'card'")
-    allowed = {"card", "time", "treated"} if terminal else {"card", "time", "revealed", "placed"}
+    allowed = {"card", "time", "treated", "ever_treated"} if terminal else {"card", "time", "revealed", "placed"}
     unknown = sorted(set(entry) - allowed)
     if unknown:
         raise DataError(f"{where}: unknown field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})")
@@ -173,9 +173,13 @@ def _patient(game: Game, entry: Any, where: str, place: Any, terminal: bool) -> 
     time = _whole(entry.get("time", 0), f"{where}.time")
     if terminal:
         treated = entry.get("treated", False)
-        if not isinstance(treated, bool):
-            raise DataError(f"{where}.treated: must be true or false")
-        return Patient(card, time, True, 0, treated)
+        ever_treated = entry.get("ever_treated", treated)
+        for name, flag in (("treated", treated), ("ever_treated", ever_treated)):
+            if not isinstance(flag, bool):
+                raise DataError(f"{where}.{name}: must be true or false")
+        if treated and not ever_treated:
+            raise DataError(f"{where}: a patient treated this round has been treated in this stay (V3)")
+        return Patient(card, time, True, 0, treated, ever_treated)
     revealed = entry.get("revealed", kind == "critical")
     if not isinstance(revealed, bool):
         raise DataError(f"{where}.revealed: must be true or false")
