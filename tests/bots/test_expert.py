@@ -9,7 +9,7 @@ from triage.bots import BOT_DESCRIPTIONS, BOTS, bot_names, make_bot
 from triage.bots.expert import LEVELS, ExpertBot, candidate_actions
 from triage.bots.greedy import GreedyBot
 from triage.bots.policy import greedy_policy, play_out
-from triage.engine import Game, view
+from triage.engine import Game, make_config, view
 from triage.engine.determinize import determinize
 from triage.scenario import build_game
 
@@ -95,11 +95,23 @@ def test_unknown_level_and_bad_budget_are_refused():
 # ---------------------------------------------------------------------- the playout policy
 
 
-def test_the_playout_policy_makes_the_greedy_bots_choices():
-    """The fast policy reads the game, the greedy bot a view: same priorities, same moves."""
+VARIANTS = [
+    {},
+    {"helicopter_draws": "reopen"},
+    {"terminal_upkeep": "reward"},
+    {"quality_floor": 0},
+    {"return_to": {"cured": "bottom", "died": "top", "rejected": "discard"}},
+]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda variant: ",".join(map(str, variant)) or "default")
+def test_the_playout_policy_makes_the_greedy_bots_choices(variant):
+    """The fast policy reads the game, the greedy bot a view: same priorities, same moves, in
+    every variant (V1-V4)."""
     bot = GreedyBot()
-    for seed in range(6):
-        game = Game.new(players=2 + seed % 3, seed=seed)
+    config = make_config(variant)
+    for seed in range(4):
+        game = Game.new(players=1 + seed % 4, seed=seed, config=config)
         while not game.is_over():
             expected = bot.choose(view(game, game.turn), game.legal_actions(), random.Random(0))
             assert greedy_policy(game) == expected
