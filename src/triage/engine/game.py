@@ -101,7 +101,8 @@ class Game:
         "resolving",
         "deck",
         "discard",
-        "rng",
+        "_rng",
+        "_rng_shared",
         "know_full",
         "know_priority",
         "not_severe",
@@ -143,7 +144,8 @@ class Game:
         self.resolving: int | None = None
         self.deck: list[str] = []
         self.discard: list[str] = []
-        self.rng = rng
+        self._rng: random.Random | int = rng
+        self._rng_shared = False
         #: I2: per player, the cards whose treatment side it has seen / whose priority it knows.
         self.know_full: list[set[str]] = [set() for _ in range(players)]
         self.know_priority: list[set[str]] = [set() for _ in range(players)]
@@ -234,8 +236,9 @@ class Game:
         other.resolving = self.resolving
         other.deck = list(self.deck)
         other.discard = list(self.discard)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        # The generator is shared until one of the two needs it (see :attr:`rng`).
+        other._rng = self._rng
+        other._rng_shared = self._rng_shared = True
         other.know_full = [set(known) for known in self.know_full]
         other.know_priority = [set(known) for known in self.know_priority]
         other.not_severe = set(self.not_severe)
@@ -247,6 +250,26 @@ class Game:
         other.initial_events = self.initial_events
         other.origins = self.origins
         return other
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's own generator (it decides V1 reshuffles). A copy shares it with its
+        original until either needs it, and a determinized game holds a seed until then: copies
+        stay cheap for search, whose worlds rarely reshuffle."""
+        rng = self._rng
+        if type(rng) is int:
+            rng = self._rng = random.Random(rng)
+        elif self._rng_shared:
+            clone = random.Random.__new__(random.Random)
+            clone.setstate(rng.getstate())
+            rng = self._rng = clone
+        self._rng_shared = False
+        return rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_shared = False
 
     # ------------------------------------------------------------------ queries
 
