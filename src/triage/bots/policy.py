@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
+from triage.engine.actions import ActionSpace, action_space
+from triage.engine.config import MARKET_ITEMS
 from triage.engine.game import Game
 from triage.engine.state import Patient, PlayerState
 
@@ -38,14 +40,58 @@ def greedy_policy(game: Game) -> Action:
 
 
 def play_out(game: Game, policy: Policy = greedy_policy, limit: int = 10_000) -> Game:
-    """Play ``game`` to its end with ``policy`` in every seat (changes ``game``; returns it)."""
+    """Play ``game`` to its end with ``policy`` in every seat (changes ``game``; returns it).
+
+    The policy's actions are taken through the engine's integer fast path
+    (:meth:`Game.apply_id`), which trusts them: a policy here must return legal actions.
+    """
+    space = action_space(game)
     steps = 0
-    while game.phase != "over":
-        game.apply(policy(game))
+    while game.turn is not None:
+        game.apply_id(_action_id(space, game, game.turn, policy(game)))
         steps += 1
         if steps > limit:
             raise RuntimeError(f"a playout ran past {limit} actions without ending (R4)")
     return game
+
+
+def _find(patients: list[Patient | None] | list[Patient], card: str) -> int:
+    return next(index for index, patient in enumerate(patients) if patient is not None and patient.card == card)
+
+
+def _action_id(space: ActionSpace, game: Game, seat: int, action: Action) -> int:
+    """The integer id (:mod:`triage.engine.actions`) of a legal ``action`` of ``seat``,
+    computed directly from the index's mixed-radix layout (no validation: trusted input)."""
+    kind = action["type"]
+    offsets = space.offsets
+    spaces, cost = space.spaces, space.max_cost + 1
+    player = game.players[seat]
+    if kind == "pass":
+        return offsets["pass"]
+    if kind == "buy":
+        return offsets["buy"] + MARKET_ITEMS.index(action["item"])
+    if kind == "admit":
+        return offsets["admit"] + player.pending.index(action["card"]) * spaces + action["space"] - 1
+    if kind == "reject":
+        return offsets["reject"] + player.pending.index(action["card"])
+    if kind == "helicopter":
+        remove = action["remove"]
+        if remove is None:
+            target = 0
+        elif any(slot is not None and slot.card == remove for slot in player.hospital):
+            target = 1 + _find(player.hospital, remove)
+        else:
+            target = 1 + spaces + _find(player.terminals, remove)
+        return offsets["helicopter"] + 2 * target + int(action["draw_all"])
+    pay = action["pay"]
+    if kind == "treat":
+        payer = 0 if pay["tokens"] else 1 if pay["staff"] else 2
+        return offsets["treat"] + 3 * _find(player.terminals, action["patient"]) + payer
+    number = _find(player.hospital, action["patient"])
+    if kind == "diagnose":
+        return offsets["diagnose"] + (number * cost + pay["staff"]) * cost + pay["congress"]
+    amount = action["amount"] - 1
+    return offsets["heal"] + ((number * (cost - 1) + amount) * cost + pay["staff"]) * cost + pay["congress"]
 
 
 def _known_kind(game: Game, seat: int, card: str) -> str | None:
