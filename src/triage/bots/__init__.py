@@ -1,22 +1,109 @@
-"""Bots: players that choose from their seat's view only."""
+"""Bots: players that choose from their seat's view only.
+
+Built-in bots are named in :data:`BOTS` (name -> a callable making one); a designer's own bot is
+named ``module:Class`` (any importable class or factory whose objects have ``choose``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from functools import partial
+from typing import Any, Callable
 
 from triage.bots.base import Bot
+from triage.bots.expert import ExpertBot
 from triage.bots.greedy import GreedyBot
 from triage.bots.random_bot import RandomBot
 
-BOTS: dict[str, type] = {"random": RandomBot}
+BOTS: dict[str, Callable[[], Any]] = {"random": RandomBot}
 BOTS["greedy"] = GreedyBot  # triage.bots.greedy (issue 3)
-from triage.bots.habits import HABIT_BOTS  # noqa: E402  greedy-<habit> bots for balance work
+BOTS["expert"] = partial(ExpertBot, level="expert")  # triage.bots.expert (issue 12)
+BOTS["expert-club"] = partial(ExpertBot, level="club")
+BOTS["expert-novice"] = partial(ExpertBot, level="novice")
+
+#: One line per built-in bot, for help texts, menus and ``/api/bots``.
+BOT_DESCRIPTIONS: dict[str, str] = {
+    "random": "plays any legal action at random",
+    "greedy": "fast triage heuristic: saves the dying first, then cures by deadline",
+    "expert": "searches the worlds its view allows (strongest level, up to 0.25 s a move)",
+    "expert-club": "the expert's search on a smaller budget (a fair opponent)",
+    "expert-novice": "the expert's search on a tiny budget (a gentle opponent)",
+}
+
+
+#: ``expert-<N>``: N playouts per decision (reproducible); ``expert-<S>s``: S CPU seconds a decision.
+EXPERT_BUDGET = re.compile(r"expert-(?:([1-9][0-9]*)|([0-9]*\.?[0-9]+)s)")
+
+# Greedy plus one habit, for balance work (triage.bots.habits, issue 12 point 3).
+from triage.bots.habits import HABIT_BOTS, HABIT_DESCRIPTIONS  # noqa: E402
 
 BOTS.update(HABIT_BOTS)
+BOT_DESCRIPTIONS.update(HABIT_DESCRIPTIONS)
 
 
 def make_bot(name: str) -> Bot:
-    """A bot by name (``random``; more as they are added to :data:`BOTS`)."""
+    """A bot by name: one of :data:`BOTS`, ``expert-<N>`` (N playouts a decision) or
+    ``expert-<S>s`` (S CPU seconds a decision), or ``module:Class`` for a designer's own bot."""
+    if not isinstance(name, str):
+        raise ValueError(f"a bot name must be text, got {name!r}")
+    if ":" in name:
+        return _designer_bot(name)
+    budget = EXPERT_BUDGET.fullmatch(name)
+    if budget is not None:
+        count, seconds = budget.groups()
+        if count is not None:
+            return ExpertBot(playouts=int(count))
+        return ExpertBot(time_limit=float(seconds))
     try:
         return BOTS[name]()
     except KeyError:
-        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))})") from None
+        raise ValueError(
+            f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; expert-<N> for N playouts a decision, "
+            "expert-<S>s for S seconds; module:Class for your own)"
+        ) from None
+
+
+def bot_names() -> dict[str, str]:
+    """Every built-in bot name with its one-line description, in :data:`BOTS` order."""
+    return {name: BOT_DESCRIPTIONS.get(name) or _first_line(BOTS[name]) for name in BOTS}
+
+
+def _first_line(factory: Callable[[], Any]) -> str:
+    target = factory.func if isinstance(factory, partial) else factory
+    doc = (getattr(target, "__doc__", None) or "").strip()
+    return doc.splitlines()[0] if doc else "a bot"
+
+
+def _designer_bot(name: str) -> Bot:
+    """``module:Class``: import the module, make the object, check that it can ``choose``."""
+    module_name, _, attribute = name.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"bot {name!r}: a designer's bot is named module:Class, e.g. mybots:Cautious")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"bot {name!r}: cannot import module {module_name!r} ({error})") from None
+    factory = module
+    for part in attribute.split("."):
+        try:
+            factory = getattr(factory, part)
+        except AttributeError:
+            raise ValueError(f"bot {name!r}: module {module_name!r} has no {attribute!r}") from None
+    if not callable(factory):
+        raise ValueError(f"bot {name!r}: {attribute!r} is not a class or function that makes a bot")
+    try:
+        bot = factory()
+    except Exception as error:  # a designer's constructor may fail any way; say which bot
+        raise ValueError(f"bot {name!r}: making it with no arguments failed: {error}") from None
+    if not callable(getattr(bot, "choose", None)):
+        raise ValueError(f"bot {name!r}: its objects have no choose(view, legal, rng) method")
+    if not isinstance(getattr(bot, "name", None), str):
+        try:
+            bot.name = name
+        except AttributeError:
+            pass
+    return bot
 
 
 def seat_names(text: str, players: int) -> list[str]:
@@ -35,4 +122,14 @@ def seat_names(text: str, players: int) -> list[str]:
     return names
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "seat_names"]
+__all__ = [
+    "BOTS",
+    "BOT_DESCRIPTIONS",
+    "Bot",
+    "ExpertBot",
+    "GreedyBot",
+    "RandomBot",
+    "bot_names",
+    "make_bot",
+    "seat_names",
+]

@@ -18,8 +18,10 @@ True
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Callable, Iterable
 
+from triage.engine import actions as _actions
 from triage.engine.cards import CardSpec, load_standard_deck
 from triage.engine.config import MARKET_ITEMS, Config, make_config
 from triage.engine.errors import RuleError
@@ -60,8 +62,25 @@ def _is_whole(value: Any) -> bool:
 
 def card_handles(count: int) -> list[str]:
     """Neutral card ids for a dealt deck (K1): ``P01``, ``P02``, ... in number order."""
+    return list(_handles(count))
+
+
+@lru_cache(maxsize=16)
+def _handles(count: int) -> tuple[str, ...]:
     width = max(2, len(str(count)))
-    return [f"P{number:0{width}d}" for number in range(1, count + 1)]
+    return tuple(f"P{number:0{width}d}" for number in range(1, count + 1))
+
+
+@lru_cache(maxsize=1)
+def _default_config() -> Config:
+    """The default configuration, validated once (a Config is immutable)."""
+    return make_config()
+
+
+@lru_cache(maxsize=64)
+def _orders(count: int) -> tuple[list[int], ...]:
+    """R1: each first player's turn order (shared lists: callers never change them)."""
+    return tuple([(first + offset) % count for offset in range(count)] for first in range(count))
 
 
 class Game:
@@ -82,7 +101,8 @@ class Game:
         "resolving",
         "deck",
         "discard",
-        "rng",
+        "_rng",
+        "_rng_shared",
         "know_full",
         "know_priority",
         "not_severe",
@@ -124,7 +144,8 @@ class Game:
         self.resolving: int | None = None
         self.deck: list[str] = []
         self.discard: list[str] = []
-        self.rng = rng
+        self._rng: random.Random | int = rng
+        self._rng_shared = False
         #: I2: per player, the cards whose treatment side it has seen / whose priority it knows.
         self.know_full: list[set[str]] = [set() for _ in range(players)]
         self.know_priority: list[set[str]] = [set() for _ in range(players)]
@@ -159,7 +180,7 @@ class Game:
         """
         if not _is_whole(seed):
             raise ValueError(f"the seed must be a whole number, got {seed!r}")
-        config = config or make_config()
+        config = config or _default_config()
         deck_cards = list(deck) if deck is not None else load_standard_deck()
         rng = random.Random(seed)
         order = list(deck_cards)
@@ -215,8 +236,9 @@ class Game:
         other.resolving = self.resolving
         other.deck = list(self.deck)
         other.discard = list(self.discard)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        # The generator is shared until one of the two needs it (see :attr:`rng`).
+        other._rng = self._rng
+        other._rng_shared = self._rng_shared = True
         other.know_full = [set(known) for known in self.know_full]
         other.know_priority = [set(known) for known in self.know_priority]
         other.not_severe = set(self.not_severe)
@@ -229,6 +251,26 @@ class Game:
         other.origins = self.origins
         return other
 
+    @property
+    def rng(self) -> random.Random:
+        """The game's own generator (it decides V1 reshuffles). A copy shares it with its
+        original until either needs it, and a determinized game holds a seed until then: copies
+        stay cheap for search, whose worlds rarely reshuffle."""
+        rng = self._rng
+        if type(rng) is int:
+            rng = self._rng = random.Random(rng)
+        elif self._rng_shared:
+            clone = random.Random.__new__(random.Random)
+            clone.setstate(rng.getstate())
+            rng = self._rng = clone
+        self._rng_shared = False
+        return rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_shared = False
+
     # ------------------------------------------------------------------ queries
 
     @property
@@ -237,8 +279,7 @@ class Game:
 
     def order(self) -> list[int]:
         """R1: this round's turn order, from the first player."""
-        count = len(self.players)
-        return [(self.first_player + offset) % count for offset in range(count)]
+        return list(_orders(len(self.players))[self.first_player])
 
     @property
     def active(self) -> int | None:
@@ -582,10 +623,15 @@ class Game:
 
     def _check_cures(self, seat: int, events: list[Event]) -> None:
         """T4: a revealed patient whose placed healing reaches its difficulty is cured."""
+        for index, slot in enumerate(self.players[seat].hospital):
+            if slot is not None and slot.revealed:
+                self._cure_if_healed(seat, index, events)
+
+    def _cure_if_healed(self, seat: int, index: int, events: list[Event]) -> None:
+        """T4 for the revealed patient in space ``index + 1``."""
         player = self.players[seat]
-        for index, slot in enumerate(player.hospital):
-            if slot is None or not slot.revealed:
-                continue
+        slot = player.hospital[index]
+        if slot is not None:
             spec = self.cards[slot.card]
             difficulty = spec.healing if spec.healing is not None else slot.time
             if slot.placed >= difficulty:
@@ -646,6 +692,76 @@ class Game:
         self._run(events)
         return events
 
+    def legal_action_ids(self, player: int | None = None) -> list[int]:
+        """The integer ids (:mod:`triage.engine.actions`) of :meth:`legal_actions`, in the same
+        order: the i-th id stands for the i-th action."""
+        return _actions.legal_action_ids(self, player)
+
+    def apply_id(self, action_id: int) -> list[Event]:
+        """Take the action of an id from :meth:`legal_action_ids` for the player to decide:
+        the same state, events and history as :meth:`apply` of that action.
+
+        It trusts the id and skips validation (the fast path of search and learning); an id not
+        taken from the current listing may leave an inconsistent game. Untrusted input goes
+        through ``apply(id_to_action(game, id))``, which refuses what the rules refuse."""
+        seat = self.turn
+        if seat is None:
+            raise RuleError("game_over", "the game is over; no more actions are taken", "R4")
+        plan = _actions._PLANS.get(id(self.cards))
+        if plan is None or plan.cards is not self.cards or plan.config is not self.config:
+            plan = _actions._plan(self)
+        block, f = plan.table[action_id]
+        state = self.players[seat]
+        events: list[Event] = []
+        # Only admitting (A7), diagnosing and healing can make a patient curable (T4): the one
+        # patient it acts on, in space ``cure + 1``.
+        cure = f[0]
+        if block == "admit":
+            cure = f[1]
+            done = self._admit(seat, state.pending[f[0]], f[1] + 1, events)
+        elif block == "reject":
+            cure = -1
+            done = self._reject(seat, state.pending[f[0]], events)
+        elif block == "diagnose":
+            patient = state.hospital[f[0]]
+            cost = self.cards[patient.card].diagnosis or 0  # type: ignore[union-attr]
+            done = self._diagnose(seat, f[0] + 1, patient, (cost - f[1] - f[2], f[1], f[2]), events)  # type: ignore[arg-type]
+        elif block == "heal":
+            amount = f[1] + 1
+            pay = (amount - f[2] - f[3], f[2], f[3])
+            done = self._heal(seat, state.hospital[f[0]], amount, pay, events)  # type: ignore[arg-type]
+        elif block == "treat":
+            cure = -1
+            payer = f[1]
+            pay = (int(payer == 0), int(payer == 1), int(payer == 2))
+            done = self._treat(seat, state.terminals[f[0]], pay, events)
+        elif block == "helicopter":
+            cure = -1
+            target = f[0]
+            space: int | None = None
+            patient = None
+            if target == 0:
+                remove = None
+            elif target <= plan.space.spaces:
+                space = target
+                patient = state.hospital[target - 1]
+                remove = patient.card  # type: ignore[union-attr]
+            else:
+                patient = state.terminals[target - plan.space.spaces - 1]
+                remove = patient.card
+            done = self._helicopter(seat, remove, bool(f[1]), space, patient, events)
+        elif block == "buy":
+            cure = -1
+            done = self._buy(seat, MARKET_ITEMS[f[0]], events)
+        else:
+            cure = -1
+            done = self._pass(seat, events)
+        self.history.append({"by": seat, "do": done})
+        if cure >= 0 and state.hospital[cure] is not None and state.hospital[cure].revealed:  # type: ignore[union-attr]
+            self._cure_if_healed(seat, cure, events)
+        self._run(events)
+        return events
+
     def _pending_card(self, seat: int, action: Action) -> str:
         card = action["card"]
         if card not in self.players[seat].pending:
@@ -670,6 +786,11 @@ class Game:
                 f"space {space} already holds {player.hospital[space - 1].card}; patients never move (A6)",  # type: ignore[union-attr]
                 "A4",
             )
+        return self._admit(seat, card, space, events)
+
+    def _admit(self, seat: int, card: str, space: int, events: list[Event]) -> Action:
+        """A4, A7: the effect of a validated admission."""
+        player = self.players[seat]
         player.pending.remove(card)
         spec = self.cards[card]
         critical = spec.kind == "critical"
@@ -692,6 +813,11 @@ class Game:
                 f"{card} cannot be rejected while space {free[0]} is free",
                 "A4",
             )
+        return self._reject(seat, card, events)
+
+    def _reject(self, seat: int, card: str, events: list[Event]) -> Action:
+        """A5: the effect of a validated rejection."""
+        player = self.players[seat]
         player.pending.remove(card)
         lost = self._lose_quality(seat, 1)
         where = self._return_card(card, "rejected")
@@ -716,6 +842,11 @@ class Game:
         spec = self.cards[patient.card]
         cost = spec.diagnosis or 0
         pay = self._payment(seat, action.get("pay"), cost, "diagnostics", f"diagnosing {patient.card}", "T1")
+        return self._diagnose(seat, space, patient, pay, events)
+
+    def _diagnose(self, seat: int, space: int, patient: Patient, pay: Pay, events: list[Event]) -> Action:
+        """T1: the effect of a validated diagnosis."""
+        spec = self.cards[patient.card]
         self._spend(seat, pay, "diagnostics")
         patient.revealed = True
         self._reveal(patient.card)
@@ -748,6 +879,10 @@ class Game:
                 "too_much_healing", f"{patient.card} needs only {need} more healing, not {amount}", "T2"
             )
         pay = self._payment(seat, action.get("pay"), amount, "healing", f"healing {patient.card} by {amount}", "T2")
+        return self._heal(seat, patient, amount, pay, events)
+
+    def _heal(self, seat: int, patient: Patient, amount: int, pay: Pay, events: list[Event]) -> Action:
+        """T2: the effect of a validated healing."""
         self._spend(seat, pay, "healing")
         patient.placed += amount
         events.append(
@@ -772,6 +907,11 @@ class Game:
         if patient.treated:
             raise RuleError("already_treated", f"{card} was already treated this round", "T5")
         pay = self._payment(seat, action.get("pay"), 1, "healing", f"treating {card}", "T5")
+        return self._treat(seat, patient, pay, events)
+
+    def _treat(self, seat: int, patient: Patient, pay: Pay, events: list[Event]) -> Action:
+        """T5: the effect of a validated treatment of a terminal patient."""
+        card = patient.card
         self._spend(seat, pay, "healing")
         spec = self.cards[card]
         player = self.players[seat]
@@ -803,6 +943,15 @@ class Game:
                 raise RuleError("unknown_patient", f"{remove!r} is not a patient of player {seat}", "T7")
         if player.helicopters <= 0:
             raise RuleError("no_helicopter", f"player {seat} has no Helicopter left", "T7")
+        return self._helicopter(seat, remove, draw_all, space, patient, events)
+
+    def _helicopter(
+        self, seat: int, remove: str | None, draw_all: bool, space: int | None, patient: Patient | None,
+        events: list[Event],
+    ) -> Action:
+        """T7: the effect of a validated Helicopter (``patient`` in ``space``, None for a
+        terminal one, is removed)."""
+        player = self.players[seat]
         player.helicopters -= 1
         events.append({"type": "helicopter", "player": seat, "remove": remove, "draw_all": draw_all})
         if patient is not None:
@@ -836,6 +985,13 @@ class Game:
                 f"{item.replace('_', ' ')} costs {market.price} Credits; player {seat} has {player.credits}",
                 "T8",
             )
+        return self._buy(seat, item, events)
+
+    def _buy(self, seat: int, item: str, events: list[Event]) -> Action:
+        """T8: the effect of a validated purchase."""
+        market = self.config.market[item]
+        player = self.players[seat]
+        holding = ITEM_HOLDING[item]
         player.credits -= market.price
         setattr(player, holding, getattr(player, holding) + 1)
         if item == "staff":
@@ -846,6 +1002,10 @@ class Game:
         return {"type": "buy", "item": item}
 
     def _do_pass(self, seat: int, action: Action, events: list[Event]) -> Action:
+        return self._pass(seat, events)
+
+    def _pass(self, seat: int, events: list[Event]) -> Action:
+        """T9: the effect of passing."""
         self.players[seat].passed = True
         events.append({"type": "passed", "player": seat})
         return {"type": "pass"}

@@ -10,6 +10,7 @@ viewer does not hold.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from triage.engine.cards import CardSpec
@@ -49,9 +50,12 @@ def _terminal_state(spec: CardSpec, patient: Patient) -> dict[str, Any]:
 
 
 
+_NUMBERS = attrgetter(*PLAYER_NUMBERS)
+
+
 def _counters(player: PlayerState) -> dict[str, Any]:
-    data: dict[str, Any] = {name: getattr(player, name) for name in PLAYER_NUMBERS}
-    data["spaces"] = player.spaces
+    data: dict[str, Any] = dict(zip(PLAYER_NUMBERS, _NUMBERS(player)))
+    data["spaces"] = len(player.hospital)
     return data
 
 
@@ -154,34 +158,82 @@ def _slot_view(game: Game, knower: _Knower, slot: Patient) -> dict[str, Any]:
     return data
 
 
-def _memory(game: Game, knower: _Knower) -> dict[str, dict[str, Any]]:
-    """Every card whose front has been public, as remembered with this knowledge (I2)."""
-    memory = {}
-    for card in sorted(game.seen_fronts):
-        entry = card_view(game, knower, card)
-        del entry["card"]
-        memory[card] = entry
-    return memory
+def _memory(game: Game, knower: _Knower, static: "_Static") -> dict[str, dict[str, Any]]:
+    """Every card whose front has been public, as remembered with this knowledge (I2).
+
+    An entry depends only on the card and on what the viewer knows of it, so entries are made
+    once per card table and level of knowledge and shared by the views that show them."""
+    full = knower.full
+    priority = knower.priority
+    front, known, whole = static.memory_entries(game)
+    return {
+        card: whole[card] if card in full else known[card] if card in priority else front[card]
+        for card in sorted(game.seen_fronts)
+    }
 
 
-_CATALOGUES: dict[int, tuple[dict[str, CardSpec], list[tuple[Any, ...]]]] = {}
+class _Static:
+    """The parts of a view that never change for one card table and configuration: public
+    and shared by every view of the games that share them (copies, one game's whole life)."""
 
+    __slots__ = ("cards", "config", "card_ids", "catalogue", "config_dict", "entries", "slots", "terminals")
 
-def catalogue(game: Game) -> list[list[Any]]:
-    """The deck's contents without ids or order: public, like the deck list of a box.
-
-    Sorted once per card table (games copied from one another share it)."""
-    cached = _CATALOGUES.get(id(game.cards))
-    if cached is None or cached[0] is not game.cards:
+    def __init__(self, game: Game) -> None:
+        self.cards = game.cards
+        self.config = game.config
+        self.card_ids = sorted(game.cards)
         backs = sorted(
             (spec.back() for spec in game.cards.values()),
             key=lambda back: [-1 if value is None else value for value in back[1:]] + [back[0]],
         )
-        if len(_CATALOGUES) > 256:
-            _CATALOGUES.clear()
-        cached = (game.cards, backs)
-        _CATALOGUES[id(game.cards)] = cached
-    return [list(back) for back in cached[1]]
+        self.catalogue = [list(back) for back in backs]
+        self.config_dict = game.config.to_dict()
+        #: Memory entries of every card by level of knowledge (front only, priority, full).
+        self.entries: tuple[dict[str, dict[str, Any]], ...] | None = None
+        #: A hospital patient as shown, by (card, level of knowledge, Time, revealed, placed),
+        #: and a terminal patient by (card, Time, treated): nothing else decides them.
+        self.slots: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.terminals: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+    def memory_entries(self, game: Game) -> tuple[dict[str, dict[str, Any]], ...]:
+        if self.entries is None:
+            levels = (set(), set(self.cards), set(self.cards))
+            self.entries = tuple(
+                {card: _without_card(card_view(game, _Knower(full, priority), card)) for card in self.cards}
+                for full, priority in ((levels[0], levels[0]), (levels[0], levels[1]), (levels[2], levels[0]))
+            )
+        return self.entries
+
+
+def _without_card(entry: dict[str, Any]) -> dict[str, Any]:
+    del entry["card"]
+    return entry
+
+
+_STATICS: dict[int, _Static] = {}
+
+
+def _space_names(count: int) -> tuple[str, ...]:
+    return tuple(str(number) for number in range(1, count + 1))
+
+
+_SPACE_NAMES = _space_names(64)
+
+
+def _static(game: Game) -> _Static:
+    static = _STATICS.get(id(game.cards))
+    if static is None or static.cards is not game.cards or static.config is not game.config:
+        static = _Static(game)
+        if len(_STATICS) > 256:
+            _STATICS.clear()
+        _STATICS[id(game.cards)] = static
+    return static
+
+
+def catalogue(game: Game) -> list[list[Any]]:
+    """The deck's contents without ids or order: public, like the deck list of a box."""
+    return [list(back) for back in _static(game).catalogue]
 
 
 def view(game: Game, viewer: int) -> dict[str, Any]:
@@ -206,14 +258,38 @@ def spectator_view(game: Game) -> dict[str, Any]:
 
 
 def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
+    """Views share their unchanging parts (``card_ids``, ``catalogue``, ``config``, the entries
+    of ``cards``) with other views of the same game: treat a view as read-only, and copy it
+    (``copy.deepcopy``) before changing it."""
+    static = _static(game)
+    full = knower.full
+    priority = knower.priority
+    slots = static.slots
+    terminals = static.terminals
     players = []
     for player in game.players:
         data = _counters(player)
-        data["hospital"] = {
-            str(index + 1): (_slot_view(game, knower, slot) if slot is not None else None)
-            for index, slot in enumerate(player.hospital)
-        }
-        data["terminals"] = [_terminal_state(game.cards[p.card], p) for p in player.terminals]
+        hospital: dict[str, Any] = {}
+        names = _SPACE_NAMES if len(player.hospital) <= len(_SPACE_NAMES) else _space_names(len(player.hospital))
+        for index, slot in enumerate(player.hospital):
+            if slot is None:
+                hospital[names[index]] = None
+                continue
+            card = slot.card
+            key = (card, 2 if card in full else 1 if card in priority else 0, slot.time, slot.revealed, slot.placed)
+            shown = slots.get(key)
+            if shown is None:
+                shown = slots[key] = _slot_view(game, knower, slot)
+            hospital[names[index]] = shown
+        data["hospital"] = hospital
+        shown_terminals = []
+        for patient in player.terminals:
+            key = (patient.card, patient.time, patient.treated)
+            shown = terminals.get(key)
+            if shown is None:
+                shown = terminals[key] = _terminal_state(game.cards[patient.card], patient)
+            shown_terminals.append(shown)
+        data["terminals"] = shown_terminals
         data["pending"] = list(player.pending)
         data["passed"] = player.passed
         data["score"] = player.score
@@ -225,15 +301,15 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
     result["deck_known"] = [card if card in game.known_positions else None for card in game.deck]
     result["discard"] = list(game.discard)
     result["players"] = players
-    result["cards"] = _memory(game, knower)
+    result["cards"] = _memory(game, knower, static)
     result["knowledge"] = [
         {"full": sorted(full), "priority": sorted(prio - full)}
         for full, prio in zip(game.know_full, game.know_priority)
     ]
     result["not_severe"] = sorted(game.not_severe)
-    result["card_ids"] = sorted(game.cards)
-    result["catalogue"] = catalogue(game)
-    result["config"] = game.config.to_dict()
+    result["card_ids"] = static.card_ids
+    result["catalogue"] = static.catalogue
+    result["config"] = static.config_dict
     return result
 
 

@@ -5,31 +5,9 @@ the legal actions, and a fixed-size numeric observation. Both are built here, on
 :func:`triage.engine.view` only: nothing in this module ever reads ``game.cards`` or the
 all-seeing state, so an observation cannot hold what the seat may not know (rules.md I4).
 
-Sizes come from the view's public ``config`` and ``catalogue`` (the deck list of the box):
-
-* ``spaces`` S: the most hospital spaces a player can own (4, K4, plus the market limits of
-  Clinical Trials and Outpatient Clinics, T8);
-* ``pending`` P: the most patients a player admits at once (``arrivals``, A1; 1 for a Helicopter);
-* ``terminals`` T: terminal cards in the deck (each may lie beside one board);
-* ``max_cost`` M: the largest single Diagnostics or Healing cost (printed difficulties, and a
-  chronic patient's Time, which stays below ``rounds``, T3).
-
-The action space is the concatenation of these blocks, each a mixed-radix index (row-major,
-last field fastest); ``staff`` and ``congress`` are the units of the cost paid with available
-Staff and Congress Doctors, tokens pay the rest (T6):
-
-=============  ===========================================  ==============================
-block          fields (range)                               engine action
-=============  ===========================================  ==============================
-admit          pending i (P), space s-1 (S)                 admit the i-th pending card to s
-reject         pending i (P)                                reject the i-th pending card
-diagnose       space s-1 (S), staff (M+1), congress (M+1)   diagnose the patient in space s
-heal           space s-1 (S), amount-1 (M), staff, congress heal the patient in space s
-treat          terminal j (T), payer (3: token/staff/cong.) treat the j-th terminal patient
-helicopter     target (1+S+T: none, space, terminal), draw  helicopter remove/draw_all
-buy            item (7, in MARKET_ITEMS order)              buy that market item
-pass           (1)                                          pass
-=============  ===========================================  ==============================
+The action space is the engine's integer action index (:mod:`triage.engine.actions`, sizes
+from the view's public ``config`` and ``catalogue``), so an id here is the id of
+``Game.legal_action_ids``; :class:`Layout` adds the observation vector to it.
 
 >>> from triage.engine import Game, view
 >>> game = Game.new(players=2, seed=3)
@@ -41,23 +19,22 @@ pass           (1)                                          pass
 from __future__ import annotations
 
 import json
-import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from triage.engine.actions import PAYERS, ActionSpace, EncodingError, IllegalActionError
 from triage.engine.cards import KINDS
 from triage.engine.config import MARKET_ITEMS
 from triage.engine.game import PHASES
-from triage.engine.state import BASE_SPACES, PLAYER_NUMBERS
+from triage.engine.state import PLAYER_NUMBERS
 
 Action = dict[str, Any]
 View = dict[str, Any]
 
 MAX_PLAYERS = 4
 FRONTS: tuple[str, ...] = ("standard", "critical", "terminal")
-PAYERS: tuple[str, ...] = ("tokens", "staff", "congress")
 COUNTERS: tuple[str, ...] = (*PLAYER_NUMBERS, "spaces")
 #: Deck positions from the top described in the observation (known ones only, I3).
 DECK_PEEK = 4
@@ -65,128 +42,20 @@ DECK_PEEK = 4
 OBS_LIMIT = 1.0e6
 
 
-class IllegalActionError(ValueError):
-    """An integer action that the current position does not allow: refused, nothing changes."""
-
-
-class EncodingError(ValueError):
-    """An engine action that this encoding cannot express (a configuration beyond its sizes)."""
+__all__ = ["ActionSpace", "EncodingError", "IllegalActionError", "Layout", "view_text"]
 
 
 # ---------------------------------------------------------------------- the layout
 
 
 @dataclass(frozen=True)
-class Layout:
-    """The sizes of the action space and of the observation for one configuration and deck."""
-
-    spaces: int
-    pending: int
-    terminals: int
-    max_cost: int
-    blocks: tuple[tuple[str, tuple[int, ...]], ...] = field(init=False)
-    offsets: dict[str, int] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        s, p, t, m = self.spaces, self.pending, self.terminals, self.max_cost
-        blocks = (
-            ("admit", (p, s)),
-            ("reject", (p,)),
-            ("diagnose", (s, m + 1, m + 1)),
-            ("heal", (s, m, m + 1, m + 1)),
-            ("treat", (t, len(PAYERS))),
-            ("helicopter", (1 + s + t, 2)),
-            ("buy", (len(MARKET_ITEMS),)),
-            ("pass", (1,)),
-        )
-        object.__setattr__(self, "blocks", blocks)
-        offsets, start = {}, 0
-        for name, shape in blocks:
-            offsets[name] = start
-            start += math.prod(shape)
-        object.__setattr__(self, "offsets", offsets)
+class Layout(ActionSpace):
+    """The engine's action index for one configuration and deck, plus the observation's sizes."""
 
     @classmethod
     def from_view(cls, seat_view: View) -> Layout:
         """The layout for the game a view belongs to, from its public config and catalogue."""
-        config = seat_view["config"]
-        extra = 0
-        for item in ("clinical_trial", "outpatient_clinic"):
-            limit = config["market"][item]["limit"]
-            if limit is None:
-                raise EncodingError(
-                    f"the research interfaces need a finite market.{item}.limit (T8), "
-                    "so that the number of hospital spaces is bounded"
-                )
-            extra += limit
-        catalogue = seat_view["catalogue"]
-        terminals = sum(1 for back in catalogue if back[0] == "terminal")
-        printed = [value for back in catalogue for value in (back[1], back[2]) if value is not None]
-        max_cost = max([config["rounds"], 1, *printed])
-        return cls(BASE_SPACES + extra, max(config["arrivals"], 1), terminals, max_cost)
-
-    # ------------------------------------------------------------------ index arithmetic
-
-    @property
-    def num_actions(self) -> int:
-        return sum(math.prod(shape) for _, shape in self.blocks)
-
-    def index(self, block: str, *fields: int) -> int:
-        """The integer of a block's field values (mixed radix, last field fastest)."""
-        shape = dict(self.blocks)[block]
-        number = 0
-        for value, size in zip(fields, shape, strict=True):
-            if not 0 <= value < size:
-                raise EncodingError(f"{block} field value {value} is outside 0..{size - 1} of this layout")
-            number = number * size + value
-        return self.offsets[block] + number
-
-    def split(self, index: int) -> tuple[str, tuple[int, ...]]:
-        """The block of an action index and its field values."""
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-            raise IllegalActionError(f"an action is an integer, got {index!r}")
-        if not 0 <= index < self.num_actions:
-            raise IllegalActionError(f"action {index} is outside the action space 0..{self.num_actions - 1}")
-        for name, shape in reversed(self.blocks):
-            if index >= self.offsets[name]:
-                number = int(index) - self.offsets[name]
-                fields = []
-                for size in reversed(shape):
-                    number, value = divmod(number, size)
-                    fields.append(value)
-                return name, tuple(reversed(fields))
-        raise AssertionError("unreachable")
-
-    def describe(self, index: int) -> str:
-        """A static description of an action index (no position needed)."""
-        block, f = self.split(index)
-        if block == "admit":
-            return f"admit pending patient #{f[0] + 1} to space {f[1] + 1}"
-        if block == "reject":
-            return f"reject pending patient #{f[0] + 1}"
-        if block == "diagnose":
-            return (
-                f"diagnose the patient in space {f[0] + 1} (staff {f[1]}, congress {f[2]}, tokens the rest)"
-            )
-        if block == "heal":
-            return (
-                f"heal the patient in space {f[0] + 1} by {f[1] + 1} "
-                f"(staff {f[2]}, congress {f[3]}, tokens the rest)"
-            )
-        if block == "treat":
-            return f"treat terminal patient #{f[0] + 1} paying with {PAYERS[f[1]]}"
-        if block == "helicopter":
-            return f"helicopter: {self._target_text(f[0])}{', all draw' if f[1] else ''}"
-        if block == "buy":
-            return f"buy {MARKET_ITEMS[f[0]]}"
-        return "pass"
-
-    def _target_text(self, target: int) -> str:
-        if target == 0:
-            return "remove nobody"
-        if target <= self.spaces:
-            return f"remove the patient in space {target}"
-        return f"remove terminal patient #{target - self.spaces}"
+        return cls(*ActionSpace.sizes(seat_view["config"], seat_view["catalogue"]))
 
     # ------------------------------------------------------------------ engine <-> integer
 

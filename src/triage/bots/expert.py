@@ -1,0 +1,275 @@
+"""The expert bot: Monte-Carlo search over worlds drawn to fit its seat's view.
+
+The bot sees only its seat's view. For each decision it draws *worlds*: full games consistent
+with that view (:func:`triage.engine.determinize.determinize`, I4), so whatever it cannot know is
+guessed afresh in each world. Every candidate action is tried in the same worlds and the game is
+played out to its end with the fast greedy playout policy (:mod:`triage.bots.policy`) in every
+seat; the candidate with the best average result is chosen. This is flat Monte-Carlo over
+determinized worlds: a one-step improvement of the greedy policy, averaged over what the bot
+cannot see.
+
+The budget is a number of playouts per decision, spent by *sequential halving*: every
+candidate gets a few playouts, the better half keeps going with more, and so on, so the budget
+goes where the choice is close. Candidates are first reduced to the moves that differ in
+substance (one admission space per card, at most two payment mixes per step, a heal in full or
+as far as the means reach), and the greedy bot's own choice is always one of them.
+
+Levels differ only by budget (:data:`LEVELS`). The budget in playouts makes the bot
+reproducible: the same view and the same generator give the same choice. A CPU-time cap per
+decision (``time_limit``) is a safety net on slow machines; when it cuts a search short the
+choice may depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from triage.bots.base import Action
+from triage.bots.greedy import GreedyBot
+from triage.bots.policy import Policy, greedy_policy, play_out
+from triage.engine.determinize import determinize
+from triage.engine.game import Game
+
+#: Playouts per decision and the CPU-seconds safety cap of each level.
+LEVELS: dict[str, tuple[int, float]] = {
+    "novice": (12, 0.05),
+    "club": (48, 0.12),
+    "expert": (160, 0.25),
+}
+DEFAULT_LEVEL = "expert"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much search one decision may use: ``playouts`` (None: as many as ``time_limit``
+    allows) and a cap in CPU seconds (None: no cap)."""
+
+    playouts: int | None
+    time_limit: float | None
+
+    def __post_init__(self) -> None:
+        if self.playouts is not None and (not isinstance(self.playouts, int) or self.playouts < 1):
+            raise ValueError(f"expert bot: playouts must be a whole number of at least 1, got {self.playouts!r}")
+        if self.time_limit is not None and not (isinstance(self.time_limit, (int, float)) and self.time_limit > 0):
+            raise ValueError(f"expert bot: time_limit must be a positive number of seconds, got {self.time_limit!r}")
+        if self.playouts is None and self.time_limit is None:
+            raise ValueError("expert bot: give a number of playouts, a time limit, or both")
+
+
+def level_budget(level: str) -> Budget:
+    try:
+        playouts, limit = LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown expert level {level!r} (levels: {', '.join(LEVELS)})") from None
+    return Budget(playouts, limit)
+
+
+class ExpertBot:
+    """Flat Monte-Carlo search over determinized worlds (see the module docstring).
+
+    ``level`` picks a budget from :data:`LEVELS`. ``playouts`` alone sets an iteration budget
+    (reproducible, no time cap); ``time_limit`` alone a budget in CPU seconds per decision (the
+    number of playouts is then estimated from the first ones); both, an iteration budget with
+    that cap.
+    """
+
+    def __init__(
+        self,
+        level: str = DEFAULT_LEVEL,
+        playouts: int | None = None,
+        time_limit: float | None = None,
+        policy: Policy = greedy_policy,
+    ) -> None:
+        base = level_budget(level)
+        self.level = level
+        if playouts is None and time_limit is None:
+            self.budget = base
+            self.name = "expert" if level == DEFAULT_LEVEL else f"expert-{level}"
+        else:
+            self.budget = Budget(playouts, time_limit)
+            self.name = f"expert-{playouts}" if time_limit is None else f"expert-{time_limit:g}s"
+        self.policy = policy
+        self._greedy = GreedyBot()
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        candidates = candidate_actions(legal)
+        fallback = self._greedy.choose(view, legal, rng)
+        if fallback not in candidates:
+            candidates.append(fallback)
+        if len(candidates) == 1 or _order_only(legal):
+            return fallback
+        search = _Search(view, candidates, rng, self.budget, self.policy)
+        return search.run(default=candidates.index(fallback))
+
+
+# ---------------------------------------------------------------------- candidates
+
+
+def candidate_actions(legal: list[Action]) -> list[Action]:
+    """The legal actions that differ in substance, in the order they are listed.
+
+    One admission per card (the lowest free space: spaces differ only by number, A6); for each
+    diagnosis, treatment or heal, the mix paying tokens first and the one paying Staff first
+    (Congress Doctors only where nothing else pays, T6); a heal only for the largest amount the
+    means reach. Rejections, Helicopters, purchases and passing are kept as they are.
+    """
+    chosen: list[Action] = []
+    admitted: set[str] = set()
+    largest: dict[str, int] = {}
+    for action in legal:
+        if action["type"] == "heal":
+            largest[action["patient"]] = max(largest.get(action["patient"], 0), action["amount"])
+    mixes: dict[tuple[str, str], list[Action]] = {}
+    order: list[tuple[str, Any]] = []
+    for action in legal:
+        kind = action["type"]
+        if kind == "admit":
+            if action["card"] not in admitted:
+                admitted.add(action["card"])
+                order.append(("one", action))
+        elif kind in ("diagnose", "treat", "heal"):
+            if kind == "heal" and action["amount"] != largest[action["patient"]]:
+                continue
+            key = (kind, action["patient"])
+            if key not in mixes:
+                mixes[key] = []
+                order.append(("mix", key))
+            mixes[key].append(action)
+        else:
+            order.append(("one", action))
+    for what, item in order:
+        if what == "one":
+            chosen.append(item)
+            continue
+        options = mixes[item]
+        fewest = min(option["pay"]["congress"] for option in options)
+        options = [option for option in options if option["pay"]["congress"] == fewest]
+        tokens_first = min(options, key=lambda option: option["pay"]["staff"])
+        staff_first = max(options, key=lambda option: option["pay"]["staff"])
+        chosen.append(tokens_first)
+        if staff_first is not tokens_first:
+            chosen.append(staff_first)
+    return chosen
+
+
+def _order_only(legal: list[Action]) -> bool:
+    """Whether the choice is only an order that changes nothing of substance: every pending
+    patient fits a free space (all are admitted, whichever first, A4), or every one is
+    rejected (A5)."""
+    kinds = {action["type"] for action in legal}
+    if kinds == {"reject"}:
+        return True
+    if kinds != {"admit"}:
+        return False
+    cards = {action["card"] for action in legal}
+    spaces = {action["space"] for action in legal}
+    return len(cards) <= len(spaces)
+
+
+# ---------------------------------------------------------------------- search
+
+
+def outcome(game: Game, seat: int) -> float:
+    """A finished game's worth to ``seat``: a win counts most, the score margin breaks ties
+    between equal win chances (R4 winner; margin over the best other player)."""
+    scores = game.scores()
+    mine = scores[seat]
+    if len(scores) == 1:
+        return (1.0 if game.winner == 0 else 0.0) + mine / 40.0
+    best_other = max(score for other, score in enumerate(scores) if other != seat)
+    if game.winner == seat:
+        win = 1.0
+    elif game.winner is None and mine >= best_other:
+        win = 0.5
+    else:
+        win = 0.0
+    return win + (mine - best_other) / 40.0
+
+
+class _Search:
+    """One decision's sequential-halving search over shared worlds."""
+
+    def __init__(
+        self,
+        view: dict[str, Any],
+        candidates: list[Action],
+        rng: random.Random,
+        budget: Budget,
+        policy: Policy,
+    ) -> None:
+        self.view = view
+        self.seat: int = view["viewer"]
+        self.candidates = candidates
+        self.budget = budget
+        self.policy = policy
+        self.world_seed = rng.getrandbits(64)
+        self.worlds: list[Game] = []
+        self.totals = [0.0] * len(candidates)
+        self.counts = [0] * len(candidates)
+        self.deadline = (
+            time.thread_time() + budget.time_limit if budget.time_limit is not None else math.inf
+        )
+        self.out_of_time = False
+
+    def world(self, index: int) -> Game:
+        """World ``index``: the same for every candidate (common random numbers)."""
+        while len(self.worlds) <= index:
+            seed_rng = random.Random(self.world_seed + len(self.worlds))
+            self.worlds.append(determinize(self.view, seed_rng))
+        return self.worlds[index]
+
+    def playout(self, candidate: int, world: int) -> None:
+        game = self.world(world).copy()
+        game.apply(self.candidates[candidate])
+        play_out(game, self.policy)
+        self.totals[candidate] += outcome(game, self.seat)
+        self.counts[candidate] += 1
+        if time.thread_time() > self.deadline:
+            self.out_of_time = True
+
+    def mean(self, candidate: int) -> float:
+        count = self.counts[candidate]
+        return self.totals[candidate] / count if count else -math.inf
+
+    def estimate_playouts(self) -> int:
+        """Time budget only: one playout per candidate, then the playouts the rest of the time
+        allows at that pace."""
+        start = time.thread_time()
+        for candidate in range(len(self.candidates)):
+            self.playout(candidate, 0)
+        spent = max(time.thread_time() - start, 1e-6)
+        assert self.budget.time_limit is not None
+        return max(0, int(len(self.candidates) * self.budget.time_limit / spent) - len(self.candidates))
+
+    def run(self, default: int) -> Action:
+        alive = list(range(len(self.candidates)))
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        remaining = self.budget.playouts if self.budget.playouts is not None else self.estimate_playouts()
+        if self.out_of_time:
+            return self.best(alive, default)
+        for round_number in range(rounds):
+            share = max(1, remaining // ((rounds - round_number) * len(alive)))
+            start = self.counts[alive[0]]
+            for candidate in alive:
+                for world in range(start, start + share):
+                    self.playout(candidate, world)
+                    remaining -= 1
+                    if self.out_of_time:
+                        return self.best(alive, default)
+            alive.sort(key=lambda c: (-self.mean(c), c != default, c))
+            alive = alive[: math.ceil(len(alive) / 2)]
+        return self.best(alive, default)
+
+    def best(self, alive: list[int], default: int) -> Action:
+        """The candidate with the best mean so far (ties: the greedy choice, then the first
+        listed); when a time cap cut a round short, candidates tried less often still count."""
+        tried = [c for c in alive if self.counts[c] > 0]
+        if not tried:
+            return self.candidates[default]
+        return self.candidates[max(tried, key=lambda c: (self.mean(c), c == default, -c))]

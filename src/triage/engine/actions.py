@@ -1,0 +1,550 @@
+"""Integer actions: one stable action index per configuration and deck.
+
+Search and learning code wants actions as small integers. The index is fixed by public data
+only (the configuration and the deck list, never a card's position or back), so every seat, a
+view and a determinized game agree on it. The sizes:
+
+* ``spaces`` S: the most hospital spaces a player can own (4, K4, plus the market limits of
+  Clinical Trials and Outpatient Clinics, T8);
+* ``pending`` P: the most patients a player admits at once (``arrivals``, A1; 1 for a Helicopter);
+* ``terminals`` T: terminal cards in the deck (each may lie beside one board);
+* ``max_cost`` M: the largest single Diagnostics or Healing cost (printed difficulties, and a
+  chronic patient's Time, which stays below ``rounds``, T3).
+
+The index is the concatenation of these blocks, each a mixed-radix number (row-major, last
+field fastest); ``staff`` and ``congress`` are the units of the cost paid with available Staff
+and Congress Doctors, tokens pay the rest (T6):
+
+=============  ===========================================  ==============================
+block          fields (range)                               engine action
+=============  ===========================================  ==============================
+admit          pending i (P), space s-1 (S)                 admit the i-th pending card to s
+reject         pending i (P)                                reject the i-th pending card
+diagnose       space s-1 (S), staff (M+1), congress (M+1)   diagnose the patient in space s
+heal           space s-1 (S), amount-1 (M), staff, congress heal the patient in space s
+treat          terminal j (T), payer (3: token/staff/cong.) treat the j-th terminal patient
+helicopter     target (1+S+T: none, space, terminal), draw  helicopter remove/draw_all
+buy            item (7, in MARKET_ITEMS order)              buy that market item
+pass           (1)                                          pass
+=============  ===========================================  ==============================
+
+An id names a slot of the acting seat's own board (its i-th pending card, its space s), so it
+means the same action to that seat whatever it knows of other cards.
+
+:meth:`Game.legal_action_ids` lists the ids of :meth:`Game.legal_actions` in the same order (the
+i-th id is the i-th action), and :meth:`Game.apply_id` applies one of them without validating it
+again; the states, events, views and history are those of the dict path.
+
+>>> from triage.engine import Game
+>>> game = Game.new(players=2, seed=3)
+>>> index = action_space(game)
+>>> index.num_actions, index.describe(index.num_actions - 1)
+(2466, 'pass')
+>>> ids = game.legal_action_ids()
+>>> [id_to_action(game, i) for i in ids] == game.legal_actions()
+True
+>>> action_to_id(game, game.legal_actions()[0]) == ids[0]
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from triage.engine.config import MARKET_ITEMS
+from triage.engine.state import BASE_SPACES
+
+if TYPE_CHECKING:  # the engine's Game imports this module, never the reverse at run time
+    from triage.engine.game import Game
+
+Action = dict[str, Any]
+PAYERS: tuple[str, ...] = ("tokens", "staff", "congress")
+BLOCKS: tuple[str, ...] = ("admit", "reject", "diagnose", "heal", "treat", "helicopter", "buy", "pass")
+
+
+class IllegalActionError(ValueError):
+    """An integer action that the current position does not allow: refused, nothing changes."""
+
+
+class EncodingError(ValueError):
+    """An engine action that this index cannot express (a configuration beyond its sizes)."""
+
+
+@dataclass(frozen=True)
+class ActionSpace:
+    """The sizes of the integer action space for one configuration and deck."""
+
+    spaces: int
+    pending: int
+    terminals: int
+    max_cost: int
+    blocks: tuple[tuple[str, tuple[int, ...]], ...] = field(init=False)
+    offsets: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        s, p, t, m = self.spaces, self.pending, self.terminals, self.max_cost
+        blocks = (
+            ("admit", (p, s)),
+            ("reject", (p,)),
+            ("diagnose", (s, m + 1, m + 1)),
+            ("heal", (s, m, m + 1, m + 1)),
+            ("treat", (t, len(PAYERS))),
+            ("helicopter", (1 + s + t, 2)),
+            ("buy", (len(MARKET_ITEMS),)),
+            ("pass", (1,)),
+        )
+        object.__setattr__(self, "blocks", blocks)
+        offsets, start = {}, 0
+        for name, shape in blocks:
+            offsets[name] = start
+            start += math.prod(shape)
+        object.__setattr__(self, "offsets", offsets)
+
+    @staticmethod
+    def sizes(config: Mapping[str, Any], catalogue: Iterable[tuple[Any, ...]]) -> tuple[int, int, int, int]:
+        """(S, P, T, M) from a configuration in its file shape and the deck's card backs."""
+        extra = 0
+        for item in ("clinical_trial", "outpatient_clinic"):
+            limit = config["market"][item]["limit"]
+            if limit is None:
+                raise EncodingError(
+                    f"integer actions need a finite market.{item}.limit (T8), "
+                    "so that the number of hospital spaces is bounded"
+                )
+            extra += limit
+        terminals = 0
+        printed = [config["rounds"], 1]
+        for back in catalogue:
+            terminals += back[0] == "terminal"
+            printed.extend(value for value in (back[1], back[2]) if value is not None)
+        return BASE_SPACES + extra, max(config["arrivals"], 1), terminals, max(printed)
+
+    # ------------------------------------------------------------------ index arithmetic
+
+    @property
+    def table(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """Every id's block and field values, in id order (computed once per shape)."""
+        return _decoded(self.spaces, self.pending, self.terminals, self.max_cost)
+
+    @property
+    def num_actions(self) -> int:
+        return sum(math.prod(shape) for _, shape in self.blocks)
+
+    def index(self, block: str, *fields: int) -> int:
+        """The integer of a block's field values (mixed radix, last field fastest)."""
+        shape = dict(self.blocks)[block]
+        number = 0
+        for value, size in zip(fields, shape, strict=True):
+            if not 0 <= value < size:
+                raise EncodingError(f"{block} field value {value} is outside 0..{size - 1} of this index")
+            number = number * size + value
+        return self.offsets[block] + number
+
+    def split(self, index: int) -> tuple[str, tuple[int, ...]]:
+        """The block of an action index and its field values."""
+        if isinstance(index, bool) or not hasattr(index, "__index__"):
+            raise IllegalActionError(f"an action is an integer, got {index!r}")
+        index = int(index)
+        if not 0 <= index < self.num_actions:
+            raise IllegalActionError(f"action {index} is outside the action space 0..{self.num_actions - 1}")
+        return _decoded(self.spaces, self.pending, self.terminals, self.max_cost)[index]
+
+    def describe(self, index: int) -> str:
+        """A static description of an action index (no position needed)."""
+        block, f = self.split(index)
+        if block == "admit":
+            return f"admit pending patient #{f[0] + 1} to space {f[1] + 1}"
+        if block == "reject":
+            return f"reject pending patient #{f[0] + 1}"
+        if block == "diagnose":
+            return f"diagnose the patient in space {f[0] + 1} (staff {f[1]}, congress {f[2]}, tokens the rest)"
+        if block == "heal":
+            return (
+                f"heal the patient in space {f[0] + 1} by {f[1] + 1} "
+                f"(staff {f[2]}, congress {f[3]}, tokens the rest)"
+            )
+        if block == "treat":
+            return f"treat terminal patient #{f[0] + 1} paying with {PAYERS[f[1]]}"
+        if block == "helicopter":
+            return f"helicopter: {self._target_text(f[0])}{', all draw' if f[1] else ''}"
+        if block == "buy":
+            return f"buy {MARKET_ITEMS[f[0]]}"
+        return "pass"
+
+    def _target_text(self, target: int) -> str:
+        if target == 0:
+            return "remove nobody"
+        if target <= self.spaces:
+            return f"remove the patient in space {target}"
+        return f"remove terminal patient #{target - self.spaces}"
+
+
+@lru_cache(maxsize=64)
+def _decoded(spaces: int, pending: int, terminals: int, max_cost: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Every id's block and fields, computed once per shape (``apply_id`` looks ids up here)."""
+    table: list[tuple[str, tuple[int, ...]]] = []
+    for name, shape in ActionSpace(spaces, pending, terminals, max_cost).blocks:
+        for number in range(math.prod(shape)):
+            fields = []
+            for size in reversed(shape):
+                number, value = divmod(number, size)
+                fields.append(value)
+            table.append((name, tuple(reversed(fields))))
+    return tuple(table)
+
+
+class _Plan:
+    """What listing and applying ids needs for one card table and configuration, with memos:
+    the ids of one patient's payment mixes depend on a few small numbers only."""
+
+    __slots__ = ("cards", "config", "space", "table", "offsets", "radix", "buys", "diagnose_memo", "heal_memo")
+
+    def __init__(self, cards: Any, config: Any) -> None:
+        self.cards = cards
+        self.config = config
+        self.space = _space_of_sizes(*_game_sizes(cards, config))
+        self.table = self.space.table
+        self.offsets = self.space.offsets
+        self.radix = self.space.max_cost + 1
+        # Config.market is built in MARKET_ITEMS order, so the k-th item is buy field k (T8).
+        prices = tuple((market.price, market.limit) for market in config.market.values())
+        self.buys = _buy_table(self.offsets["buy"], prices)
+        # Shared by every plan of one index shape: the ids depend on nothing else.
+        self.diagnose_memo, self.heal_memo = _memos(self.space)
+
+    def diagnose_ids(self, number: int, cost: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:
+        """T1, T6: the ids of every mix paying ``cost`` for the patient in space ``number + 1``."""
+        key = (
+            number,
+            cost,
+            tokens if tokens < cost else cost,
+            staff if staff < cost else cost,
+            congress if congress < cost else cost,
+        )
+        ids = self.diagnose_memo.get(key)
+        if ids is None:
+            radix = self.radix
+            base = self.offsets["diagnose"] + number * radix * radix
+            found = []
+            for use_staff in range(min(staff, cost) + 1):
+                for use_congress in range(min(congress, cost - use_staff) + 1):
+                    if cost - use_staff - use_congress <= tokens:
+                        found.append(base + use_staff * radix + use_congress)
+            ids = self.diagnose_memo[key] = tuple(found)
+        return ids
+
+    def heal_ids(self, number: int, need: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:
+        """T2, T6: the ids of every amount up to ``need`` and every mix paying it."""
+        key = (
+            number,
+            need,
+            tokens if tokens < need else need,
+            staff if staff < need else need,
+            congress if congress < need else need,
+        )
+        ids = self.heal_memo.get(key)
+        if ids is None:
+            radix = self.radix
+            base = self.offsets["heal"] + number * self.space.max_cost * radix * radix
+            found = []
+            for amount in range(1, need + 1):
+                if amount > tokens + staff + congress:
+                    break
+                block = base + (amount - 1) * radix * radix
+                for use_staff in range(min(staff, amount) + 1):
+                    for use_congress in range(min(congress, amount - use_staff) + 1):
+                        if amount - use_staff - use_congress <= tokens:
+                            found.append(block + use_staff * radix + use_congress)
+            ids = self.heal_memo[key] = tuple(found)
+        return ids
+
+
+_PLANS: dict[int, _Plan] = {}
+
+
+@lru_cache(maxsize=64)
+def _buy_table(
+    base: int, prices: tuple[tuple[int, int | None], ...]
+) -> tuple[tuple[tuple[int, str, int | None], ...], ...]:
+    """By Credits held (capped at the dearest price): the ids, holdings and limits of the items
+    affordable, in market order (T8)."""
+    items = [(base + number, price, _HOLDING[item], limit) for number, (item, (price, limit)) in enumerate(zip(MARKET_ITEMS, prices))]
+    return tuple(
+        tuple((action_id, holding, limit) for action_id, price, holding, limit in items if price <= credits)
+        for credits in range(max(price for price, _ in prices) + 1)
+    )
+
+
+@lru_cache(maxsize=64)
+def _memos(space: ActionSpace) -> tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]]:
+    return {}, {}
+
+
+def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int]:
+    """:meth:`ActionSpace.sizes` read from a game's Config and card table directly."""
+    limits = [config.market[item].limit for item in ("clinical_trial", "outpatient_clinic")]
+    if None in limits:
+        raise EncodingError(
+            "integer actions need finite market.clinical_trial.limit and market.outpatient_clinic.limit "
+            "(T8), so that the number of hospital spaces is bounded"
+        )
+    terminals = 0
+    largest = max(config.rounds, 1)
+    for spec in cards.values():
+        if spec.kind == "terminal":
+            terminals += 1
+        if spec.diagnosis is not None and spec.diagnosis > largest:
+            largest = spec.diagnosis
+        if spec.healing is not None and spec.healing > largest:
+            largest = spec.healing
+    return BASE_SPACES + sum(limits), max(config.arrivals, 1), terminals, largest
+
+
+def _plan(game: "Game") -> _Plan:
+    cards = game.cards
+    plan = _PLANS.get(id(cards))
+    if plan is not None and plan.cards is cards and plan.config is game.config:
+        return plan
+    plan = _Plan(cards, game.config)
+    if len(_PLANS) > 256:
+        _PLANS.clear()
+    _PLANS[id(cards)] = plan
+    return plan
+
+
+def action_space(game: "Game") -> ActionSpace:
+    """The action index of ``game``'s configuration and deck (cached per card table and
+    configuration, which copies of a game share)."""
+    return _plan(game).space
+
+
+@lru_cache(maxsize=64)
+def _space_of_sizes(spaces: int, pending: int, terminals: int, max_cost: int) -> ActionSpace:
+    return ActionSpace(spaces, pending, terminals, max_cost)
+
+
+# ---------------------------------------------------------------------- a position's ids
+
+
+def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
+    """The ids of ``game.legal_actions(player)``, in the same order (see the module doc)."""
+    seat = game.turn
+    if seat is None or (player is not None and player != seat):
+        return []
+    plan = _plan(game)
+    offsets = plan.offsets
+    state = game.players[seat]
+    hospital = state.hospital
+    if game.resolving == seat and state.pending:
+        free = [number for number, slot in enumerate(hospital) if slot is None]
+        if free:
+            base = offsets["admit"]
+            size = plan.space.spaces
+            return [base + i * size + number for i in range(len(state.pending)) for number in free]
+        base = offsets["reject"]
+        return [base + i for i in range(len(state.pending))]
+    ids: list[int] = []
+    cards = game.cards
+    staff = state.staff_available
+    congress = state.congress
+    healing = state.healing
+    for number, slot in enumerate(hospital):
+        if slot is None:
+            continue
+        spec = cards[slot.card]
+        if not slot.revealed:
+            ids.extend(plan.diagnose_ids(number, spec.diagnosis or 0, state.diagnostics, staff, congress))
+        else:
+            difficulty = spec.healing if spec.healing is not None else slot.time
+            ids.extend(plan.heal_ids(number, difficulty - slot.placed, healing, staff, congress))
+    if state.terminals:
+        base = offsets["treat"]
+        for patient in state.terminals:
+            if not patient.treated:
+                # The order of the mixes of a cost of 1 (T6): tokens, Congress, Staff.
+                if healing >= 1:
+                    ids.append(base)
+                if congress >= 1:
+                    ids.append(base + 2)
+                if staff >= 1:
+                    ids.append(base + 1)
+            base += 3
+    if state.helicopters > 0:
+        base = offsets["helicopter"]
+        ids.append(base + 1)
+        for number, slot in enumerate(hospital):
+            if slot is not None:
+                ids.append(base + number * 2 + 2)
+                ids.append(base + number * 2 + 3)
+        base += (1 + plan.space.spaces) * 2
+        for _ in state.terminals:
+            ids.append(base)
+            ids.append(base + 1)
+            base += 2
+    buys = plan.buys
+    credits = state.credits
+    for action_id, holding, limit in buys[credits if credits < len(buys) else -1]:
+        if limit is None or getattr(state, holding) < limit:
+            ids.append(action_id)
+    ids.append(offsets["pass"])
+    return ids
+
+
+#: The player attribute a market item adds to (T8); the same table as the engine's.
+_HOLDING: dict[str, str] = {
+    "diagnostics": "diagnostics",
+    "healing": "healing",
+    "congress": "congress",
+    "helicopter": "helicopters",
+    "staff": "staff",
+    "clinical_trial": "clinical_trials",
+    "outpatient_clinic": "outpatient_clinics",
+}
+
+
+def id_to_action(game: "Game", action_id: int, seat: int | None = None) -> Action:
+    """The action (dict form, as ``legal_actions`` lists it) an id stands for in this position,
+    for ``seat`` (default: the player to decide). Raises :class:`IllegalActionError` when the id
+    refers to a pending card, space or terminal patient the seat does not have; legality itself
+    is checked by ``Game.apply``."""
+    index = action_space(game)
+    block, f = index.split(action_id)
+    what = f"action {int(action_id)} ({index.describe(action_id)})"
+    if seat is None:
+        seat = game.turn
+    if seat is None:
+        raise IllegalActionError(f"{what}: no player is to decide (R4)")
+    state = game.players[seat]
+    if block in ("admit", "reject"):
+        if f[0] >= len(state.pending):
+            raise IllegalActionError(f"{what}: there is no pending patient #{f[0] + 1} (A4)")
+        card = state.pending[f[0]]
+        if block == "reject":
+            return {"type": "reject", "card": card}
+        return {"type": "admit", "card": card, "space": f[1] + 1}
+    if block in ("diagnose", "heal"):
+        slot = state.hospital[f[0]] if f[0] < len(state.hospital) else None
+        if slot is None:
+            raise IllegalActionError(f"{what}: space {f[0] + 1} holds no patient (T1, T2)")
+        if block == "diagnose":
+            cost = game.cards[slot.card].diagnosis or 0
+            return {"type": "diagnose", "patient": slot.card, "pay": _pay(what, cost, f[1], f[2])}
+        amount = f[1] + 1
+        return {"type": "heal", "patient": slot.card, "amount": amount, "pay": _pay(what, amount, f[2], f[3])}
+    if block == "treat":
+        if f[0] >= len(state.terminals):
+            raise IllegalActionError(f"{what}: there is no terminal patient #{f[0] + 1} (T5)")
+        pay = {name: int(number == f[1]) for number, name in enumerate(PAYERS)}
+        return {"type": "treat", "patient": state.terminals[f[0]].card, "pay": pay}
+    if block == "helicopter":
+        return {"type": "helicopter", "remove": _target_card(index, state, f[0], what), "draw_all": bool(f[1])}
+    if block == "buy":
+        return {"type": "buy", "item": MARKET_ITEMS[f[0]]}
+    return {"type": "pass"}
+
+
+def _target_card(index: ActionSpace, state: Any, target: int, what: str) -> str | None:
+    if target == 0:
+        return None
+    if target <= index.spaces:
+        slot = state.hospital[target - 1] if target <= len(state.hospital) else None
+        if slot is None:
+            raise IllegalActionError(f"{what}: space {target} holds no patient (T7)")
+        return str(slot.card)
+    number = target - index.spaces - 1
+    if number >= len(state.terminals):
+        raise IllegalActionError(f"{what}: there is no terminal patient #{number + 1} (T7)")
+    return str(state.terminals[number].card)
+
+
+def _pay(what: str, cost: int, staff: int, congress: int) -> dict[str, int]:
+    if staff + congress > cost:
+        raise IllegalActionError(f"{what}: staff and congress pay {staff + congress}, more than the cost {cost} (T6)")
+    return {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
+
+
+def action_to_id(game: "Game", action: Action, seat: int | None = None) -> int:
+    """The id of an action (dict form) for ``seat`` (default: the player to decide). A missing
+    ``pay`` means the engine's default mix (T6: tokens, then Staff, then Congress Doctors).
+    Raises :class:`EncodingError` when the action names a card the seat does not hold there."""
+    index = action_space(game)
+    if seat is None:
+        seat = game.turn
+    if seat is None:
+        raise EncodingError("no player is to decide (R4)")
+    state = game.players[seat]
+    kind = action.get("type") if isinstance(action, dict) else None
+    if kind in ("admit", "reject"):
+        pending = _position(state.pending, action.get("card"), "pending patient")
+        if kind == "reject":
+            return index.index("reject", pending)
+        space = action.get("space")
+        if not isinstance(space, int) or isinstance(space, bool):
+            raise EncodingError(f"admit needs a whole-number space, got {space!r}")
+        return index.index("admit", pending, space - 1)
+    if kind in ("diagnose", "heal"):
+        number = _space_number(state, action.get("patient"))
+        slot = state.hospital[number]
+        if kind == "diagnose":
+            cost = game.cards[slot.card].diagnosis or 0
+        else:
+            cost = action.get("amount")
+            if not isinstance(cost, int) or isinstance(cost, bool) or cost < 1:
+                raise EncodingError(f"heal needs a whole-number amount of at least 1, got {cost!r}")
+        token = "diagnostics" if kind == "diagnose" else "healing"
+        use_staff, use_congress = _staff_congress(state, action.get("pay"), cost, token)
+        if kind == "diagnose":
+            return index.index("diagnose", number, use_staff, use_congress)
+        return index.index("heal", number, cost - 1, use_staff, use_congress)
+    if kind == "treat":
+        cards = [patient.card for patient in state.terminals]
+        terminal = _position(cards, action.get("patient"), "terminal patient")
+        use_staff, use_congress = _staff_congress(state, action.get("pay"), 1, "healing")
+        return index.index("treat", terminal, 1 if use_staff else 2 if use_congress else 0)
+    if kind == "helicopter":
+        remove = action.get("remove")
+        if remove is None:
+            target = 0
+        else:
+            spaces = [slot.card if slot is not None else None for slot in state.hospital]
+            if remove in spaces:
+                target = spaces.index(remove) + 1
+            else:
+                cards = [patient.card for patient in state.terminals]
+                target = 1 + index.spaces + _position(cards, remove, "patient (space or terminal)")
+        return index.index("helicopter", target, int(bool(action.get("draw_all", False))))
+    if kind == "buy":
+        item = action.get("item")
+        if item not in MARKET_ITEMS:
+            raise EncodingError(f"unknown market item {item!r} (items: {', '.join(MARKET_ITEMS)})")
+        return index.index("buy", MARKET_ITEMS.index(item))
+    if kind == "pass":
+        return index.index("pass", 0)
+    raise EncodingError(f"unknown action type {kind!r} (known: {', '.join(BLOCKS)})")
+
+
+def _staff_congress(state: Any, pay: Any, cost: int, token: str) -> tuple[int, int]:
+    """The Staff and Congress Doctors of a payment; None is the engine's default mix (T6)."""
+    if pay is None:
+        tokens = min(getattr(state, token), cost)
+        staff = min(state.staff_available, cost - tokens)
+        return staff, min(state.congress, cost - tokens - staff)
+    if not isinstance(pay, dict):
+        raise EncodingError(f"'pay' must be an object of tokens, staff and congress, got {pay!r}")
+    return pay.get("staff", 0), pay.get("congress", 0)
+
+
+def _position(items: list[str], card: Any, what: str) -> int:
+    if card not in items:
+        raise EncodingError(f"{card!r} is not a {what} of the acting seat")
+    return items.index(card)
+
+
+def _space_number(state: Any, card: Any) -> int:
+    for number, slot in enumerate(state.hospital):
+        if slot is not None and slot.card == card:
+            return number
+    raise EncodingError(f"{card!r} is not in a hospital space of the acting seat")
