@@ -144,6 +144,27 @@ def test_duplicate_run_reports_win_rate_and_margin_per_bot(tmp_path):
     assert b'"duplicate": true' in pq.read_schema(out).metadata[b"triage.sim"]
 
 
+DESIGNER_BOT = """
+class FirstLegal:
+    name = "first-legal"
+
+    def choose(self, view, legal, rng):
+        return legal[0]
+"""
+
+
+def test_a_designers_bot_plays_as_module_colon_class_in_worker_processes(tmp_path, monkeypatch):
+    (tmp_path / "my_table_bots.py").write_text(DESIGNER_BOT)
+    monkeypatch.syspath_prepend(str(tmp_path))  # spawned workers inherit the import path
+    out = simulate(tmp_path, "mine", "--bots", "my_table_bots:FirstLegal,greedy", "--workers", "2")
+    players = pq.read_table(out).to_pandas()
+    assert set(players.bot) == {"my_table_bots:FirstLegal", "greedy"}
+    assert players[players.bot == "greedy"].won.mean() > 0.5
+    bad = cli.invoke(app, ["simulate", "--games", "2", "--quiet", "--bots", "no_such_module_x:Bot",
+                           "--out", str(tmp_path / "bad.parquet")])
+    assert bad.exit_code == 2 and "--bots: bot 'no_such_module_x:Bot': cannot import module" in bad.output
+
+
 #: A figure element holding an embedded PNG of some size (not an empty image).
 FIGURE = re.compile(
     r'data-figure="(\w+)"[^>]*>.*?<img [^>]*src="data:image/png;base64,[A-Za-z0-9+/=]{200,}"', re.DOTALL

@@ -41,7 +41,8 @@ class _FarmTurn(_Turn):
         return None
 
     def choose(self) -> Action:
-        for step in (self.save_the_dying, self.diagnose_the_risky, self.diagnose_fresh, self.farm_known_chronic):
+        first = (self.save_the_dying, self.diagnose_the_risky, self.diagnose_fresh, self.farm_known_chronic)
+        for step in first:
             action = step()
             if action is not None:
                 return action

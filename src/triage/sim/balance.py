@@ -198,7 +198,9 @@ def bot_checks(players: pd.DataFrame) -> list[Check]:
         rate = float(players.loc[players.bot == other, "won"].mean())
         if other.startswith("greedy-"):
             checks.append(
-                Check(f"{other} win rate against greedy", rate, f"x <= {HABIT_CEILING}", rate <= HABIT_CEILING)
+                Check(
+                    f"{other} win rate against greedy", rate, f"x <= {HABIT_CEILING}", rate <= HABIT_CEILING
+                )
             )
         elif other == "expert":
             checks.append(
@@ -209,7 +211,9 @@ def bot_checks(players: pd.DataFrame) -> list[Check]:
         for item in MARKET_ITEMS:
             share = float(bought[f"{item}: games bought"])
             checks.append(
-                Check(f"games in which expert buys {item}", share, f"x >= {MARKET_FLOOR}", share >= MARKET_FLOOR)
+                Check(
+                    f"games in which expert buys {item}", share, f"x >= {MARKET_FLOOR}", share >= MARKET_FLOOR
+                )
             )
     return checks
 

@@ -39,7 +39,8 @@ def simulate(
     players: int = typer.Option(2, min=1, max=4, help="Players per game (1-4)."),
     bots: str = typer.Option(
         "random",
-        help="Bot names, one per seat, comma-separated (one name: all seats); a designer's bot as module:Class.",
+        help="Bot names, one per seat, comma-separated (one name: all seats); "
+        "a designer's bot as module:Class.",
     ),
     seed: int = typer.Option(0, help="Master seed: each game's seed derives from it and the game's index."),
     config: Path | None = typer.Option(None, help="Configuration file (TOML)."),
@@ -52,7 +53,8 @@ def simulate(
     rotate: bool = typer.Option(False, help="Shift the bots one seat each game, so each plays every seat."),
     duplicate: bool = typer.Option(
         False,
-        help="Play each deal once per seat rotation of the bots (--games counts games: a multiple of --players).",
+        help="Play each deal once per seat rotation of the bots "
+        "(--games counts games: a multiple of --players).",
     ),
     out: Path = typer.Option(
         Path("results.parquet"), help="Player rows (Parquet); card rows go to NAME.cards.parquet."
@@ -75,7 +77,8 @@ def simulate(
     except (ValueError, ImportError, AttributeError, TypeError) as error:
         _fail(f"--bots: {error}")
     try:
-        job = SimJob(players, names, seed, game_config, tuple(game_deck) if game_deck else None, rotate, duplicate)
+        cards = tuple(game_deck) if game_deck else None
+        job = SimJob(players, names, seed, game_config, cards, rotate, duplicate)
         job.check_games(games)
     except ValueError as error:
         _fail(str(error))

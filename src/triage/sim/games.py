@@ -58,7 +58,9 @@ class SimJob:
         if len(self.bots) != self.players:
             raise ValueError(f"{len(self.bots)} bots named for {self.players} players: name one per seat")
         if self.rotate and self.duplicate:
-            raise ValueError("--rotate and --duplicate exclude each other (--duplicate already plays every seat order)")
+            raise ValueError(
+                "--rotate and --duplicate exclude each other (--duplicate already plays every seat order)"
+            )
         for name in set(self.bots):
             make_bot(name)  # an unknown name fails here, before any worker starts
 

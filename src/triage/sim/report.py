@@ -189,6 +189,11 @@ def _checks_table(run: Results) -> str:
     return _table_html(pd.DataFrame(rows), "checks")
 
 
+def _economy(run: Results) -> pd.DataFrame:
+    """The purchase table with one column per bot (its rows are many, its bots few)."""
+    return balance.purchase_table(run.players).set_index("bot").T.reset_index(names="figure")
+
+
 def _describe(run: Results) -> str:
     meta = run.metadata
     if not meta:
@@ -243,7 +248,7 @@ def build_report(runs: list[Results], title: str = "Triage simulation report") -
         '<div class="row">',
         *(
             f'<div data-table="economy"><figcaption>{html.escape(run.label)}</figcaption>'
-            f"{_table_html(balance.purchase_table(run.players).set_index('bot').T.reset_index(names='figure'), 'economy')}</div>"
+            f"{_table_html(_economy(run), 'economy')}</div>"
             for run in runs
         ),
         "</div>",
@@ -319,7 +324,11 @@ def summary_text(players: pd.DataFrame) -> str:
         bought = ", ".join(
             f"{item} {row[f'{item}: games bought']:.0%}" for item in MARKET_ITEMS
         )
-        flights = "/".join(f"{row[f'{name} / game']:.2f}" for name in ("flights", "flights removing", "flights drawing"))
-        lines.append(f"{row['bot']}: games with a purchase: {bought}; flights (all/remove/draw) per game {flights}")
+        flights = "/".join(
+            f"{row[f'{name} / game']:.2f}" for name in ("flights", "flights removing", "flights drawing")
+        )
+        lines.append(
+            f"{row['bot']}: games with a purchase: {bought}; flights (all/remove/draw) per game {flights}"
+        )
     lines.append(_checks_lines(players))
     return "\n".join(lines)
