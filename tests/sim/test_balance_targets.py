@@ -44,3 +44,12 @@ def test_greedy_games_lose_some_patients_and_cure_every_kind():
     assert 0.6 <= balance.deaths_per_player_game(players) <= 4.5
     cured = balance.rate_by_kind(players, "cured")
     assert all(cured[kind] >= 0.3 for kind in balance.CURABLE)
+
+
+def test_searching_bots_in_every_seat_lose_some_patients_and_cure_every_kind():
+    """The expert's targets (deaths 1-4 per player per game, each curable kind cured in 30% of
+    its arrivals) on a few duplicate deals of its cheapest level, which searches the same way."""
+    players = results(2, ("expert-novice", "expert-novice"), 12, duplicate=True)
+    assert 0.5 <= balance.deaths_per_player_game(players) <= 5
+    cured = balance.rate_by_kind(players, "cured")
+    assert all(cured[kind] >= 0.2 for kind in balance.CURABLE)
