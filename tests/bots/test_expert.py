@@ -70,6 +70,35 @@ def test_a_bad_bot_name_says_what_is_wrong(name, says):
     assert says in str(error.value)
 
 
+def searched_budgets(monkeypatch, name, players):
+    """The playout budgets of the searches ``name`` runs in the first decisions of a game."""
+    from triage.bots import expert as expert_module
+
+    seen = []
+
+    class Spy(expert_module._Search):
+        def __init__(self, view, candidates, rng, budget, policy):
+            seen.append(budget.playouts)
+            super().__init__(view, candidates, rng, budget, policy)
+
+    monkeypatch.setattr(expert_module, "_Search", Spy)
+    bot = make_bot(name)
+    game = Game.new(players=players, seed=1)
+    while not seen:
+        game.apply(bot.choose(view(game, game.turn), game.legal_actions(), random.Random(0)))
+    return set(seen)
+
+
+def test_level_budgets_scale_with_the_players_and_explicit_ones_do_not(monkeypatch):
+    """A playout of a 4-player game costs about twice a 2-player one: levels halve their
+    playouts there (and double them solo) to keep within their time; expert-<N> keeps N."""
+    playouts = LEVELS["novice"][0]
+    assert searched_budgets(monkeypatch, "expert-novice", 2) == {playouts}
+    assert searched_budgets(monkeypatch, "expert-novice", 4) == {playouts // 2}
+    assert searched_budgets(monkeypatch, "expert-novice", 1) == {playouts * 2}
+    assert searched_budgets(monkeypatch, "expert-30", 4) == {30}
+
+
 def test_a_budget_can_be_named_in_playouts_or_seconds():
     counted = make_bot("expert-300")
     assert (counted.budget.playouts, counted.budget.time_limit, counted.name) == (300, None, "expert-300")
