@@ -24,6 +24,17 @@ def test_the_same_seed_gives_the_same_results():
     assert (first.deal_wins, first.deal_margins) == (again.deal_wins, again.deal_margins)
 
 
+def test_a_run_takes_a_configuration_and_a_deck(capsys, tmp_path):
+    deck = tmp_path / "deck.toml"
+    deck.write_text(
+        "cards = [\n"
+        + "".join(f'  {{ id = "N{n}", kind = "non_severe", diagnosis = 1, healing = 2, credits = 1, vp = 1 }},\n' for n in range(12))
+        + "]\n"
+    )
+    assert main(["--bots", "greedy,random", "--deals", "1", "--set", "rounds=2", "--deck", str(deck)]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2
+
+
 def test_the_command_prints_a_json_summary(capsys):
     assert main(["--bots", "greedy,random", "--deals", "1", "--seed", "3"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 2
@@ -36,6 +47,8 @@ def test_the_command_prints_a_json_summary(capsys):
         (["--deals", "0"], "--deals must be at least 1"),
         (["--players", "5"], "--players must be 2 to 4"),
         (["--bots", "greedy,nobody"], "unknown bot 'nobody'"),
+        (["--set", "return_to=sideways"], "return_to"),
+        (["--deck", "no/such/deck.toml"], "no/such/deck.toml"),
     ],
 )
 def test_bad_options_are_refused_clearly(args, says, capsys):
@@ -48,3 +61,13 @@ def test_workers_play_the_same_deals():
     alone = measure(("greedy", "random"), deals=6, seed=11)
     shared = measure(("greedy", "random"), deals=6, seed=11, workers=2)
     assert (alone.deal_wins, alone.deal_margins) == (shared.deal_wins, shared.deal_margins)
+
+
+def test_the_setting_reaches_the_games():
+    from triage.bots.strength import Setting
+    from triage.engine import make_config
+
+    full = measure(("greedy", "random"), deals=2, seed=5).summary()
+    short = measure(("greedy", "random"), deals=2, seed=5, setting=Setting(config=make_config({"rounds": 1}))).summary()
+    decisions = lambda summary: summary["cpu_seconds_per_decision"]["greedy"]["decisions"]  # noqa: E731
+    assert decisions(short) * 3 < decisions(full)
