@@ -16,7 +16,7 @@ from triage.engine.config import parse_assignment
 from triage.engine.records import load_record, make_record, replay, replay_steps
 from triage.play.render import describe_action, describe_event, render_position
 from triage.scenario import run_file
-from triage.sim.bench import run_bench
+from triage.sim.bench import PATHS, PLAYERS, run_bench, run_paths_bench
 
 app = typer.Typer(
     help="Triage: admit patients, diagnose them and heal them before Time runs out.",
@@ -165,19 +165,33 @@ def scenario_run(
 @app.command()
 def bench(
     players: int = typer.Option(2, min=1, max=4, help="Players per game."),
-    seconds: float = typer.Option(5.0, help="How long to play."),
+    seconds: float = typer.Option(5.0, help="How long to play (CPU seconds in all with --table/--search)."),
     games: Optional[int] = typer.Option(None, help="Play exactly this many games instead."),
     seed: int = typer.Option(0, help="Seed of the first game."),
+    path: str = typer.Option("dict", help="dict: legal_actions + apply; ids: legal_action_ids + apply_id."),
+    search: bool = typer.Option(False, "--search", help="Search iterations/s (determinize + copy + rollout) against the dict path."),
+    table: bool = typer.Option(False, "--table", help="Every fast path in one run, as ratios to the dict path."),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Random legal games on one core: actions per second (legal listing + apply) and games per second."""
-    result = run_bench(players=players, seconds=seconds, games=games, seed=seed)
+    if path not in PLAYERS:
+        fail(f"--path must be one of {', '.join(PLAYERS)}, got {path!r}")
+    if table or search:
+        paths = tuple(PATHS) if table else ("dict", "search")
+        measured = run_paths_bench(players=players, seconds=seconds, seed=seed, paths=paths)
+        if json_output:
+            typer.echo(json.dumps(measured.to_dict()))
+        else:
+            typer.echo(measured.table())
+            typer.echo(f"({players} players, {measured.rounds} interleaved rounds, process CPU time)")
+        return
+    result = run_bench(players=players, seconds=seconds, games=games, seed=seed, path=path)
     if json_output:
         typer.echo(json.dumps(result.to_dict()))
     else:
         typer.echo(
             f"{result.games} games, {result.actions} actions in {result.seconds:.2f} s: "
-            f"{result.actions_per_s:,.0f} actions/s, {result.games_per_s:,.1f} games/s ({players} players)"
+            f"{result.actions_per_s:,.0f} actions/s, {result.games_per_s:,.1f} games/s ({players} players, {path} path)"
         )
 
 
