@@ -6,14 +6,14 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, Iterable, List, Optional
+from typing import Any, List, Optional
 
 import typer
 
 from triage.bots import make_bot, seat_names
-from triage.engine import DataError, Game, events_for, load_config, load_deck, state_dict, view
-from triage.engine.config import parse_assignment
+from triage.engine import DataError, Game, events_for, state_dict, view
 from triage.engine.records import load_record, make_record, replay, replay_steps
+from triage.options import game_settings
 from triage.play.render import describe_action, describe_event, render_position
 from triage.scenario import run_file
 from triage.sim.bench import PATHS, PLAYERS, run_bench, run_paths_bench
@@ -30,28 +30,6 @@ app.add_typer(scenario_app, name="scenario")
 def fail(message: str) -> None:
     typer.echo(f"triage: {message}", err=True)
     raise typer.Exit(2)
-
-
-def game_settings(config: Optional[Path], deck: Optional[Path], settings: Iterable[str]) -> tuple[Any, Any]:
-    """The configuration (file, then ``--set`` overrides) and deck the options name."""
-    try:
-        overrides: dict[str, Any] = {}
-        for text in settings:
-            parsed = parse_assignment(text)
-            _deep_update(overrides, parsed)
-        game_config = load_config(config, overrides or None)
-        game_deck = load_deck(deck) if deck is not None else None
-    except DataError as error:
-        fail(str(error))
-    return game_config, game_deck
-
-
-def _deep_update(target: dict[str, Any], source: dict[str, Any]) -> None:
-    for key, value in source.items():
-        if isinstance(value, dict) and isinstance(target.get(key), dict):
-            _deep_update(target[key], value)
-        else:
-            target[key] = value
 
 
 @app.command()

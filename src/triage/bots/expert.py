@@ -78,6 +78,9 @@ class ExpertBot:
     that cap.
     """
 
+    #: It searches for tenths of a second a decision: shells run it off their event loop.
+    searches = True
+
     def __init__(
         self,
         level: str = DEFAULT_LEVEL,

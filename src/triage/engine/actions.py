@@ -288,16 +288,20 @@ _PLANS: dict[int, _Plan] = {}
 
 
 @lru_cache(maxsize=64)
-def _buy_table(
-    base: int, prices: tuple[tuple[int, int | None], ...]
-) -> tuple[tuple[tuple[int, str, int | None], ...], ...]:
-    """By Credits held (capped at the dearest price): the ids, holdings and limits of the items
-    affordable, in market order (T8)."""
-    items = [(base + number, price, _HOLDING[item], limit) for number, (item, (price, limit)) in enumerate(zip(MARKET_ITEMS, prices))]
-    return tuple(
-        tuple((action_id, holding, limit) for action_id, price, holding, limit in items if price <= credits)
-        for credits in range(max(price for price, _ in prices) + 1)
-    )
+def _buy_table(base: int, prices: tuple[tuple[int, int | None], ...]) -> tuple[tuple[Any, Any], ...]:
+    """By Credits held (capped at the dearest price): the ids of the items affordable, in
+    market order (T8), and, where one of them has a limit, each id with its holding and limit
+    to check (None where no limit applies, so the ids are all legal)."""
+    items = [
+        (base + number, price, _HOLDING[item], limit)
+        for number, (item, (price, limit)) in enumerate(zip(MARKET_ITEMS, prices))
+    ]
+    table = []
+    for credits in range(max(price for price, _ in prices) + 1):
+        affordable = [(action_id, holding, limit) for action_id, price, holding, limit in items if price <= credits]
+        limited = any(limit is not None for _, _, limit in affordable)
+        table.append((tuple(action_id for action_id, _, _ in affordable), tuple(affordable) if limited else None))
+    return tuple(table)
 
 
 @lru_cache(maxsize=64)
@@ -436,9 +440,13 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
             base += 2
     buys = plan.buys
     credits = state.credits
-    for action_id, holding, limit in buys[credits if credits < len(buys) else -1]:
-        if limit is None or getattr(state, holding) < limit:
-            ids.append(action_id)
+    affordable = buys[credits if credits < len(buys) else -1]
+    if affordable[1] is None:
+        ids.extend(affordable[0])
+    else:
+        for action_id, holding, limit in affordable[1]:
+            if limit is None or getattr(state, holding) < limit:
+                ids.append(action_id)
     ids.append(offsets["pass"])
     return ids
 

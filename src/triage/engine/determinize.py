@@ -145,18 +145,20 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Game:
     backs = _draw_backs(view, rng)
     cards = {card: _spec(card, back) for card, back in backs.items()}
     # The drawn game's generator: seeded from ``rng`` now, made when first needed.
-    game = Game(_config(view["config"]), cards, len(view["players"]), rng.getrandbits(64))
+    game = Game(
+        _config(view["config"]), cards, len(view["players"]), rng.getrandbits(64), _identity(view["card_ids"])
+    )
     _restore_flow(game, view)
     placed: set[str] = set(view["discard"])
     for seat, data in enumerate(view["players"]):
         game.players[seat] = _restore_player(data, placed)
     game.discard = list(view["discard"])
-    known = {card for card in view["deck_known"] if card is not None}
+    known = set(view["deck_known"])
+    known.discard(None)
     hidden = [card for card in view["card_ids"] if card not in placed and card not in known]
     rng.shuffle(hidden)
-    deck = []
-    for card in view["deck_known"]:
-        deck.append(card if card is not None else hidden.pop())
+    draw = hidden.pop
+    deck = [card if card is not None else draw() for card in view["deck_known"]]
     if hidden:
         raise DataError(f"view: {len(hidden)} cards are in no place the view shows")
     game.deck = deck
@@ -209,6 +211,22 @@ def _spec(card: str, back: Back) -> CardSpec:
             specs.clear()
         spec = specs[card] = CardSpec(card, *back)
     return spec
+
+
+_IDENTITIES: dict[int, tuple[list[str], dict[str, str]]] = {}
+
+
+def _identity(card_ids: list[str]) -> dict[str, str]:
+    """A drawn world's ``origins``: each card is its own (shared by the worlds of one view's
+    card list, never changed)."""
+    cached = _IDENTITIES.get(id(card_ids))
+    if cached is not None and cached[0] is card_ids:
+        return cached[1]
+    origins = {card: card for card in card_ids}
+    if len(_IDENTITIES) > 256:
+        _IDENTITIES.clear()
+    _IDENTITIES[id(card_ids)] = (card_ids, origins)
+    return origins
 
 
 def _config(data: dict[str, Any]) -> Config:

@@ -123,6 +123,7 @@ class Game:
         cards: dict[str, CardSpec],
         players: int,
         rng: random.Random | int,
+        origins: dict[str, str] | None = None,
     ) -> None:
         if not _is_whole(players) or not 1 <= players <= 4:
             raise ValueError(f"a game has 1 to 4 players (R1), got {players!r}")
@@ -161,7 +162,7 @@ class Game:
         self.history: list[dict[str, Any]] = []
         self.initial_events: list[Event] = []
         #: Secret: the deck-file id of each card's neutral handle (K1), for designers' statistics.
-        self.origins: dict[str, str] = {card: card for card in cards}
+        self.origins: dict[str, str] = {card: card for card in cards} if origins is None else origins
 
     @classmethod
     def new(
@@ -188,8 +189,7 @@ class Game:
         handles = card_handles(len(order))
         rng.shuffle(handles)
         cards = {handle: card.with_id(handle) for handle, card in zip(handles, order)}
-        game = cls(config, cards, players, rng)
-        game.origins = {handle: card.id for handle, card in zip(handles, order)}
+        game = cls(config, cards, players, rng, {handle: card.id for handle, card in zip(handles, order)})
         game.deck = list(handles)
         game.setup = {
             "players": players,

@@ -166,9 +166,12 @@ def _memory(game: Game, knower: _Knower, static: "_Static") -> dict[str, dict[st
     full = knower.full
     priority = knower.priority
     front, known, whole = static.memory_entries(game)
+    seen = game.seen_fronts
+    # In card id order: the sorted ids of the table, filtered, are cheaper than a sort.
     return {
         card: whole[card] if card in full else known[card] if card in priority else front[card]
-        for card in sorted(game.seen_fronts)
+        for card in static.card_ids
+        if card in seen
     }
 
 
