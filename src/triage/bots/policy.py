@@ -11,6 +11,7 @@ Reading a world's state is fine here: a world is a guess built from a view, neve
 
 from __future__ import annotations
 
+import random
 from typing import Any, Callable
 
 from triage.engine.actions import ActionSpace, action_space
@@ -36,6 +37,25 @@ def greedy_policy(game: Game) -> Action:
     if game.resolving == seat and player.pending:
         return _admission(game, seat, player)
     return _Turn(game, seat, player).choose()
+
+
+def rollout_policy(policy: Policy = greedy_policy) -> Callable[[Game, list[int], random.Random], int]:
+    """``policy`` in the form :func:`triage.engine.rollout.rollout` takes (integer ids), for
+    search code that plays on ids, such as the OpenSpiel IS-MCTS evaluator.
+
+    >>> from triage.engine import Game
+    >>> from triage.engine.rollout import rollout
+    >>> game = Game.new(players=2, seed=1)
+    >>> rollout(game, rollout_policy(), random.Random(0)) > 10 and game.is_over()
+    True
+    """
+
+    def choose(game: Game, ids: list[int], rng: random.Random) -> int:
+        seat = game.turn
+        assert seat is not None
+        return _action_id(action_space(game), game, seat, policy(game))
+
+    return choose
 
 
 def play_out(game: Game, policy: Policy = greedy_policy, limit: int = 10_000) -> Game:
