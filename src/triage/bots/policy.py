@@ -12,7 +12,8 @@ Reading a world's state is fine here: a world is a guess built from a view, neve
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from triage.engine.actions import ActionSpace, action_space
 from triage.engine.config import MARKET_ITEMS

@@ -23,7 +23,7 @@ game for a seat's decision: that would use what the seat cannot know (rules.md I
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from triage.engine.game import Game
 
