@@ -6,17 +6,17 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, Iterable, List, Optional
+from typing import Any, List, Optional
 
 import typer
 
 from triage.bots import make_bot, seat_names
-from triage.engine import DataError, Game, events_for, load_config, load_deck, state_dict, view
-from triage.engine.config import parse_assignment
+from triage.engine import DataError, Game, events_for, state_dict, view
 from triage.engine.records import load_record, make_record, replay, replay_steps
+from triage.options import game_settings
 from triage.play.render import describe_action, describe_event, render_position
 from triage.scenario import run_file
-from triage.sim.bench import run_bench
+from triage.sim.bench import PATHS, PLAYERS, run_bench, run_paths_bench
 
 app = typer.Typer(
     help="Triage: admit patients, diagnose them and heal them before Time runs out.",
@@ -30,28 +30,6 @@ app.add_typer(scenario_app, name="scenario")
 def fail(message: str) -> None:
     typer.echo(f"triage: {message}", err=True)
     raise typer.Exit(2)
-
-
-def game_settings(config: Optional[Path], deck: Optional[Path], settings: Iterable[str]) -> tuple[Any, Any]:
-    """The configuration (file, then ``--set`` overrides) and deck the options name."""
-    try:
-        overrides: dict[str, Any] = {}
-        for text in settings:
-            parsed = parse_assignment(text)
-            _deep_update(overrides, parsed)
-        game_config = load_config(config, overrides or None)
-        game_deck = load_deck(deck) if deck is not None else None
-    except DataError as error:
-        fail(str(error))
-    return game_config, game_deck
-
-
-def _deep_update(target: dict[str, Any], source: dict[str, Any]) -> None:
-    for key, value in source.items():
-        if isinstance(value, dict) and isinstance(target.get(key), dict):
-            _deep_update(target[key], value)
-        else:
-            target[key] = value
 
 
 @app.command()
@@ -165,19 +143,33 @@ def scenario_run(
 @app.command()
 def bench(
     players: int = typer.Option(2, min=1, max=4, help="Players per game."),
-    seconds: float = typer.Option(5.0, help="How long to play."),
+    seconds: float = typer.Option(5.0, help="How long to play (CPU seconds in all with --table/--search)."),
     games: Optional[int] = typer.Option(None, help="Play exactly this many games instead."),
     seed: int = typer.Option(0, help="Seed of the first game."),
+    path: str = typer.Option("dict", help="dict: legal_actions + apply; ids: legal_action_ids + apply_id."),
+    search: bool = typer.Option(False, "--search", help="Search iterations/s (determinize + copy + rollout) against the dict path."),
+    table: bool = typer.Option(False, "--table", help="Every fast path in one run, as ratios to the dict path."),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Random legal games on one core: actions per second (legal listing + apply) and games per second."""
-    result = run_bench(players=players, seconds=seconds, games=games, seed=seed)
+    if path not in PLAYERS:
+        fail(f"--path must be one of {', '.join(PLAYERS)}, got {path!r}")
+    if table or search:
+        paths = tuple(PATHS) if table else ("dict", "search")
+        measured = run_paths_bench(players=players, seconds=seconds, seed=seed, paths=paths)
+        if json_output:
+            typer.echo(json.dumps(measured.to_dict()))
+        else:
+            typer.echo(measured.table())
+            typer.echo(f"({players} players, {measured.rounds} interleaved rounds, process CPU time)")
+        return
+    result = run_bench(players=players, seconds=seconds, games=games, seed=seed, path=path)
     if json_output:
         typer.echo(json.dumps(result.to_dict()))
     else:
         typer.echo(
             f"{result.games} games, {result.actions} actions in {result.seconds:.2f} s: "
-            f"{result.actions_per_s:,.0f} actions/s, {result.games_per_s:,.1f} games/s ({players} players)"
+            f"{result.actions_per_s:,.0f} actions/s, {result.games_per_s:,.1f} games/s ({players} players, {path} path)"
         )
 
 

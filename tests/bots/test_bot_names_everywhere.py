@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import warnings
 from pathlib import Path
 
@@ -78,14 +79,20 @@ def test_the_web_app_lists_and_seats_the_expert(tmp_path: Path):
         table_id = created.json()["table_id"]
         token = created.json()["seats"][0]["token"]
         headers = {"Authorization": f"Bearer {token}"}
-        game = client.app.state.service.get(table_id).game
-        while game.turn == 0:
-            legal = client.get(f"/api/tables/{table_id}/legal", headers=headers).json()
-            actions = legal["actions"] if isinstance(legal, dict) and isinstance(legal.get("actions"), list) else legal
-            action = actions[0] if isinstance(actions, list) else game.legal_actions(0)[0]
-            answer = client.post(f"/api/tables/{table_id}/actions", json=action, headers=headers)
-            assert answer.status_code == 200, answer.json()
-        assert any(entry["by"] == 1 for entry in game.history)
+        def live_game():  # the table's game object is replaced at every stored action
+            return client.app.state.service.get(table_id).game
+
+        deadline = time.monotonic() + 120
+        while not any(entry["by"] == 1 for entry in live_game().history):
+            assert time.monotonic() < deadline, "the expert seat never moved"
+            game = live_game()
+            if game.turn == 0:
+                answer = client.post(
+                    f"/api/tables/{table_id}/actions", json=game.legal_actions(0)[0], headers=headers
+                )
+                assert answer.status_code == 200, answer.json()
+            else:
+                time.sleep(0.05)  # the bot moves on the server's event loop
         refused = client.post("/api/tables", json={"players": 2, "bots": [None, "os:system"]})
         assert refused.status_code == 422
 

@@ -4,8 +4,9 @@ Two copies of one deal are played side by side, one with ``legal_action_ids``/``
 other with ``legal_actions``/``apply``, picking the same position in both listings. After every
 action the events, the full state, the history, the generator, the knowledge sets and (every few
 actions) every seat's view must be equal, and the id listing must translate one to one into the
-dict listing. Games cover 1-4 players, every return_to variant (V1), short and long games and
-rich starting holdings, so that every payment mix, Helicopter target and market item occurs.
+dict listing. Games cover 1-4 players, every variant (V1 return_to, also per case; V2
+helicopter_draws; V3 terminal_upkeep; V4 quality_floor), short and long games and rich starting
+holdings, so that every payment mix, Helicopter target and market item occurs.
 """
 
 from __future__ import annotations
@@ -33,7 +34,12 @@ variants = st.fixed_dictionaries(
         "players": st.integers(1, 4),
         "seed": st.integers(0, 2**32),
         "choices": st.integers(0, 2**32),
-        "return_to": st.sampled_from(["top", "bottom", "discard"]),
+        "return_to": st.sampled_from(
+            ["top", "bottom", "discard", {"cured": "bottom", "died": "discard"}, {"rejected": "bottom"}]
+        ),
+        "helicopter_draws": st.sampled_from(["wait", "reopen"]),
+        "terminal_upkeep": st.sampled_from(["death", "reward"]),
+        "quality_floor": st.sampled_from([None, 0]),
         "rounds": st.integers(1, 8),
         "arrivals": st.integers(1, 3),
         "staff": st.integers(0, 3),
@@ -52,6 +58,9 @@ def deal(spec: dict[str, Any]) -> Game:
             "rounds": spec["rounds"],
             "arrivals": spec["arrivals"],
             "end_on_zero_quality": spec["end_on_zero_quality"],
+            "helicopter_draws": spec["helicopter_draws"],
+            "terminal_upkeep": spec["terminal_upkeep"],
+            "quality_floor": spec["quality_floor"],
             "start": {
                 "staff": spec["staff"],
                 "congress": spec["congress"],
@@ -130,6 +139,9 @@ def test_every_block_of_the_index_is_played() -> None:
             "helicopters": 2,
             "credits": 30,
             "end_on_zero_quality": False,
+            "helicopter_draws": ("wait", "reopen")[seed % 2],
+            "terminal_upkeep": ("death", "reward")[seed // 2 % 2],
+            "quality_floor": (None, 0)[seed // 4 % 2],
         }
         seen |= play_side_by_side(spec)[2]
     assert seen == {"admit", "reject", "diagnose", "heal", "treat", "helicopter", "buy", "pass"}

@@ -26,3 +26,13 @@ def test_pettingzoo_random_game(benchmark) -> None:  # type: ignore[no-untyped-d
 
 def test_gymnasium_random_game(benchmark) -> None:  # type: ignore[no-untyped-def]
     _bench(benchmark, lambda seed: random_games.gymnasium_games(games=1, seed=seed))
+
+
+def test_the_bench_command_prints_every_path_with_its_ratio(capsys) -> None:  # type: ignore[no-untyped-def]
+    from triage.envs import bench
+
+    assert bench.main(["--seconds", "0.1", "--simulations", "4", "--slices", "1"]) == 0
+    out = capsys.readouterr().out
+    for name in ("engine dict path", "openspiel", "pettingzoo", "gymnasium (solo)", "ismcts leduc_poker"):
+        assert name in out
+    assert "ismcts triage, triage RolloutEvaluator / leduc_poker:" in out

@@ -138,3 +138,18 @@ def test_the_layout_needs_a_bounded_number_of_spaces() -> None:
     game = Game.new(players=2, seed=1, config=config)
     with pytest.raises(EncodingError, match=r"market\.outpatient_clinic\.limit \(T8\)"):
         Layout.from_view(view(game, 0))
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_observation_from_the_game_is_the_observation_of_the_view(players: int) -> None:
+    """Layout.observe_game skips building the view but gives its vector exactly, and a world
+    drawn from the seat's view gives the same vector (I4)."""
+    checked = 0
+    for table in random_positions(players, range(10), every=3):
+        for seat in range(players):
+            from_view = table.layout.observe(view(table.game, seat))
+            assert np.array_equal(table.layout.observe_game(table.game, seat), from_view)
+            world = determinize(view(table.game, seat), random.Random(checked))
+            assert np.array_equal(table.layout.observe_game(world, seat), from_view)
+            checked += 1
+    assert checked > 50

@@ -22,6 +22,13 @@ def test_openspiel_random_sim_test_passes_with_serialization(players: int) -> No
 def test_random_sim_test_passes_with_a_fixed_deal_and_the_variants() -> None:
     game = pyspiel.load_game("triage", {"players": 2, "seed": 11, "rounds": 3, "return_to": "discard"})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    params = {"players": 3, "helicopter_draws": "reopen", "terminal_upkeep": "reward", "quality_floor": 0}
+    game = pyspiel.load_game("triage", params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    engine = game.new_initial_state().child(0).child(0).child(0).child(0).child(0).child(0).child(0).engine
+    config = engine.config
+    assert (config.helicopter_draws, config.terminal_upkeep, config.quality_floor) == ("reopen", "reward", 0)
+    assert game.min_utility() == 0.0  # V4: no score below the floor (VP start at 0)
 
 
 def test_the_deal_is_drawn_by_chance_nodes_spelling_the_engine_seed() -> None:

@@ -54,7 +54,7 @@ def test_typed_commands_errors_and_quitting(tmp_path):
     assert "error: unknown command 'frobnicate'" in text
     assert "refused: wrong_phase" in text and "(rule A4)" in text  # heal during admission
     assert "refused: no_such_space" in text and "(rule K4)" in text
-    assert "heal CARD AMOUNT" in text  # help
+    assert "heal CARD AMOUNT" in text and "T7     Helicopter" in text  # help: commands and rules
     assert f"Player 0 (human): admit {pending} 1" in text
     assert f"saved in {save}" in text
     assert load_record(save)["actions"][0] == {"by": 0, "do": {"type": "admit", "card": pending, "space": 1}}
@@ -118,3 +118,22 @@ def test_watching_bots_shows_only_public_events():
             assert all(line.rstrip().endswith("is checked") for line in checked)
             return
     raise AssertionError("no seed gave a check")
+
+
+def test_play_names_every_registered_bot_in_its_help_and_seats_the_expert_levels(tmp_path):
+    from triage.bots import bot_names
+
+    shown = " ".join(runner.invoke(app, ["play", "--help"], terminal_width=300).output.split())
+    for name, description in bot_names().items():
+        assert name in shown and " ".join(description.split()) in shown
+    save = tmp_path / "expert.json"
+    result = runner.invoke(
+        app,
+        ["play", "--plain", "--bots", "human,expert-novice", "--seed", "11", "--set", "rounds=1", "--save", str(save)],
+        input="1\n" * 40,
+    )
+    assert result.exit_code == 0, result.output
+    assert load_record(save)["seats"] == ["human", "expert-novice"]
+    assert "Player 1 (expert-novice)" in result.output
+    result = runner.invoke(app, ["play", "--plain", "--bots", "human,clever"], input="")
+    assert result.exit_code == 2 and "unknown seat 'clever'" in result.output and "expert-club" in result.output

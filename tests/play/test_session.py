@@ -15,8 +15,13 @@ def test_seats_option():
     assert parse_seats("Human, random", 2) == ["human", "random"]
     with pytest.raises(ValueError, match="names 3 seats but the game has 2 players"):
         parse_seats("human,random,greedy", 2)
-    with pytest.raises(ValueError, match="unknown seat 'clever'.*human, greedy, random"):
+    with pytest.raises(ValueError, match="unknown seat 'clever'.*human, random, greedy, expert, expert-club"):
         parse_seats("clever", 2)
+    assert parse_seats("EXPERT,expert-novice", 2) == ["expert", "expert-novice"]
+    # A designer's bot, spelt as its module and class are.
+    assert parse_seats("human,triage.bots.greedy:GreedyBot", 2) == ["human", "triage.bots.greedy:GreedyBot"]
+    with pytest.raises(ValueError, match="seat 1: bot 'nowhere:Bot': cannot import module 'nowhere'"):
+        parse_seats("human,nowhere:Bot", 2)
 
 
 def test_the_save_file_is_written_after_every_action_and_replays_to_the_game(tmp_path):
@@ -143,3 +148,30 @@ def test_bots_choose_from_their_own_view_only(monkeypatch):
         turns.append(session.turn)
         session.act(session.bot_action())
     assert seen == turns
+
+
+SOLO = {"solo": {"tiers": [{"name": "gold", "score": 44}, {"name": "silver", "score": 36}, {"name": "bronze", "score": 28}]}}
+TIERS = make_config(SOLO)
+
+
+def test_a_solo_game_ends_with_its_tier_and_what_the_next_one_needs():
+    """R4 solo: the end names the best tier reached (Game.solo_tier) and the next tier's score."""
+    seen = set()
+    for seed in range(12):
+        session = uninterrupted(seed, ["greedy"], config=TIERS)
+        score, tier = session.game.players[0].score, session.game.solo_tier()
+        line = session.final_lines()[1]
+        assert line == session.solo_tier_line() and line.startswith(f"Solo tier: {tier or 'none'} (score {score}")
+        higher = [(name, lowest) for name, lowest in TIERS.solo_tiers if lowest > score]
+        assert line.endswith(f"; {higher[-1][0]} needs {higher[-1][1]})" if higher else ", the best tier)")
+        seen.add(tier)
+    assert {"gold", "silver", "bronze", None} <= seen, "these seeds must reach every tier and none"
+
+
+def test_a_lost_solo_game_has_no_tier_and_other_games_no_tier_line():
+    lost = uninterrupted(16, ["random"], config=make_config({"rounds": 2, **SOLO}))
+    assert lost.game.winner is None and lost.game.solo_tier() is None
+    assert "Solo tier: none (the game is lost; bronze needs 28 without a loss)" in lost.final_lines()
+    assert not [line for line in uninterrupted(3, ["greedy", "random"]).final_lines() if "tier" in line]
+    untiered = uninterrupted(3, ["greedy"], config=make_config({"solo": {"tiers": []}}))
+    assert not [line for line in untiered.final_lines() if "tier" in line]

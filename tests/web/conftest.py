@@ -14,7 +14,14 @@ with warnings.catch_warnings():  # Starlette's notice about its test client's HT
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from page_helpers import browser_context, page, server, shots  # noqa: F401 (the page's browser-test fixtures)
+
 from triage.web.app import create_app
+from triage.web.limits import RateLimits
+
+#: The tests play far faster than a person: their clients are held to no practical rate limit
+#: (tests/web/test_web_limits.py checks the limits themselves).
+UNLIMITED = "100000/second"
 
 
 @pytest.fixture
@@ -24,5 +31,5 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url)) as test_client:
+    with TestClient(create_app(db_url, RateLimits(create=UNLIMITED, act=UNLIMITED))) as test_client:
         yield test_client

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from web_helpers import auth, create, play_random, service_of, tokens_of
+from web_helpers import auth, create, legal_actions, play_random, service_of, summary_when_over, tokens_of
 
 from triage.engine import Game, view
+from triage.engine.choices import action_choices
 from triage.engine.records import replay
 
 
@@ -40,11 +41,13 @@ def test_the_view_and_legal_actions_are_the_seats_own(client: TestClient) -> Non
     game = Game.new(players=2, seed=11)
     for seat in (0, 1):
         got = client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[seat])).json()
+        assert got.pop("actions") == 0  # the action number, for idempotent actions
         assert got == view(game, seat)
         legal = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[seat])).json()
-        assert legal == game.legal_actions(seat)
+        assert legal == {"actions": 0, "choices": action_choices(game, seat)}
+        assert legal_actions(client, table_id, tokens[seat]) == game.legal_actions(seat)
     # R1: it is seat 0's decision first, so seat 1 has no legal action.
-    assert client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[1])).json() == []
+    assert client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[1])).json()["choices"] == []
 
 
 def test_missing_or_wrong_tokens_are_refused_on_every_seat_request(client: TestClient) -> None:
@@ -72,7 +75,7 @@ def test_missing_or_wrong_tokens_are_refused_on_every_seat_request(client: TestC
 def test_nobody_can_act_for_another_seat(client: TestClient) -> None:
     created = create(client, players=2, seed=3)
     table_id, tokens = created["table_id"], tokens_of(created)
-    seat0_action = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()[0]
+    seat0_action = legal_actions(client, table_id, tokens[0])[0]
     # Seat 1's token sends seat 0's legal action: it acts as seat 1, whose decision it is not (R1).
     refused = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[1]), json=seat0_action)
     assert refused.status_code == 409
@@ -105,7 +108,7 @@ def test_refused_actions_use_the_error_codes_and_change_nothing(client: TestClie
 def test_an_accepted_action_returns_the_seats_events(client: TestClient) -> None:
     created = create(client, players=2, seed=9)
     table_id, tokens = created["table_id"], tokens_of(created)
-    action = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()[0]
+    action = legal_actions(client, table_id, tokens[0])[0]
     response = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action)
     assert response.status_code == 200
     body = response.json()
@@ -118,13 +121,13 @@ def test_bots_move_on_the_server_until_a_human_must_decide(client: TestClient) -
     table_id, tokens = created["table_id"], tokens_of(created)
     game = service_of(client).get(table_id).game
     assert game.turn == 1 and game.history and all(entry["by"] == 0 for entry in game.history)
-    assert client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[1])).json()
+    assert legal_actions(client, table_id, tokens[1])
 
 
 def test_a_table_of_bots_plays_to_the_end(client: TestClient) -> None:
     created = create(client, players=3, bots=["random"] * 3, seed=6)
     assert created["seats"] == []
-    summary = client.get(f"/api/tables/{created['table_id']}").json()
+    summary = summary_when_over(client.get, f"/api/tables/{created['table_id']}")
     assert summary["over"] and summary["phase"] == "over"
 
 
@@ -141,18 +144,6 @@ def test_the_record_is_filtered_until_the_game_is_over(client: TestClient) -> No
     final = client.get(f"/api/tables/{table_id}/record", headers=auth(tokens[0])).json()
     assert final["seed"] == 8
     assert replay(final).scores() == client.get(f"/api/tables/{table_id}").json()["scores"]
-
-
-def test_join_takes_a_free_seat_and_revokes_its_first_token(client: TestClient) -> None:
-    created = create(client, players=3, bots=[None, None, "random"], seed=1)
-    table_id, tokens = created["table_id"], tokens_of(created)
-    client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0]))  # seat 0 is now taken
-    joined = client.post(f"/api/tables/{table_id}/join").json()
-    assert joined["seat"] == 1
-    assert client.get(f"/api/tables/{table_id}/view", headers=auth(joined["token"])).json()["viewer"] == 1
-    assert client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[1])).status_code == 403
-    full = client.post(f"/api/tables/{table_id}/join")
-    assert full.status_code == 409 and full.json()["code"] == "table_full"
 
 
 def test_unknown_tables_are_404_with_a_code(client: TestClient) -> None:
@@ -201,21 +192,3 @@ def test_serve_refuses_a_bad_database_url_clearly() -> None:
     result = CliRunner().invoke(app, ["serve", "--db", "not a url"])
     assert result.exit_code == 2
     assert "--db 'not a url' is not a database URL" in result.output
-
-
-def test_an_action_that_cannot_be_stored_is_not_accepted(client: TestClient, monkeypatch) -> None:
-    from sqlalchemy.exc import OperationalError
-
-    created = create(client, players=2, seed=19)
-    table_id, tokens = created["table_id"], tokens_of(created)
-    before = client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json()
-    action = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()[0]
-
-    def disk_full(*_args: object) -> None:
-        raise OperationalError("INSERT", {}, Exception("database or disk is full"))
-
-    monkeypatch.setattr(service_of(client).store, "add_action", disk_full)
-    refused = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action)
-    assert refused.status_code == 503 and refused.json()["code"] == "storage_error"
-    monkeypatch.undo()
-    assert client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json() == before

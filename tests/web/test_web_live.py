@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import auth, create, service_of, tokens_of
+from web_helpers import auth, create, legal_actions, service_of, tokens_of
 
 from triage.engine import events_for, public_event, view
+from triage.engine.choices import action_choices, expand
 
 
 def test_each_seat_receives_only_its_own_filtered_events(client: TestClient) -> None:
@@ -24,12 +25,13 @@ def test_each_seat_receives_only_its_own_filtered_events(client: TestClient) -> 
         spectator.send_json({"spectate": True})
         hello0, hello1, hello_spectator = seat0.receive_json(), seat1.receive_json(), spectator.receive_json()
         assert hello0["view"] == view(live.game, 0) and hello0["log"] == events_for(live.events, 0)
-        assert hello1["view"] == view(live.game, 1) and hello1["legal"] == []
-        assert hello_spectator["seat"] is None and hello_spectator["legal"] == []
+        assert hello0["choices"] == action_choices(live.game, 0) and hello0["actions"] == 0
+        assert hello1["view"] == view(live.game, 1) and hello1["choices"] == []
+        assert hello_spectator["seat"] is None and hello_spectator["choices"] == []
         assert hello_spectator["log"] == [public_event(event) for event in live.events]
 
         start = len(live.events)
-        action = hello0["legal"][0]
+        action = next(expand(hello0["choices"][0]))
         assert client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action).status_code == 200
         everything = live.events[start:]
         update0, update1, update_spectator = seat0.receive_json(), seat1.receive_json(), spectator.receive_json()
@@ -38,6 +40,8 @@ def test_each_seat_receives_only_its_own_filtered_events(client: TestClient) -> 
         assert update1["events"] == events_for(everything, 1)
         assert update_spectator["events"] == [public_event(event) for event in everything]
         assert update1["view"] == view(live.game, 1)
+        assert update0["actions"] == update1["actions"] == update_spectator["actions"] == 1
+        assert update0["choices"] == action_choices(live.game, 0) and update_spectator["choices"] == []
 
 
 def test_a_reconnecting_client_gets_its_current_view(client: TestClient) -> None:
@@ -48,14 +52,16 @@ def test_a_reconnecting_client_gets_its_current_view(client: TestClient) -> None
         socket.send_json({"token": tokens[0]})
         first = socket.receive_json()
     for _ in range(3):
-        legal = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()
+        legal = legal_actions(client, table_id, tokens[0])
         client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=legal[-1])
     with client.websocket_connect(url) as socket:
         socket.send_json({"token": tokens[0]})
         again = socket.receive_json()
     current = client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json()
+    assert current.pop("actions") == again["actions"]
     assert again["type"] == "hello" and again["view"] == current != first["view"]
-    assert again["legal"] == client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()
+    legal = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()
+    assert {"actions": again["actions"], "choices": again["choices"]} == legal
     assert len(again["log"]) > len(first["log"])
 
 

@@ -22,7 +22,7 @@ from triage.web.tables import TableService
 
 def test_tables_are_stored_and_replayed_on_postgresql() -> None:
     first = TableService(Store(URL))
-    table, tokens = first.create(3, [None, "random", None], seed=2**40 + 3, config={"rounds": 2}, deck=None)
+    table, tokens, _invites = first.create(3, [None, "random", None], seed=2**40 + 3, config={"rounds": 2}, deck=None)
     rng = random.Random(0)
     while table.game.turn is not None and len(table.game.history) < 40:
         seat = table.game.turn

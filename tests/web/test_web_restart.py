@@ -10,9 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
+from web_helpers import summary_when_over
 from web_server import ServerProcess
 
 from triage.engine import view
+from triage.engine.choices import expand
 from triage.engine.records import replay
 from triage.web.storage import Store
 
@@ -49,7 +51,7 @@ def play(base: str, table_id: str, tokens: dict[int, str], steps: int, rng: rand
     acked = []
     for _ in range(steps):
         for seat, token in tokens.items():
-            legal = seat_get(base, table_id, "legal", token)
+            legal = [action for choice in seat_get(base, table_id, "legal", token)["choices"] for action in expand(choice)]
             if legal:
                 action = rng.choice(legal)
                 if post_action(base, table_id, token, action).status_code == 200:
@@ -84,7 +86,8 @@ def test_a_killed_server_resumes_every_table_exactly(db_path: Path) -> None:
             for table_id, tokens in (humans, with_bot)
             for seat, token in tokens.items()
         }
-        finished = http().get(f"{server.url}/api/tables/{bots_only[0]}").json()
+        finished = summary_when_over(http().get, f"{server.url}/api/tables/{bots_only[0]}")
+        assert finished["over"]
         server.kill()
 
         reconnect()
@@ -139,6 +142,7 @@ def test_no_acknowledged_action_is_lost_when_the_server_is_killed_mid_game(db_pa
         server.start()
         expected = replay(stored.record())
         for seat, token in tokens.items():
-            assert seat_get(server.url, table_id, "view", token) == view(expected, seat)
+            seen = seat_get(server.url, table_id, "view", token)
+            assert seen.pop("actions") == len(stored.actions) and seen == view(expected, seat)
     finally:
         server.stop()

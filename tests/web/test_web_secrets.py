@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from fastapi.testclient import TestClient
-from web_helpers import auth, create, service_of, tokens_of
+from web_helpers import auth, create, legal_actions, service_of, tokens_of
 
-from triage.engine import Game, RuleError, state_dict
+from triage.engine import Game, RuleError, spectator_view, state_dict
+from triage.engine.choices import action_choices
 from triage.engine.determinize import determinize
 from triage.engine.views import view
-from triage.engine import spectator_view
 from triage.web.tables import LiveTable, TableService, rule_refusal
 
 BACK_FIELDS = ("credits", "vp", "healing")
@@ -46,6 +46,7 @@ def answers(game: Game, seat: int) -> dict[str, Any]:
     outcome: dict[str, Any] = {
         "view": TableService.view_for(table, seat),
         "legal": TableService.legal_for(table, seat),
+        "choices": action_choices(game, seat),
         "spectator": spectator_view(game),
         "probes": [],
     }
@@ -69,7 +70,7 @@ def test_every_channel_is_the_same_on_games_the_seat_cannot_tell_apart(client: T
     for _ in range(25):  # into round 2, with patients revealed, unrevealed and checked
         live = service_of(client).get(table_id)
         seat = live.game.turn
-        legal = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[seat])).json()
+        legal = legal_actions(client, table_id, tokens[seat])
         client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[seat]), json=rng.choice(legal))
     game = service_of(client).get(table_id).game
     seat = game.turn
@@ -178,7 +179,7 @@ def test_nothing_sent_to_a_seat_or_spectator_holds_what_it_cannot_know(client: T
                 received[seat].append(answer.json())
                 if answer.status_code == 200:
                     break
-            legal = client.get(f"/api/tables/{table_id}/legal", headers=headers).json()
+            legal = legal_actions(client, table_id, tokens[seat])
             if legal:
                 received[seat].append(
                     client.post(f"/api/tables/{table_id}/actions", headers=headers, json=rng.choice(legal)).json()

@@ -7,6 +7,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from triage.engine.choices import expand
+
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
@@ -22,6 +24,12 @@ def tokens_of(created: dict[str, Any]) -> dict[int, str]:
     return {entry["seat"]: entry["token"] for entry in created["seats"]}
 
 
+def legal_actions(client: TestClient, table_id: str, token: str) -> list[dict[str, Any]]:
+    """The seat's legal actions, every payment mix listed: /legal's choices expanded."""
+    answer = client.get(f"/api/tables/{table_id}/legal", headers=auth(token)).json()
+    return [action for choice in answer["choices"] for action in expand(choice)]
+
+
 def service_of(client: TestClient) -> Any:
     return client.app.state.service
 
@@ -32,7 +40,7 @@ def play_random(client: TestClient, table_id: str, tokens: dict[int, str], steps
     played = 0
     for _ in range(steps):
         for token in tokens.values():
-            legal = client.get(f"/api/tables/{table_id}/legal", headers=auth(token)).json()
+            legal = legal_actions(client, table_id, token)
             if legal:
                 response = client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=rng.choice(legal))
                 assert response.status_code == 200, response.json()
@@ -41,3 +49,16 @@ def play_random(client: TestClient, table_id: str, tokens: dict[int, str], steps
         else:
             return played
     return played
+
+
+def summary_when_over(get: Any, url: str, seconds: float = 120.0) -> dict[str, Any]:
+    """A table's summary once its game is over: bots play in the server's background, so an
+    all-bot table ends a little after its creation was answered."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        summary: dict[str, Any] = get(url).json()
+        if summary["over"] or time.monotonic() > deadline:
+            return summary
+        time.sleep(0.02)

@@ -34,7 +34,8 @@ from triage.bots.policy import Policy, greedy_policy, play_out
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
 
-#: Playouts per decision and the CPU-seconds safety cap of each level.
+#: Playouts per decision in a 2-player game (scaled by 2 / players) and the CPU-seconds safety
+#: cap of each level.
 LEVELS: dict[str, tuple[int, float]] = {
     "novice": (12, 0.05),
     "club": (48, 0.12),
@@ -77,6 +78,9 @@ class ExpertBot:
     that cap.
     """
 
+    #: It searches for tenths of a second a decision: shells run it off their event loop.
+    searches = True
+
     def __init__(
         self,
         level: str = DEFAULT_LEVEL,
@@ -86,7 +90,10 @@ class ExpertBot:
     ) -> None:
         base = level_budget(level)
         self.level = level
-        if playouts is None and time_limit is None:
+        #: A level's playouts are for a 2-player game and scale with the players (a playout
+        #: of a 4-player game costs about twice as much); an explicit budget is kept as given.
+        self.scaled = playouts is None and time_limit is None
+        if self.scaled:
             self.budget = base
             self.name = "expert" if level == DEFAULT_LEVEL else f"expert-{level}"
         else:
@@ -104,7 +111,11 @@ class ExpertBot:
             candidates.append(fallback)
         if len(candidates) == 1 or _order_only(legal):
             return fallback
-        search = _Search(view, candidates, rng, self.budget, self.policy)
+        budget = self.budget
+        if self.scaled and budget.playouts is not None:
+            players = max(1, len(view["players"]))
+            budget = Budget(max(1, round(budget.playouts * 2 / players)), budget.time_limit)
+        search = _Search(view, candidates, rng, budget, self.policy)
         return search.run(default=candidates.index(fallback))
 
 

@@ -12,7 +12,8 @@ Reading a world's state is fine here: a world is a guess built from a view, neve
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from triage.engine.actions import ActionSpace, action_space
 from triage.engine.config import MARKET_ITEMS
@@ -26,17 +27,36 @@ Policy = Callable[[Game], Action]
 ADMIT_VALUE = {"chronic": 5.0, "severe": 3.0, "non_severe": 2.0, None: 2.5}
 HIDDEN_ORDER = {"chronic": 0, None: 1, "severe": 2, "non_severe": 3}
 DEADLINE_ORDER = {"critical": 0, "severe": 1, "chronic": 2, "non_severe": 3}
-PASS: Action = {"type": "pass"}
 
 
 def greedy_policy(game: Game) -> Action:
     """The greedy bot's choice for the seat to move, computed from the game itself."""
     seat = game.turn
-    assert seat is not None, "greedy_policy needs a game waiting for a decision"
+    if seat is None:
+        raise ValueError("greedy_policy needs a game waiting for a decision (the game is over)")
     player = game.players[seat]
     if game.resolving == seat and player.pending:
         return _admission(game, seat, player)
     return _Turn(game, seat, player).choose()
+
+
+def rollout_policy(policy: Policy = greedy_policy) -> Callable[[Game, list[int], random.Random], int]:
+    """``policy`` in the form :func:`triage.engine.rollout.rollout` takes (integer ids), for
+    search code that plays on ids, such as the OpenSpiel IS-MCTS evaluator.
+
+    >>> from triage.engine import Game
+    >>> from triage.engine.rollout import rollout
+    >>> game = Game.new(players=2, seed=1)
+    >>> rollout(game, rollout_policy(), random.Random(0)) > 10 and game.is_over()
+    True
+    """
+
+    def choose(game: Game, ids: list[int], rng: random.Random) -> int:
+        seat = game.turn
+        assert seat is not None
+        return _action_id(action_space(game), game, seat, policy(game))
+
+    return choose
 
 
 def play_out(game: Game, policy: Policy = greedy_policy, limit: int = 10_000) -> Game:
@@ -268,7 +288,7 @@ class _Turn:
             action = step()
             if action is not None:
                 return action
-        return PASS
+        return {"type": "pass"}
 
     def save_the_dying(self) -> Action | None:
         dying = sorted((s for s in self.slots if s.revealed and self.dies_now(s)), key=self.heal_need)
@@ -387,12 +407,3 @@ class _Turn:
         if self.can_buy("helicopter"):
             return {"type": "buy", "item": "helicopter"}
         return None
-
-
-def random_policy(rng: random.Random) -> Policy:
-    """A uniformly random playout policy (a baseline for tests and comparisons)."""
-
-    def choose(game: Game) -> Action:
-        return rng.choice(game.legal_actions())
-
-    return choose

@@ -200,7 +200,18 @@ class _Plan:
     """What listing and applying ids needs for one card table and configuration, with memos:
     the ids of one patient's payment mixes depend on a few small numbers only."""
 
-    __slots__ = ("cards", "config", "space", "table", "offsets", "radix", "buys", "diagnose_memo", "heal_memo")
+    __slots__ = (
+        "cards",
+        "config",
+        "space",
+        "table",
+        "offsets",
+        "radix",
+        "buys",
+        "diagnose_memo",
+        "heal_memo",
+        "admission_memo",
+    )
 
     def __init__(self, cards: Any, config: Any) -> None:
         self.cards = cards
@@ -213,7 +224,18 @@ class _Plan:
         prices = tuple((market.price, market.limit) for market in config.market.values())
         self.buys = _buy_table(self.offsets["buy"], prices)
         # Shared by every plan of one index shape: the ids depend on nothing else.
-        self.diagnose_memo, self.heal_memo = _memos(self.space)
+        self.diagnose_memo, self.heal_memo, self.admission_memo = _memos(self.space)
+
+    def admission_ids(self, pending: int, hospital: list[Any]) -> tuple[int, ...]:
+        """A4: the ids of admitting each of ``pending`` patients to each free space, or of
+        rejecting each when no space is free."""
+        free = [number for number, slot in enumerate(hospital) if slot is None]
+        if free:
+            base = self.offsets["admit"]
+            size = self.space.spaces
+            return tuple(base + i * size + number for i in range(pending) for number in free)
+        base = self.offsets["reject"]
+        return tuple(base + i for i in range(pending))
 
     def diagnose_ids(self, number: int, cost: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:
         """T1, T6: the ids of every mix paying ``cost`` for the patient in space ``number + 1``."""
@@ -266,21 +288,25 @@ _PLANS: dict[int, _Plan] = {}
 
 
 @lru_cache(maxsize=64)
-def _buy_table(
-    base: int, prices: tuple[tuple[int, int | None], ...]
-) -> tuple[tuple[tuple[int, str, int | None], ...], ...]:
-    """By Credits held (capped at the dearest price): the ids, holdings and limits of the items
-    affordable, in market order (T8)."""
-    items = [(base + number, price, _HOLDING[item], limit) for number, (item, (price, limit)) in enumerate(zip(MARKET_ITEMS, prices))]
-    return tuple(
-        tuple((action_id, holding, limit) for action_id, price, holding, limit in items if price <= credits)
-        for credits in range(max(price for price, _ in prices) + 1)
-    )
+def _buy_table(base: int, prices: tuple[tuple[int, int | None], ...]) -> tuple[tuple[Any, Any], ...]:
+    """By Credits held (capped at the dearest price): the ids of the items affordable, in
+    market order (T8), and, where one of them has a limit, each id with its holding and limit
+    to check (None where no limit applies, so the ids are all legal)."""
+    items = [
+        (base + number, price, _HOLDING[item], limit)
+        for number, (item, (price, limit)) in enumerate(zip(MARKET_ITEMS, prices))
+    ]
+    table = []
+    for credits in range(max(price for price, _ in prices) + 1):
+        affordable = [(action_id, holding, limit) for action_id, price, holding, limit in items if price <= credits]
+        limited = any(limit is not None for _, _, limit in affordable)
+        table.append((tuple(action_id for action_id, _, _ in affordable), tuple(affordable) if limited else None))
+    return tuple(table)
 
 
 @lru_cache(maxsize=64)
-def _memos(space: ActionSpace) -> tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]]:
-    return {}, {}
+def _memos(space: ActionSpace) -> tuple[dict[tuple[Any, ...], tuple[int, ...]], ...]:
+    return {}, {}, {}
 
 
 def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int]:
@@ -334,32 +360,60 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
     seat = game.turn
     if seat is None or (player is not None and player != seat):
         return []
-    plan = _plan(game)
+    plan = _PLANS.get(id(game.cards))
+    if plan is None or plan.cards is not game.cards or plan.config is not game.config:
+        plan = _plan(game)
     offsets = plan.offsets
     state = game.players[seat]
     hospital = state.hospital
     if game.resolving == seat and state.pending:
-        free = [number for number, slot in enumerate(hospital) if slot is None]
-        if free:
-            base = offsets["admit"]
-            size = plan.space.spaces
-            return [base + i * size + number for i in range(len(state.pending)) for number in free]
-        base = offsets["reject"]
-        return [base + i for i in range(len(state.pending))]
+        # A4: every pending patient to every free space, or, with none free, each rejected;
+        # the ids depend on the number pending and the free spaces only.
+        key = (len(state.pending), *[slot is None for slot in hospital])
+        found = plan.admission_memo.get(key)
+        if found is None:
+            found = plan.admission_memo[key] = plan.admission_ids(key[0], hospital)
+        return list(found)
     ids: list[int] = []
     cards = game.cards
     staff = state.staff_available
     congress = state.congress
     healing = state.healing
+    diagnostics = state.diagnostics
+    diagnose_memo = plan.diagnose_memo
+    heal_memo = plan.heal_memo
     for number, slot in enumerate(hospital):
         if slot is None:
             continue
         spec = cards[slot.card]
+        # The memo keys of Plan.diagnose_ids and Plan.heal_ids, built here to save a call.
         if not slot.revealed:
-            ids.extend(plan.diagnose_ids(number, spec.diagnosis or 0, state.diagnostics, staff, congress))
+            cost = spec.diagnosis or 0
+            found = diagnose_memo.get(
+                (
+                    number,
+                    cost,
+                    diagnostics if diagnostics < cost else cost,
+                    staff if staff < cost else cost,
+                    congress if congress < cost else cost,
+                )
+            )
+            if found is None:
+                found = plan.diagnose_ids(number, cost, diagnostics, staff, congress)
         else:
-            difficulty = spec.healing if spec.healing is not None else slot.time
-            ids.extend(plan.heal_ids(number, difficulty - slot.placed, healing, staff, congress))
+            need = (spec.healing if spec.healing is not None else slot.time) - slot.placed
+            found = heal_memo.get(
+                (
+                    number,
+                    need,
+                    healing if healing < need else need,
+                    staff if staff < need else need,
+                    congress if congress < need else need,
+                )
+            )
+            if found is None:
+                found = plan.heal_ids(number, need, healing, staff, congress)
+        ids.extend(found)
     if state.terminals:
         base = offsets["treat"]
         for patient in state.terminals:
@@ -386,9 +440,13 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
             base += 2
     buys = plan.buys
     credits = state.credits
-    for action_id, holding, limit in buys[credits if credits < len(buys) else -1]:
-        if limit is None or getattr(state, holding) < limit:
-            ids.append(action_id)
+    affordable = buys[credits if credits < len(buys) else -1]
+    if affordable[1] is None:
+        ids.extend(affordable[0])
+    else:
+        for action_id, holding, limit in affordable[1]:
+            if limit is None or getattr(state, holding) < limit:
+                ids.append(action_id)
     ids.append(offsets["pass"])
     return ids
 

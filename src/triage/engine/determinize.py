@@ -17,10 +17,11 @@ this never paints itself into a corner when some consistent game exists.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any
 
 from triage.engine.cards import CardSpec, STANDARD_KINDS
-from triage.engine.config import make_config
+from triage.engine.config import Config, make_config
 from triage.engine.errors import DataError
 from triage.engine.game import Game
 from triage.engine.state import BASE_SPACES, PLAYER_NUMBERS, Patient, PlayerState
@@ -49,55 +50,86 @@ def _hospital_time(view: dict[str, Any]) -> dict[str, int]:
 
 
 def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, Back]:
+    """Each unknown card's back, drawn as described in the module doc.
+
+    The pool of backs still free keeps the catalogue's order; a card's candidates are the free
+    backs that fit it, in that order, and ``rng.choice`` picks one (so a seed always draws the
+    same world). Free backs are kept per (front class, kind) so that the candidates of a card
+    are found from a few short lists instead of a test of every back."""
     viewer = view["viewer"]
     knowledge = view["knowledge"][viewer]
     full = set(knowledge["full"])
     priority_only = set(knowledge["priority"])
     memory: dict[str, dict[str, Any]] = view["cards"]
-    pool: list[Back] = [tuple(back) for back in view["catalogue"]]  # type: ignore[misc]
+    pool, keys, template, by_back = _catalogue_pool(view["catalogue"])
     backs: dict[str, Back] = {}
+    # A known back takes the first free copy of that back in the pool.
+    taken: set[int] = set()
+    used: dict[Back, int] = {}
     for card in sorted(full):
-        entry = dict(memory[card])
-        if entry.get("kind") == "chronic":
-            entry["healing"] = None
-        back = _known_back(entry)
-        try:
-            pool.remove(back)
-        except ValueError:
-            raise DataError(f"view: card {card}'s known back {back} is not in the catalogue") from None
+        entry = memory[card]
+        kind = entry["kind"]
+        back = (kind, entry["diagnosis"], None if kind == "chronic" else entry["healing"], entry["credits"], entry["vp"])
+        copies = by_back.get(back, ())
+        count = used.get(back, 0)
+        if count >= len(copies):
+            raise DataError(f"view: card {card}'s known back {back} is not in the catalogue")
+        used[back] = count + 1
+        taken.add(copies[count])
         backs[card] = back
+    if taken:
+        buckets = {key: [p for p in positions if p not in taken] for key, positions in template.items()}
+    else:
+        buckets = {key: list(positions) for key, positions in template.items()}
+
+    def take(position: int) -> Back:
+        buckets[keys[position]].remove(position)
+        return pool[position]
     not_severe = set(view["not_severe"])
     for card, time in _hospital_time(view).items():
         if time >= 2:
             not_severe.add(card)
 
-    def fits(card: str) -> Any:
-        entry = memory.get(card)
-        if entry is None:
-            return lambda back: True
-        front = (entry["front"], entry["diagnosis"] if entry["front"] == "standard" else None)
-        kind = entry.get("kind") if card in priority_only else None
-        excluded = card in not_severe
-        return lambda back: (
-            _front_class(back) == front
-            and (kind is None or back[0] == kind)
-            and not (excluded and back[0] == "severe")
-        )
-
-    def tightness(card: str) -> int:
-        if card not in memory:
-            return 3
+    # The most constrained first: a known priority, then not severe, then a seen front, then
+    # the rest; by card id within each.
+    groups: tuple[list[str], ...] = ([], [], [])
+    for card in sorted(memory):
+        if card in full:
+            continue
         if card in priority_only:
-            return 0
-        return 1 if card in not_severe else 2
-
-    unknown = sorted((card for card in view["card_ids"] if card not in full), key=lambda c: (tightness(c), c))
-    for card in unknown:
-        test = fits(card)
-        candidates = [index for index, back in enumerate(pool) if test(back)]
+            groups[0].append(card)
+        else:
+            groups[1 if card in not_severe else 2].append(card)
+    unseen = [card for card in sorted(view["card_ids"]) if card not in memory and card not in full]
+    for card in (*groups[0], *groups[1], *groups[2]):
+        entry = memory[card]
+        front = entry["front"]
+        if front != "standard":
+            kinds: tuple[str, ...] = (front,)
+            diagnosis = None
+        else:
+            diagnosis = entry["diagnosis"]
+            if card in priority_only:
+                kind = entry["kind"]
+                excluded = kind == "severe" and card in not_severe
+                kinds = (kind,) if kind in STANDARD_KINDS and not excluded else ()
+            elif card in not_severe:
+                kinds = ("chronic", "non_severe")
+            else:
+                kinds = ("severe", "chronic", "non_severe")
+        lists = [buckets.get((front, diagnosis, kind), ()) for kind in kinds]
+        lists = [positions for positions in lists if positions]
+        candidates = lists[0] if len(lists) == 1 else sorted(p for positions in lists for p in positions)
         if not candidates:
             raise DataError(f"view: no card back fits {card}: no game is consistent with this view")
-        backs[card] = pool.pop(rng.choice(candidates))
+        backs[card] = take(rng.choice(candidates))
+    # Cards never seen fit every free back; nothing reads the class lists any more, so a draw
+    # only leaves the free list (``randrange(n)`` draws what ``choice`` of n items would).
+    alive = sorted(position for positions in buckets.values() for position in positions)
+    for card in unseen:
+        if not alive:
+            raise DataError(f"view: no card back fits {card}: no game is consistent with this view")
+        backs[card] = pool[alive.pop(rng.randrange(len(alive)))]
     return backs
 
 
@@ -111,30 +143,103 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Game:
     True
     """
     backs = _draw_backs(view, rng)
-    cards = {card: CardSpec(card, *back) for card, back in backs.items()}
-    config = make_config(view["config"], source="view.config")
-    game = Game(config, cards, len(view["players"]), random.Random(rng.getrandbits(64)))
+    cards = {card: _spec(card, back) for card, back in backs.items()}
+    # The drawn game's generator: seeded from ``rng`` now, made when first needed.
+    game = Game(
+        _config(view["config"]), cards, len(view["players"]), rng.getrandbits(64), _identity(view["card_ids"])
+    )
     _restore_flow(game, view)
     placed: set[str] = set(view["discard"])
     for seat, data in enumerate(view["players"]):
         game.players[seat] = _restore_player(data, placed)
     game.discard = list(view["discard"])
-    known = [card for card in view["deck_known"] if card is not None]
+    known = set(view["deck_known"])
+    known.discard(None)
     hidden = [card for card in view["card_ids"] if card not in placed and card not in known]
     rng.shuffle(hidden)
-    deck = []
-    for card in view["deck_known"]:
-        deck.append(card if card is not None else hidden.pop())
+    draw = hidden.pop
+    deck = [card if card is not None else draw() for card in view["deck_known"]]
     if hidden:
         raise DataError(f"view: {len(hidden)} cards are in no place the view shows")
     game.deck = deck
-    game.known_positions = set(known)
+    game.known_positions = known
     game.seen_fronts = set(view["cards"])
     game.not_severe = set(view["not_severe"])
     for seat, entry in enumerate(view["knowledge"]):
         game.know_full[seat] = set(entry["full"])
         game.know_priority[seat] = set(entry["priority"])
     return game
+
+
+_POOLS: dict[int, tuple[list[list[Any]], tuple[Any, ...]]] = {}
+
+
+def _catalogue_pool(
+    catalogue: list[list[Any]],
+) -> tuple[list[Back], list[tuple[Any, ...]], dict[tuple[Any, ...], list[int]], dict[Back, list[int]]]:
+    """The catalogue's backs, each back's (front class, kind), the positions of each such
+    class and of each back: worked out once per catalogue object (views of one game share
+    theirs)."""
+    cached = _POOLS.get(id(catalogue))
+    if cached is not None and cached[0] is catalogue:
+        return cached[1]  # type: ignore[return-value]
+    pool: list[Back] = [tuple(back) for back in catalogue]  # type: ignore[misc]
+    keys = [(*_front_class(back), back[0]) for back in pool]
+    template: dict[tuple[Any, ...], list[int]] = {}
+    by_back: dict[Back, list[int]] = {}
+    for position, key in enumerate(keys):
+        template.setdefault(key, []).append(position)
+        by_back.setdefault(pool[position], []).append(position)
+    if len(_POOLS) > 256:
+        _POOLS.clear()
+    _POOLS[id(catalogue)] = (catalogue, (pool, keys, template, by_back))
+    return pool, keys, template, by_back
+
+
+_SPECS: dict[Back, dict[str, CardSpec]] = {}
+_CONFIGS: dict[int, tuple[dict[str, Any], Config]] = {}
+
+
+def _spec(card: str, back: Back) -> CardSpec:
+    """The card ``card`` with this back (cards are immutable: drawn worlds share them)."""
+    specs = _SPECS.get(back)
+    if specs is None:
+        specs = _SPECS[back] = {}
+    spec = specs.get(card)
+    if spec is None:
+        if len(specs) > 4096:
+            specs.clear()
+        spec = specs[card] = CardSpec(card, *back)
+    return spec
+
+
+_IDENTITIES: dict[int, tuple[list[str], dict[str, str]]] = {}
+
+
+def _identity(card_ids: list[str]) -> dict[str, str]:
+    """A drawn world's ``origins``: each card is its own (shared by the worlds of one view's
+    card list, never changed)."""
+    cached = _IDENTITIES.get(id(card_ids))
+    if cached is not None and cached[0] is card_ids:
+        return cached[1]
+    origins = {card: card for card in card_ids}
+    if len(_IDENTITIES) > 256:
+        _IDENTITIES.clear()
+    _IDENTITIES[id(card_ids)] = (card_ids, origins)
+    return origins
+
+
+def _config(data: dict[str, Any]) -> Config:
+    """The view's configuration, validated once per configuration object (views of one game
+    share theirs)."""
+    cached = _CONFIGS.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    config = make_config(data, source="view.config")
+    if len(_CONFIGS) > 256:
+        _CONFIGS.clear()
+    _CONFIGS[id(data)] = (data, config)
+    return config
 
 
 def _restore_flow(game: Game, view: dict[str, Any]) -> None:
@@ -150,10 +255,25 @@ def _restore_flow(game: Game, view: dict[str, Any]) -> None:
     game.reopened = set(view["reopened"])
 
 
+_NUMBERS = itemgetter(*PLAYER_NUMBERS)
+
+
 def _restore_player(data: dict[str, Any], placed: set[str]) -> PlayerState:
     player = PlayerState()
-    for name in PLAYER_NUMBERS:
-        setattr(player, name, data[name])
+    (
+        player.quality,
+        player.vp,
+        player.credits,
+        player.treated,
+        player.diagnostics,
+        player.healing,
+        player.staff,
+        player.staff_available,
+        player.congress,
+        player.helicopters,
+        player.outpatient_clinics,
+        player.clinical_trials,
+    ) = _NUMBERS(data)
     player.hospital = [None] * max(BASE_SPACES, data["spaces"])
     for space, slot in data["hospital"].items():
         if slot is not None:

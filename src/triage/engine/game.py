@@ -122,7 +122,8 @@ class Game:
         config: Config,
         cards: dict[str, CardSpec],
         players: int,
-        rng: random.Random,
+        rng: random.Random | int,
+        origins: dict[str, str] | None = None,
     ) -> None:
         if not _is_whole(players) or not 1 <= players <= 4:
             raise ValueError(f"a game has 1 to 4 players (R1), got {players!r}")
@@ -161,7 +162,7 @@ class Game:
         self.history: list[dict[str, Any]] = []
         self.initial_events: list[Event] = []
         #: Secret: the deck-file id of each card's neutral handle (K1), for designers' statistics.
-        self.origins: dict[str, str] = {card: card for card in cards}
+        self.origins: dict[str, str] = {card: card for card in cards} if origins is None else origins
 
     @classmethod
     def new(
@@ -188,8 +189,7 @@ class Game:
         handles = card_handles(len(order))
         rng.shuffle(handles)
         cards = {handle: card.with_id(handle) for handle, card in zip(handles, order)}
-        game = cls(config, cards, players, rng)
-        game.origins = {handle: card.id for handle, card in zip(handles, order)}
+        game = cls(config, cards, players, rng, {handle: card.id for handle, card in zip(handles, order)})
         game.deck = list(handles)
         game.setup = {
             "players": players,
@@ -291,7 +291,7 @@ class Game:
             return self.extra_turn
         if self.active_pos >= len(self.players):
             return None
-        return self.order()[self.active_pos]
+        return _orders(len(self.players))[self.first_player][self.active_pos]
 
     def is_over(self) -> bool:
         return self.phase == "over"
@@ -424,7 +424,7 @@ class Game:
                 self.turn = self.extra_turn
                 return True
             self.extra_turn = None
-        order = self.order()
+        order = _orders(len(players))[self.first_player]
         if self.active_pos < len(order) and not players[order[self.active_pos]].passed:
             self.turn = order[self.active_pos]
             return True

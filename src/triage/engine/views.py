@@ -166,9 +166,12 @@ def _memory(game: Game, knower: _Knower, static: "_Static") -> dict[str, dict[st
     full = knower.full
     priority = knower.priority
     front, known, whole = static.memory_entries(game)
+    seen = game.seen_fronts
+    # In card id order: the sorted ids of the table, filtered, are cheaper than a sort.
     return {
         card: whole[card] if card in full else known[card] if card in priority else front[card]
-        for card in sorted(game.seen_fronts)
+        for card in static.card_ids
+        if card in seen
     }
 
 
@@ -176,39 +179,84 @@ class _Static:
     """The parts of a view that never change for one card table and configuration: public
     and shared by every view of the games that share them (copies, one game's whole life)."""
 
-    __slots__ = ("cards", "config", "card_ids", "catalogue", "config_dict", "entries", "slots", "terminals")
+    __slots__ = ("cards", "config", "card_ids", "catalogue", "config_dict", "entries", "tops", "slots", "terminals")
 
     def __init__(self, game: Game) -> None:
         self.cards = game.cards
         self.config = game.config
         self.card_ids = sorted(game.cards)
+        # By diagnosis, healing (none first), credits, VP, then kind.
         backs = sorted(
             (spec.back() for spec in game.cards.values()),
-            key=lambda back: [-1 if value is None else value for value in back[1:]] + [back[0]],
+            key=lambda back: (
+                -1 if back[1] is None else back[1],
+                -1 if back[2] is None else back[2],
+                back[3],
+                back[4],
+                back[0],
+            ),
         )
         self.catalogue = [list(back) for back in backs]
         self.config_dict = game.config.to_dict()
         #: Memory entries of every card by level of knowledge (front only, priority, full).
         self.entries: tuple[dict[str, dict[str, Any]], ...] | None = None
+        #: The deck's top card as shown (its entry with its id), by level of knowledge.
+        self.tops: tuple[dict[str, dict[str, Any]], ...] = ({}, {}, {})
         #: A hospital patient as shown, by (card, level of knowledge, Time, revealed, placed),
-        #: and a terminal patient by (card, Time, treated): nothing else decides them.
+        #: and a terminal patient by (card, Time, treated, ever treated): nothing else decides them.
         self.slots: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.terminals: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
     def memory_entries(self, game: Game) -> tuple[dict[str, dict[str, Any]], ...]:
         if self.entries is None:
-            levels = (set(), set(self.cards), set(self.cards))
-            self.entries = tuple(
-                {card: _without_card(card_view(game, _Knower(full, priority), card)) for card in self.cards}
-                for full, priority in ((levels[0], levels[0]), (levels[0], levels[1]), (levels[2], levels[0]))
+            everything = set(self.cards)
+            self.entries = (
+                _Entries(game, _Knower(set(), set()), 0),
+                _Entries(game, _Knower(set(), everything), 1),
+                _Entries(game, _Knower(everything, set()), 2),
             )
         return self.entries
 
 
-def _without_card(entry: dict[str, Any]) -> dict[str, Any]:
-    del entry["card"]
-    return entry
+class _Entries(dict):  # type: ignore[type-arg]
+    """Memory entries of one level of knowledge, made the first time a card is looked up."""
+
+    def __init__(self, game: Game, knower: _Knower, level: int) -> None:
+        super().__init__()
+        self.game = game
+        self.knower = knower
+        self.level = level
+
+    def __missing__(self, card: str) -> dict[str, Any]:
+        # Dealt cards are shared between games (CardSpec.with_id), so most entries of a new
+        # game were already made for an earlier one.
+        spec = self.game.cards[card]
+        key = (id(spec), self.level)
+        cached = _SHARED_ENTRIES.get(key)
+        if cached is not None and cached[0] is spec:
+            entry = cached[1]
+        else:
+            entry = card_view(self.game, self.knower, card)
+            del entry["card"]
+            if len(_SHARED_ENTRIES) > 65536:
+                _SHARED_ENTRIES.clear()
+            _SHARED_ENTRIES[key] = (spec, entry)
+        self[card] = entry
+        return entry
+
+
+_SHARED_ENTRIES: dict[tuple[int, int], tuple[CardSpec, dict[str, Any]]] = {}
+
+
+def _deck_top(game: Game, knower: _Knower, static: _Static) -> dict[str, Any]:
+    """The top card as this viewer sees it: its memory entry with its id (I3)."""
+    card = game.deck[0]
+    level = 2 if card in knower.full else 1 if card in knower.priority else 0
+    top = static.tops[level].get(card)
+    if top is None:
+        top = static.tops[level][card] = {"card": card, **static.memory_entries(game)[level][card]}
+    return top
 
 
 _STATICS: dict[int, _Static] = {}
@@ -259,8 +307,8 @@ def spectator_view(game: Game) -> dict[str, Any]:
 
 def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
     """Views share their unchanging parts (``card_ids``, ``catalogue``, ``config``, the entries
-    of ``cards``) with other views of the same game: treat a view as read-only, and copy it
-    (``copy.deepcopy``) before changing it."""
+    of ``cards``, patients as shown) with other views of the same game: treat a view as
+    read-only, and copy it (``copy.deepcopy``) before changing it."""
     static = _static(game)
     full = knower.full
     priority = knower.priority
@@ -268,10 +316,10 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
     terminals = static.terminals
     players = []
     for player in game.players:
-        data = _counters(player)
+        spaces = player.hospital
+        names = _SPACE_NAMES if len(spaces) <= len(_SPACE_NAMES) else _space_names(len(spaces))
         hospital: dict[str, Any] = {}
-        names = _SPACE_NAMES if len(player.hospital) <= len(_SPACE_NAMES) else _space_names(len(player.hospital))
-        for index, slot in enumerate(player.hospital):
+        for index, slot in enumerate(spaces):
             if slot is None:
                 hospital[names[index]] = None
                 continue
@@ -281,36 +329,72 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
             if shown is None:
                 shown = slots[key] = _slot_view(game, knower, slot)
             hospital[names[index]] = shown
-        data["hospital"] = hospital
         shown_terminals = []
         for patient in player.terminals:
-            key = (patient.card, patient.time, patient.treated)
+            key = (patient.card, patient.time, patient.treated, patient.ever_treated)
             shown = terminals.get(key)
             if shown is None:
                 shown = terminals[key] = _terminal_state(game.cards[patient.card], patient)
             shown_terminals.append(shown)
-        data["terminals"] = shown_terminals
-        data["pending"] = list(player.pending)
-        data["passed"] = player.passed
-        data["score"] = player.score
-        players.append(data)
-    result: dict[str, Any] = {"format": VIEW_FORMAT, "viewer": viewer}
-    result.update(_flow(game))
-    result["deck_count"] = len(game.deck)
-    result["deck_top"] = card_view(game, knower, game.deck[0]) if game.deck else None
-    result["deck_known"] = [card if card in game.known_positions else None for card in game.deck]
-    result["discard"] = list(game.discard)
-    result["players"] = players
-    result["cards"] = _memory(game, knower, static)
-    result["knowledge"] = [
-        {"full": sorted(full), "priority": sorted(prio - full)}
-        for full, prio in zip(game.know_full, game.know_priority)
-    ]
-    result["not_severe"] = sorted(game.not_severe)
-    result["card_ids"] = static.card_ids
-    result["catalogue"] = static.catalogue
-    result["config"] = static.config_dict
-    return result
+        # The keys of _counters, then the board: one dict display is the cheapest to build.
+        (
+            quality,
+            vp,
+            credits,
+            treated,
+            diagnostics,
+            healing,
+            staff,
+            staff_available,
+            congress,
+            helicopters,
+            outpatient_clinics,
+            clinical_trials,
+        ) = _NUMBERS(player)
+        players.append(
+            {
+                "quality": quality,
+                "vp": vp,
+                "credits": credits,
+                "treated": treated,
+                "diagnostics": diagnostics,
+                "healing": healing,
+                "staff": staff,
+                "staff_available": staff_available,
+                "congress": congress,
+                "helicopters": helicopters,
+                "outpatient_clinics": outpatient_clinics,
+                "clinical_trials": clinical_trials,
+                "spaces": len(spaces),
+                "hospital": hospital,
+                "terminals": shown_terminals,
+                "pending": list(player.pending),
+                "passed": player.passed,
+                "score": vp + quality,  # R4, as PlayerState.score
+            }
+        )
+    deck = game.deck
+    # I3: the cards whose deck position is public, None elsewhere.
+    known = {card: card for card in game.known_positions}
+    return {
+        "format": VIEW_FORMAT,
+        "viewer": viewer,
+        **_flow(game),
+        "deck_count": len(deck),
+        "deck_top": _deck_top(game, knower, static) if deck else None,
+        "deck_known": list(map(known.get, deck)),
+        "discard": list(game.discard),
+        "players": players,
+        "cards": _memory(game, knower, static),
+        "knowledge": [
+            {"full": sorted(seat_full), "priority": sorted(seat_priority - seat_full)}
+            for seat_full, seat_priority in zip(game.know_full, game.know_priority)
+        ],
+        "not_severe": sorted(game.not_severe),
+        "card_ids": static.card_ids,
+        "catalogue": static.catalogue,
+        "config": static.config_dict,
+    }
 
 
 # ---------------------------------------------------------------------- events

@@ -6,8 +6,11 @@ The adapters live in their own modules so that each library is imported only whe
 * ``triage.envs.pettingzoo.env()`` / ``raw_env`` is the PettingZoo AEC environment;
 * ``import triage.envs.gymnasium`` registers the Gymnasium environment ``Triage-v0`` (solo).
 
-All three share :mod:`triage.envs.encoding` (the integer action space and the observation
-vector, built from a seat's view only) and :mod:`triage.envs.table` (one game, seat by seat).
+All three share :mod:`triage.envs.encoding` (the engine's integer action space and the
+observation vector of a seat's view), :mod:`triage.envs.table` (one game, seat by seat),
+:mod:`triage.envs.returns` (``returns``: score, margin or win), :mod:`triage.envs.bounds`
+(proven score and length bounds) and :mod:`triage.envs.features` (flat and normalised
+observations). ``python -m triage.envs.bench`` measures their speed against the engine.
 """
 
 from triage.envs.encoding import EncodingError, IllegalActionError, Layout

@@ -1,9 +1,11 @@
 """The integer action space and the observation vector shared by the research interfaces.
 
 OpenSpiel, PettingZoo and Gymnasium all want a fixed-size integer action space with a mask of
-the legal actions, and a fixed-size numeric observation. Both are built here, once, from a seat's
-:func:`triage.engine.view` only: nothing in this module ever reads ``game.cards`` or the
-all-seeing state, so an observation cannot hold what the seat may not know (rules.md I4).
+the legal actions, and a fixed-size numeric observation. The observation is defined on a seat's
+:func:`triage.engine.view` (:meth:`Layout.observe`), so it cannot hold what the seat may not know
+(rules.md I4). :meth:`Layout.observe_game` computes the same vector from the game without
+building the whole view, reading cards only through the view's own ``card_view`` with the
+seat's knowledge; the tests check that both give the same vector.
 
 The action space is the engine's integer action index (:mod:`triage.engine.actions`, sizes
 from the view's public ``config`` and ``catalogue``), so an id here is the id of
@@ -20,6 +22,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -27,8 +31,9 @@ import numpy as np
 from triage.engine.actions import PAYERS, ActionSpace, EncodingError, IllegalActionError
 from triage.engine.cards import KINDS
 from triage.engine.config import MARKET_ITEMS
-from triage.engine.game import PHASES
+from triage.engine.game import PHASES, Game
 from triage.engine.state import PLAYER_NUMBERS
+from triage.engine.views import card_view
 
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -38,7 +43,8 @@ FRONTS: tuple[str, ...] = ("standard", "critical", "terminal")
 COUNTERS: tuple[str, ...] = (*PLAYER_NUMBERS, "spaces")
 #: Deck positions from the top described in the observation (known ones only, I3).
 DECK_PEEK = 4
-#: Every observation value lies within +-OBS_LIMIT (far beyond any reachable counter).
+#: Every observation value lies within +-OBS_LIMIT (far beyond the proven bounds of
+#: :mod:`triage.envs.bounds`).
 OBS_LIMIT = 1.0e6
 
 
@@ -51,6 +57,11 @@ __all__ = ["ActionSpace", "EncodingError", "IllegalActionError", "Layout", "view
 @dataclass(frozen=True)
 class Layout(ActionSpace):
     """The engine's action index for one configuration and deck, plus the observation's sizes."""
+
+    @cached_property
+    def num_actions(self) -> int:  # type: ignore[override]
+        """The size of the action space (worked out once: masks ask for it at every step)."""
+        return ActionSpace.num_actions.fget(self)  # type: ignore[attr-defined]
 
     @classmethod
     def from_view(cls, seat_view: View) -> Layout:
@@ -185,42 +196,135 @@ class Layout(ActionSpace):
                 names += [f"{prefix}.pending{number}.{name}" for name in _CARD_FIELDS]
         return names
 
-    @property
+    @cached_property
     def observation_size(self) -> int:
         return len(self.feature_names())
 
     def observe(self, seat_view: View) -> np.ndarray:
-        """The observation vector of a seat's view (float32; see :meth:`feature_names`)."""
-        values: list[float] = []
+        """The observation vector of a seat's view (float32; see :meth:`feature_names`).
+
+        Written straight into a zero vector at fixed offsets: only what is present costs time."""
+        vector = np.zeros(self.observation_size, np.float32)
         viewer = seat_view["viewer"]
-        count = len(seat_view["players"])
-        values += [seat_view["round"], seat_view["config"]["rounds"], count]
-        values += _one_hot(seat_view["phase"], PHASES)
-        me = seat_view["players"][viewer]
-        decides = seat_view["turn"] == viewer
-        values += [
-            decides,
-            decides and bool(me["pending"]),
-            seat_view["deck_count"],
-            len(seat_view["discard"]),
-        ]
+        players = seat_view["players"]
+        count = len(players)
+        turn = seat_view["turn"]
+        vector[0] = seat_view["round"]
+        vector[1] = seat_view["config"]["rounds"]
+        vector[2] = count
+        vector[_GAME_PHASE + PHASES.index(seat_view["phase"])] = 1.0
+        me = players[viewer]
+        at = _GAME_PHASE + len(PHASES)
+        if turn == viewer:
+            vector[at] = 1.0
+            vector[at + 1] = bool(me["pending"])
+        deck_count = seat_view["deck_count"]
+        vector[at + 2] = deck_count
+        vector[at + 3] = len(seat_view["discard"])
         memory = seat_view["cards"]
-        not_severe = set(seat_view["not_severe"])
-        for position in range(DECK_PEEK):
-            known = seat_view["deck_known"][position] if position < seat_view["deck_count"] else None
-            values += [position < seat_view["deck_count"], known is not None]
-            values += _card_features(memory[known], known in not_severe) if known else _zeros(_CARD_FIELDS)
-        for rel in range(MAX_PLAYERS):
-            if rel >= count:
-                values += [0.0] * self._player_size()
-                continue
+        not_severe = seat_view["not_severe"]
+        at += 4
+        deck_known = seat_view["deck_known"]
+        for position in range(min(DECK_PEEK, deck_count)):
+            vector[at] = 1.0
+            known = deck_known[position]
+            if known is not None:
+                vector[at + 1] = 1.0
+                _put_card(vector, at + 2, memory[known], known in not_severe)
+            at += 2 + _CARD_SIZE
+        at = self._players_at
+        size = self._player_size
+        for rel in range(min(count, MAX_PLAYERS)):
             seat = (viewer + rel) % count
-            values += self._player_features(seat_view, seat, memory, not_severe)
-        vector = np.asarray(values, dtype=np.float32)
-        if np.abs(vector).max(initial=0.0) > OBS_LIMIT:
-            raise EncodingError(f"an observation value exceeds {OBS_LIMIT:g}; the encoding cannot hold it")
+            self._put_player(vector, at + rel * size, seat_view, seat, memory, not_severe)
         return vector
 
+    def observe_game(self, game: Game, seat: int) -> np.ndarray:
+        """:meth:`observe` of ``view(game, seat)`` without building the view: the same vector
+        (a test checks it over thousands of positions), read through the view's own
+        :func:`~triage.engine.views.card_view` with the seat's knowledge only (I1-I4)."""
+        vector = np.zeros(self.observation_size, np.float32)
+        players = game.players
+        count = len(players)
+        turn = game.turn
+        knower = _SeatKnowledge(game.know_full[seat], game.know_priority[seat])
+        vector[0] = game.round
+        vector[1] = game.config.rounds
+        vector[2] = count
+        vector[_GAME_PHASE + PHASES.index(game.phase)] = 1.0
+        at = _GAME_PHASE + len(PHASES)
+        if turn == seat:
+            vector[at] = 1.0
+            vector[at + 1] = bool(players[seat].pending)
+        deck = game.deck
+        vector[at + 2] = len(deck)
+        vector[at + 3] = len(game.discard)
+        at += 4
+        known_positions = game.known_positions
+        for card in deck[:DECK_PEEK]:
+            vector[at] = 1.0
+            if card in known_positions:
+                vector[at + 1] = 1.0
+                vector[at + 2 : at + 2 + _CARD_SIZE] = _card_vector(game, knower, card, None)
+            at += 2 + _CARD_SIZE
+        at = self._players_at
+        size = self._player_size
+        active = game.active
+        for rel in range(min(count, MAX_PLAYERS)):
+            other = (seat + rel) % count
+            start = at + rel * size
+            self._put_engine_player(vector, start, game, other, knower, other == turn, other == active)
+        return vector
+
+    def _put_engine_player(
+        self, vector: np.ndarray, at: int, game: Game, seat: int, knower: Any, decides: bool, active: bool
+    ) -> None:
+        player = game.players[seat]
+        hospital = player.hospital
+        terminals = player.terminals
+        pending = player.pending
+        if len(terminals) > self.terminals or len(pending) > self.pending or len(hospital) > self.spaces:
+            raise EncodingError("more spaces, terminal or pending patients than this layout holds")
+        vector[at] = 1.0
+        end = at + 1 + len(PLAYER_NUMBERS)
+        vector[at + 1 : end] = _numbers(player)
+        vector[end : end + 6] = (
+            len(hospital),
+            player.passed,
+            player.score,
+            decides,
+            active,
+            game.first_player == seat,
+        )
+        at = end + 6
+        slot_size = _CARD_SIZE + len(_SLOT_FIELDS)
+        for index, slot in enumerate(hospital):
+            if slot is not None:
+                start = at + index * slot_size
+                vector[start : start + _CARD_SIZE] = _card_vector(game, knower, slot.card, slot.time)
+                vector[start + _CARD_SIZE] = slot.time
+                vector[start + _CARD_SIZE + 1] = slot.revealed
+                vector[start + _CARD_SIZE + 2] = slot.placed
+        at += self.spaces * slot_size
+        cards = game.cards
+        for number, patient in enumerate(terminals):
+            start = at + number * len(_TERMINAL_FIELDS)
+            spec = cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
+            vector[start] = 1.0
+            vector[start + 1] = patient.time
+            vector[start + 2] = patient.treated
+            vector[start + 3] = spec.credits
+            vector[start + 4] = spec.vp
+        at += self.terminals * len(_TERMINAL_FIELDS)
+        for number, card in enumerate(pending):
+            start = at + number * _CARD_SIZE
+            vector[start : start + _CARD_SIZE] = _card_vector(game, knower, card, None)
+
+    @property
+    def _players_at(self) -> int:
+        return _GAME_PHASE + len(PHASES) + 4 + DECK_PEEK * (2 + _CARD_SIZE)
+
+    @cached_property
     def _player_size(self) -> int:
         fixed = 1 + len(COUNTERS) + 2 + 3
         card, slot = len(_CARD_FIELDS), len(_SLOT_FIELDS)
@@ -228,35 +332,47 @@ class Layout(ActionSpace):
             fixed + self.spaces * (card + slot) + self.terminals * len(_TERMINAL_FIELDS) + self.pending * card
         )
 
-    def _player_features(
-        self, seat_view: View, seat: int, memory: dict[str, Any], not_severe: set[str]
-    ) -> list[float]:
+    def _put_player(
+        self, vector: np.ndarray, at: int, seat_view: View, seat: int, memory: dict[str, Any], not_severe: Any
+    ) -> None:
         player = seat_view["players"][seat]
-        values: list[float] = [1.0, *(player[name] for name in COUNTERS), player["passed"], player["score"]]
-        values += [seat_view["turn"] == seat, seat_view["active"] == seat, seat_view["first_player"] == seat]
-        for space in range(1, self.spaces + 1):
-            slot = player["hospital"].get(str(space))
-            if slot is None:
-                values += _zeros(_CARD_FIELDS) + _zeros(_SLOT_FIELDS)
-            else:
-                values += _card_features(slot, slot["card"] in not_severe)
-                values += [slot["time"], slot["revealed"], slot["placed"]]
+        vector[at] = 1.0
+        for offset, name in enumerate(COUNTERS, start=1):
+            vector[at + offset] = player[name]
+        at += 1 + len(COUNTERS)
+        vector[at] = player["passed"]
+        vector[at + 1] = player["score"]
+        vector[at + 2] = seat_view["turn"] == seat
+        vector[at + 3] = seat_view["active"] == seat
+        vector[at + 4] = seat_view["first_player"] == seat
+        at += 5
+        slot_size = _CARD_SIZE + len(_SLOT_FIELDS)
+        for space, slot in player["hospital"].items():
+            if slot is not None:
+                start = at + (int(space) - 1) * slot_size
+                _put_card(vector, start, slot, slot["card"] in not_severe)
+                vector[start + _CARD_SIZE] = slot["time"]
+                vector[start + _CARD_SIZE + 1] = slot["revealed"]
+                vector[start + _CARD_SIZE + 2] = slot["placed"]
+        at += self.spaces * slot_size
         terminals = player["terminals"]
-        if len(terminals) > self.terminals or len(player["pending"]) > self.pending:
-            raise EncodingError("more terminal or pending patients than this layout holds")
-        for number in range(self.terminals):
-            if number < len(terminals):
-                entry = terminals[number]
-                values += [1.0, entry["time"], entry["treated"], entry["credits"], entry["vp"]]
-            else:
-                values += _zeros(_TERMINAL_FIELDS)
-        for number in range(self.pending):
-            if number < len(player["pending"]):
-                card = player["pending"][number]
-                values += _card_features(memory[card], card in not_severe)
-            else:
-                values += _zeros(_CARD_FIELDS)
-        return values
+        pending = player["pending"]
+        if (
+            len(terminals) > self.terminals
+            or len(pending) > self.pending
+            or len(player["hospital"]) > self.spaces
+        ):
+            raise EncodingError("more spaces, terminal or pending patients than this layout holds")
+        for number, entry in enumerate(terminals):
+            start = at + number * len(_TERMINAL_FIELDS)
+            vector[start] = 1.0
+            vector[start + 1] = entry["time"]
+            vector[start + 2] = entry["treated"]
+            vector[start + 3] = entry["credits"]
+            vector[start + 4] = entry["vp"]
+        at += self.terminals * len(_TERMINAL_FIELDS)
+        for number, card in enumerate(pending):
+            _put_card(vector, at + number * _CARD_SIZE, memory[card], card in not_severe)
 
 
 _CARD_FIELDS: tuple[str, ...] = (
@@ -276,14 +392,75 @@ _SLOT_FIELDS: tuple[str, ...] = ("time", "revealed", "placed")
 _TERMINAL_FIELDS: tuple[str, ...] = ("present", "time", "treated", "credits", "vp")
 
 
-def _card_features(card: dict[str, Any], not_severe: bool) -> list[float]:
+_CARD_SIZE = len(_CARD_FIELDS)
+
+
+_numbers = attrgetter(*PLAYER_NUMBERS)
+
+#: Per card table (games copied from one another share it): the features of a card for each
+#: (card, knowledge level, Time where a chronic difficulty shows it, publicly not severe).
+_CARD_VECTORS: dict[int, tuple[dict[str, Any], dict[tuple[Any, ...], np.ndarray]]] = {}
+
+
+def _card_vector(game: Game, knower: _SeatKnowledge, card: str, time: int | None) -> np.ndarray:
+    """:func:`_put_card` of ``card_view(game, knower, card, time)``, remembered: the features
+    depend only on the card, how much the seat knows of it, and its Time for a chronic one."""
+    cards = game.cards
+    cached = _CARD_VECTORS.get(id(cards))
+    if cached is None or cached[0] is not cards:
+        if len(_CARD_VECTORS) > 256:
+            _CARD_VECTORS.clear()
+        cached = _CARD_VECTORS[id(cards)] = (cards, {})
+    level = 2 if card in knower.full else 1 if card in knower.priority else 0
+    not_severe = card in game.not_severe
+    key = (card, level, time if level and cards[card].healing is None else None, not_severe)
+    features = cached[1].get(key)
+    if features is None:
+        features = np.zeros(_CARD_SIZE, np.float32)
+        _put_card(features, 0, card_view(game, knower, card, time), not_severe)
+        cached[1][key] = features
+    return features
+
+
+class _SeatKnowledge:
+    """One seat's knowledge in the shape :func:`card_view` reads (I2)."""
+
+    __slots__ = ("full", "priority")
+
+    def __init__(self, full: set[str], priority: set[str]) -> None:
+        self.full = full
+        self.priority = priority
+
+
+_GAME_PHASE = 3  # round, rounds, num_players come first
+_FRONT_AT = {front: 1 + i for i, front in enumerate(FRONTS)}
+_KIND_AT = {kind: 2 + len(FRONTS) + i for i, kind in enumerate(KINDS)}
+_AFTER_KIND = 2 + len(FRONTS) + len(KINDS)
+
+
+def _put_card(vector: np.ndarray, at: int, card: dict[str, Any], not_severe: bool) -> None:
     """A card as the viewer knows it: a missing field (unknown, I2) is 0 with its flag 0."""
+    vector[at] = 1.0
+    vector[at + _FRONT_AT[card["front"]]] = 1.0
+    diagnosis = card.get("diagnosis")
+    if diagnosis:
+        vector[at + 1 + len(FRONTS)] = diagnosis
+    kind = card.get("kind")
+    if kind is not None:
+        vector[at + _KIND_AT[kind]] = 1.0
+        vector[at + _AFTER_KIND] = 1.0
     healing = card.get("healing")
-    values: list[float] = [1.0, *_one_hot(card["front"], FRONTS), card.get("diagnosis") or 0]
-    values += _one_hot(card.get("kind"), KINDS) + ["kind" in card]
-    values += [healing or 0, healing is not None]
-    values += [card.get("credits", 0), card.get("vp", 0), "credits" in card, not_severe]
-    return values
+    if healing is not None:
+        vector[at + _AFTER_KIND + 1] = healing
+        vector[at + _AFTER_KIND + 2] = 1.0
+    if "credits" in card:
+        vector[at + _AFTER_KIND + 3] = card["credits"]
+        vector[at + _AFTER_KIND + 4] = card.get("vp", 0)
+        vector[at + _AFTER_KIND + 5] = 1.0
+    elif "vp" in card:
+        vector[at + _AFTER_KIND + 4] = card["vp"]
+    if not_severe:
+        vector[at + _AFTER_KIND + 6] = 1.0
 
 
 def _one_hot(value: Any, choices: tuple[str, ...]) -> list[float]:
@@ -326,6 +503,13 @@ def _pay(what: str, cost: int, staff: int, congress: int) -> dict[str, int]:
     return {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
 
 
+#: Parts of a view that are the same all game long (the box and the settings): left out of
+#: :func:`view_text`, which only has to tell positions of one game apart.
+FIXED_VIEW_PARTS: frozenset[str] = frozenset({"format", "config", "catalogue", "card_ids"})
+
+
 def view_text(seat_view: View) -> str:
-    """A canonical text of a view (stable key order): equal views give equal strings."""
-    return json.dumps(seat_view, sort_keys=True, separators=(",", ":"))
+    """A canonical text of a view (stable key order) without its :data:`FIXED_VIEW_PARTS`:
+    within one game, equal views give equal strings and different views different ones."""
+    changing = {key: value for key, value in seat_view.items() if key not in FIXED_VIEW_PARTS}
+    return json.dumps(changing, sort_keys=True, separators=(",", ":"))

@@ -9,8 +9,13 @@
 
 Observation and action space are those of the PettingZoo environment (a ``Dict`` of the seat's
 view as a vector and the int8 ``action_mask``; ``Discrete`` integers of
-:mod:`triage.envs.encoding`). The reward of a step is the change of the score (VP + QoC); the
-episode terminates when the game ends (R4) and is never truncated.
+:mod:`triage.envs.encoding`). ``action_masks()`` answers the mask as booleans (what sb3-contrib's
+``MaskablePPO`` asks for). With ``observation="flat"`` the observation is the vector alone (a
+``Box`` with proven bounds) and the mask comes only from ``action_masks()`` and
+``info["action_mask"]``; ``normalize=True`` gives the normalised encoding of
+:mod:`triage.envs.features`. The reward of a step is the change of the value chosen by
+``returns`` (``score``: VP + QoC, ``margin``, ``win``; :mod:`triage.envs.returns`); the episode
+terminates when the game ends (R4) and is never truncated.
 
 An action outside the mask is refused: the game does not change, the step returns reward
 ``illegal_reward`` (default -1) and ``info["illegal_action"]`` says why. With
@@ -28,8 +33,11 @@ import numpy as np
 from gymnasium import spaces
 
 from triage.engine import Game
+from triage.engine.cards import load_standard_deck
 from triage.envs.encoding import IllegalActionError
-from triage.envs.pettingzoo import observation_space
+from triage.envs.features import ObservationEncoder
+from triage.envs.pettingzoo import OBSERVATIONS, observation_space
+from triage.envs.returns import check_returns, final_values, values
 from triage.envs.table import Table, make_game_config
 from triage.play.render import render_position
 
@@ -49,6 +57,9 @@ class TriageEnv(gymnasium.Env):
         render_mode: str | None = None,
         on_illegal: str = "refuse",
         illegal_reward: float = -1.0,
+        returns: str = "score",
+        observation: str = "dict",
+        normalize: bool = False,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
@@ -56,27 +67,51 @@ class TriageEnv(gymnasium.Env):
             )
         if on_illegal not in ON_ILLEGAL:
             raise ValueError(f"on_illegal must be one of {ON_ILLEGAL}, got {on_illegal!r}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {OBSERVATIONS}, got {observation!r}")
         self.config = make_game_config(rounds=rounds, return_to=return_to)
         self.render_mode = render_mode
         self.on_illegal = on_illegal
         self.illegal_reward = float(illegal_reward)
+        self.returns = check_returns(returns)
+        self.flat = observation == "flat"
+        self._start = self.config.start["quality"] + self.config.start["vp"]
         self.table = Table(Game.new(players=1, seed=0, config=self.config))
-        self.observation_space = observation_space(self.table)
+        self.encoder = ObservationEncoder(
+            self.table.layout, self.config, load_standard_deck(), players=1, normalize=normalize
+        )
+        self.observation_space = observation_space(self.encoder, flat=self.flat)
         self.action_space = spaces.Discrete(self.table.layout.num_actions)
         self._seeds = random.Random()
+        self._last_value = self._value()
 
-    def _observation(self) -> dict[str, np.ndarray]:
-        return {"observation": self.table.observation(0), "action_mask": self.table.mask(0)}
+    def action_masks(self) -> np.ndarray:
+        """The legal integers as a boolean mask (sb3-contrib's ``MaskablePPO`` protocol)."""
+        return self.table.mask(0).astype(bool)
+
+    def _observation(self) -> dict[str, np.ndarray] | np.ndarray:
+        vector = self.encoder.encode(self.table.observation(0))
+        if self.flat:
+            return vector
+        return {"observation": vector, "action_mask": self.table.mask(0)}
+
+    def _value(self) -> float:
+        game = self.table.game
+        if game.is_over():
+            return final_values(game.scores(), game.winner, self.returns, self._start)[0]
+        return values(game.scores(), self.returns, self._start)[0]
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"score": self.table.scores()[0]}
+        if self.flat:
+            info["action_mask"] = self.table.mask(0)
         if self.table.game.is_over():
             info["winner"] = self.table.game.winner
         return info
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         """Deal a new game: ``Game.new(seed=seed)`` when a seed is given, else a fresh seed."""
         super().reset(seed=seed)
         if seed is not None:
@@ -85,14 +120,15 @@ class TriageEnv(gymnasium.Env):
         else:
             game_seed = self._seeds.randrange(2**31)
         self.table = Table(Game.new(players=1, seed=game_seed, config=self.config), self.table.layout)
+        self._last_value = self._value()
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
 
-    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        before = self.table.scores()[0]
+    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        before = self._last_value
         try:
-            self.table.play(0, action)
+            self.table.play_quiet(0, action)
         except IllegalActionError as error:
             if self.on_illegal == "raise":
                 raise
@@ -101,7 +137,8 @@ class TriageEnv(gymnasium.Env):
             return self._observation(), self.illegal_reward, self.table.game.is_over(), False, info
         if self.render_mode == "human":
             self.render()
-        reward = float(self.table.scores()[0] - before)
+        self._last_value = self._value()
+        reward = float(self._last_value - before)
         return self._observation(), reward, self.table.game.is_over(), False, self._info()
 
     def render(self) -> str | None:

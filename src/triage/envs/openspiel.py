@@ -6,8 +6,10 @@
 >>> state.current_player(), len(state.legal_actions()) > 0
 (0, True)
 
-Parameters: ``players`` (1-4, default 2), ``seed`` (default -1), ``rounds`` (default 6, R1) and
-``return_to`` (``top``, ``bottom`` or ``discard``, V1).
+Parameters: ``players`` (1-4, default 2), ``seed`` (default -1), ``rounds`` (default 6, R1),
+``return_to`` (``top``, ``bottom`` or ``discard``, V1), ``helicopter_draws`` (``wait`` or
+``reopen``, V2), ``terminal_upkeep`` (``death`` or ``reward``, V3), ``quality_floor`` (-1 for
+none, or 0, V4) and ``returns`` (``score``, ``margin`` or ``win``, :mod:`triage.envs.returns`).
 
 * Chance: with ``seed`` -1 the game starts with :data:`DEAL_DIGITS` chance nodes of
   :data:`DEAL_BASE` equally likely outcomes each; together they spell a secret seed ``k`` among
@@ -15,15 +17,22 @@ Parameters: ``players`` (1-4, default 2), ``seed`` (default -1), ``rounds`` (def
   later reshuffles, all follow from it. So many deals that no agent can recognise one from what
   its seat sees (K1, I3). With ``seed`` >= 0 that deal is made at once, with no chance node.
 * Actions: the integer space of :mod:`triage.envs.encoding`; ``legal_actions()`` is the mask.
-* Returns: at the end, each player's score (VP + QoC, R4); 0 before.
-* Information: ``observation_string(p)`` is seat ``p``'s view (canonical JSON) and
+* Returns: at the end, each player's value (``returns``: score, margin or win); 0 before.
+  ``min_utility``/``max_utility`` are proven bounds (:mod:`triage.envs.bounds`; ``win``: -1, 1)
+  and ``max_game_length`` the proven most decisions, plus the deal's chance nodes.
+* Information: ``observation_string(p)`` is seat ``p``'s view (canonical JSON, less the parts
+  fixed all game: settings, deck list, card ids) and
   ``observation_tensor(p)`` its vector; ``information_state_string(p)`` adds the public action
   history (every player decision is public in Triage; only card backs and the deck order are
   hidden), ``information_state_tensor(p)`` is the view's vector (the view holds the seat's
   memory, I2). None of them reads hidden state.
 * ``str(state)`` shows public information only; ``state.engine`` is the all-seeing game.
 * ``resample_from_infostate(p, sampler)`` draws a world consistent with seat ``p``'s view
-  (:func:`triage.engine.determinize.determinize`), which OpenSpiel's IS-MCTS uses.
+  (:func:`triage.engine.determinize.determinize`), which OpenSpiel's IS-MCTS uses. The drawn
+  state keeps ``history()`` and ``move_number()``; its hidden cards are drawn afresh, so its
+  history (which holds the real deal's digits) no longer replays to it.
+* :class:`RolloutEvaluator` is an evaluator for OpenSpiel's MCTS and IS-MCTS bots that plays its
+  random rollouts on the engine directly (no pyspiel state, no view).
 """
 
 from __future__ import annotations
@@ -35,39 +44,53 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import mcts
 
 from triage.engine import Config, Game, view
 from triage.engine.cards import load_standard_deck
 from triage.engine.determinize import determinize
-from triage.envs.encoding import Layout, view_text
+from triage.engine.rollout import Policy, random_policy, rollout
+from triage.envs.bounds import GameBounds, game_bounds
+from triage.envs.encoding import Layout
+from triage.envs.returns import check_returns, final_values, value_range
 from triage.envs.table import Table, make_game_config
 
 #: The secret seed of the deal is drawn as DEAL_DIGITS digits in base DEAL_BASE (2**56 deals).
 DEAL_BASE = 256
 DEAL_DIGITS = 7
-#: A loose bound on the number of decisions per player and round (random play takes ~10).
-_MOVES_PER_PLAYER_ROUND = 200
-#: A loose bound on how far a score moves per card of the deck and round.
-_SCORE_PER_CARD_ROUND = 8
 
-_DEFAULTS: dict[str, Any] = {"players": 2, "seed": -1, "rounds": 6, "return_to": "top"}
+_DEFAULTS: dict[str, Any] = {
+    "players": 2,
+    "seed": -1,
+    "rounds": 6,
+    "return_to": "top",
+    "helicopter_draws": "wait",
+    "terminal_upkeep": "death",
+    "quality_floor": -1,
+    "returns": "score",
+}
 
-GAME_TYPE = pyspiel.GameType(
-    short_name="triage",
-    long_name="Triage (Patients and Treatment)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=1,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULTS,
-)
+
+def _game_type(utility: pyspiel.GameType.Utility) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name="triage",
+        long_name="Triage (Patients and Treatment)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_DEFAULTS,
+    )
+
+
+GAME_TYPE = _game_type(pyspiel.GameType.Utility.GENERAL_SUM)
 
 
 def _parameters(params: dict[str, Any] | None) -> dict[str, Any]:
@@ -82,6 +105,7 @@ def _parameters(params: dict[str, Any] | None) -> dict[str, Any]:
         raise ValueError(
             f"seed must be -1 (a chance node deals) or a whole number >= 0, got {values['seed']}"
         )
+    check_returns(values["returns"])
     return values
 
 
@@ -93,6 +117,8 @@ class Settings:
     seed: int
     config: Config
     layout: Layout
+    returns: str
+    start: int
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Settings:
         return self
@@ -105,22 +131,33 @@ class TriageGame(pyspiel.Game):
         values = _parameters(params)
         self.players = int(values["players"])
         self.seed = int(values["seed"])
-        self.config = make_game_config(rounds=int(values["rounds"]), return_to=str(values["return_to"]))
+        self.returns = str(values["returns"])
+        floor = int(values["quality_floor"])
+        self.config = make_game_config(
+            rounds=int(values["rounds"]),
+            return_to=str(values["return_to"]),
+            helicopter_draws=str(values["helicopter_draws"]),
+            terminal_upkeep=str(values["terminal_upkeep"]),
+            quality_floor=None if floor < 0 else floor,
+        )
         probe = Game.new(players=self.players, seed=0, config=self.config)
         self.layout = Layout.from_view(view(probe, 0))
-        deck_size = len(load_standard_deck())
+        self.bounds: GameBounds = game_bounds(self.config, load_standard_deck(), self.players)
         start = self.config.start["quality"] + self.config.start["vp"]
-        swing = _SCORE_PER_CARD_ROUND * deck_size * self.config.rounds
+        low, high = value_range(self.returns, self.bounds, self.players, start)
+        zero_sum = self.returns != "score" and self.players > 1
         info = pyspiel.GameInfo(
             num_distinct_actions=self.layout.num_actions,
             max_chance_outcomes=DEAL_BASE,
             num_players=self.players,
-            min_utility=float(start - swing),
-            max_utility=float(start + swing),
-            max_game_length=_MOVES_PER_PLAYER_ROUND * self.players * self.config.rounds,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=0.0 if zero_sum else None,
+            max_game_length=self.bounds.max_decisions + (DEAL_DIGITS if self.seed < 0 else 0),
         )
-        super().__init__(GAME_TYPE, info, {key: values[key] for key in _DEFAULTS})
-        self.settings = Settings(self.players, self.seed, self.config, self.layout)
+        utility = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
+        super().__init__(_game_type(utility), info, {key: values[key] for key in _DEFAULTS})
+        self.settings = Settings(self.players, self.seed, self.config, self.layout, self.returns, start)
 
     def new_initial_state(self) -> TriageState:
         return TriageState(self)
@@ -137,58 +174,101 @@ def apply_deal(state: pyspiel.State, seed: int) -> None:
         state.apply_action(digit)
 
 
+class _Position:
+    """A state's own part: its table (None until the deal), the public decisions and the deal
+    digits. Cloning a state deep-copies it, which copies the game with ``Game.copy``."""
+
+    __slots__ = ("deal_digits", "handover", "public_actions", "seed", "table")
+
+    def __init__(self, table: Table | None, seed: int | None) -> None:
+        self.table = table
+        #: A deal to make when the game is first looked at (``seed`` >= 0: no chance node).
+        self.seed = seed
+        #: Every player decision so far as (player, integer): public in Triage.
+        self.public_actions: list[tuple[int, int]] = []
+        #: The chance digits of the deal drawn so far (secret: never part of an observation).
+        self.deal_digits: list[int] = []
+        #: Hand this very object to the next deep copy instead of copying it (resampling).
+        self.handover = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
+        if self.handover:
+            self.handover = False
+            return self
+        other = _Position(self.table.copy() if self.table is not None else None, self.seed)
+        other.public_actions = list(self.public_actions)
+        other.deal_digits = list(self.deal_digits)
+        return other
+
+
 class TriageState(pyspiel.State):
     """A Triage position: the engine game (None until the deal) and the public decisions."""
 
     def __init__(self, game: TriageGame, engine: Game | None = None) -> None:
         super().__init__(game)
         self._settings: Settings = game.settings
-        self.engine: Game | None = engine
-        #: Every player decision so far as (player, integer): public in Triage.
-        self.public_actions: list[tuple[int, int]] = []
-        #: The chance digits of the deal drawn so far (secret: never part of an observation).
-        self.deal_digits: list[int] = []
-        if engine is None and game.seed >= 0:
-            self._deal(game.seed)
+        table = Table(engine, game.layout) if engine is not None else None
+        self._position = _Position(table, game.seed if engine is None and game.seed >= 0 else None)
+
+    def _table(self) -> Table | None:
+        position = self._position
+        if position.table is None and position.seed is not None:
+            self._deal(position.seed)
+        return position.table
 
     def _deal(self, seed: int) -> None:
-        self.engine = Game.new(players=self._settings.players, seed=seed, config=self._settings.config)
+        settings = self._settings
+        game = Game.new(players=settings.players, seed=seed, config=settings.config)
+        self._position.table = Table(game, settings.layout)
+        self._position.seed = None
 
-    def _table(self) -> Table:
-        if self.engine is None:
-            raise pyspiel.SpielError("the deal has not been made yet (a chance node)")
-        return Table(self.engine, self._settings.layout)
+    @property
+    def engine(self) -> Game | None:
+        """The all-seeing engine game (for analysis and tests, never for an agent)."""
+        table = self._table()
+        return table.game if table is not None else None
+
+    @property
+    def public_actions(self) -> list[tuple[int, int]]:
+        return self._position.public_actions
+
+    @property
+    def deal_digits(self) -> list[int]:
+        return self._position.deal_digits
 
     # ------------------------------------------------------------------ pyspiel.State API
 
     def current_player(self) -> int:
-        if self.engine is None:
+        table = self._table()
+        if table is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if self.engine.is_over():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(self.engine.turn)
+        turn = table.game.turn
+        return int(pyspiel.PlayerId.TERMINAL) if turn is None else int(turn)
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.engine is None or self.engine.is_over() or player != self.engine.turn:
+        table = self._table()
+        if table is None or player != table.game.turn:
             return []
-        return self._table().legal_ids(player)
+        return table.legal_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.engine is not None:
+        if self._table() is not None:
             return []
         return [(digit, 1.0 / DEAL_BASE) for digit in range(DEAL_BASE)]
 
     def _apply_action(self, action: int) -> None:
-        if self.engine is None:
+        table = self._table()
+        position = self._position
+        if table is None:
             if not 0 <= action < DEAL_BASE:
                 raise pyspiel.SpielError(f"a deal digit must be in 0..{DEAL_BASE - 1}, got {action}")
-            self.deal_digits.append(int(action))
-            if len(self.deal_digits) == DEAL_DIGITS:
-                self._deal(int.from_bytes(bytes(self.deal_digits), "big"))
+            position.deal_digits.append(int(action))
+            if len(position.deal_digits) == DEAL_DIGITS:
+                self._deal(int.from_bytes(bytes(position.deal_digits), "big"))
             return
-        player = int(self.engine.turn)
-        self._table().play(player, int(action))
-        self.public_actions.append((player, int(action)))
+        player = table.game.turn
+        table.play_quiet(player, int(action))
+        position.public_actions.append((player, int(action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -196,28 +276,44 @@ class TriageState(pyspiel.State):
         return f"p{player}: {self._settings.layout.describe(int(action))}"
 
     def is_terminal(self) -> bool:
-        return self.engine is not None and self.engine.is_over()
+        table = self._table()
+        return table is not None and table.game.phase == "over"
 
     def returns(self) -> list[float]:
+        settings = self._settings
         if not self.is_terminal():
-            return [0.0] * self._settings.players
-        return [float(score) for score in self.engine.scores()]
+            return [0.0] * settings.players
+        game = self._position.table.game  # type: ignore[union-attr]
+        return final_values(game.scores(), game.winner, settings.returns, settings.start)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TriageState:
-        """A state drawn among those seat ``player_id`` cannot tell apart from this one."""
-        if self.engine is None:
+        """A state drawn among those seat ``player_id`` cannot tell apart from this one; it keeps
+        this state's history and move number."""
+        table = self._table()
+        if table is None:
             return self.clone()
         rng = random.Random(int(probability_sampler() * 2**53))
-        world = determinize(view(self.engine, player_id), rng)
-        state = TriageState(self.get_game(), engine=world)
-        state.public_actions = list(self.public_actions)
+        world = determinize(table.view(player_id), rng)
+        position = self._position
+        drawn_table = Table(world, self._settings.layout)
+        drawn_table.share_seat(table, player_id)
+        drawn = _Position(drawn_table, None)
+        drawn.public_actions = list(position.public_actions)
+        drawn.deal_digits = list(position.deal_digits)
+        drawn.handover = True
+        self._position = drawn
+        try:
+            state = self.clone()
+        finally:
+            drawn.handover = False
+            self._position = position
         return state
 
     def __str__(self) -> str:
         """Public information only: round, phase, whose decision, scores, decisions so far."""
-        if self.engine is None:
-            return "deal pending"
         game = self.engine
+        if game is None:
+            return "deal pending"
         return json.dumps(
             {
                 "round": game.round,
@@ -247,19 +343,61 @@ class TriageObserver:
         self.dict = {"view": self.tensor}
 
     def set_from(self, state: TriageState, player: int) -> None:
-        if state.engine is None:
+        table = state._table()
+        if table is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = self.layout.observe(view(state.engine, player))
+            self.tensor[:] = table.observation(player)
 
     def string_from(self, state: TriageState, player: int) -> str:
-        if state.engine is None:
+        table = state._table()
+        if table is None:
             return f"p{player} before the deal"
-        text = view_text(view(state.engine, player))
+        text = table.text(player)
         if self.perfect_recall:
             history = " ".join(f"{who}:{action}" for who, action in state.public_actions)
             text += f"\nactions {history}"
         return text
+
+
+class RolloutEvaluator(mcts.Evaluator):
+    """Rollouts played on the engine itself, for OpenSpiel's MCTS and IS-MCTS bots.
+
+    OpenSpiel's ``RandomRolloutEvaluator`` steps a pyspiel state (legal list, NumPy choice,
+    apply) at every move; this one copies the engine game once and plays it out with
+    :func:`triage.engine.rollout.rollout` on integer actions (``policy``: uniform random by
+    default, or the greedy bot's ``triage.bots.policy.rollout_policy()``), then scores the end
+    with the game's ``returns``.
+
+    A state-reading policy such as the greedy one is fair only on a world drawn from the
+    searching seat's view, which is what IS-MCTS evaluates (``resample_from_infostate``); with
+    plain MCTS on the real game it would read hidden cards (I4)."""
+
+    def __init__(self, n_rollouts: int = 1, seed: int | None = None, policy: Policy = random_policy) -> None:
+        self.n_rollouts = n_rollouts
+        self.policy = policy
+        self._rng = random.Random(seed)
+
+    def evaluate(self, state: TriageState) -> np.ndarray:
+        settings = state._settings
+        table = state._table()
+        if table is None:  # before the deal: deal one at random
+            table = Table(
+                Game.new(players=settings.players, seed=self._rng.randrange(2**56), config=settings.config),
+                settings.layout,
+            )
+        total = np.zeros(settings.players)
+        for _ in range(self.n_rollouts):
+            game = table.game.copy()
+            rollout(game, self.policy, self._rng)
+            total += final_values(game.scores(), game.winner, settings.returns, settings.start)
+        return total / self.n_rollouts
+
+    def prior(self, state: TriageState) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
 
 
 pyspiel.register_game(GAME_TYPE, TriageGame)

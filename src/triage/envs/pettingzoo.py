@@ -10,10 +10,20 @@
 Agents are ``player_0`` .. ``player_{n-1}`` (the seats). The agent to act is the seat whose
 decision it is (admissions, Treatment, Helicopter draws: not always a fixed rotation). Each
 observation is a ``Dict`` of ``observation`` (the seat's view as a vector) and ``action_mask``
-(int8, all zero for a seat that is not to act). The reward of a step is, for every agent, the
-change of its score (VP + QoC), so an agent's rewards add up to its final score less its
-starting score. An action outside the mask raises :class:`~triage.envs.encoding.IllegalActionError`
+(int8, all zero for a seat that is not to act). With ``observation="flat"`` it is the vector
+alone (a ``Box`` with proven bounds, what SuperSuit's wrappers want) and the mask is in
+``infos[agent]["action_mask"]`` and ``action_mask(agent)``; ``normalize=True`` gives the
+normalised encoding (:mod:`triage.envs.features`). The reward of a step is, for every agent, the
+change of its value (``returns``: ``score`` VP + QoC, ``margin`` or ``win``,
+:mod:`triage.envs.returns`), so an agent's rewards add up to its final value less its value at
+the deal. An action outside the mask raises :class:`~triage.envs.encoding.IllegalActionError`
 and changes nothing. ``render()`` draws the acting seat's view (never hidden state).
+
+:func:`parallel_env` is the parallel API in its turn-based form: no phase of Triage lets two seats
+decide at once (A1 draws and admissions go in turn order, and a rejected patient goes on top of
+the deck for the next draw, A5; Treatment is in turn order; Helicopter draws resolve in order,
+T7), so each ``step`` takes the action of the seat to decide (the one whose mask is not empty,
+named in ``infos[agent]["active_agent"]``) and ignores the others'.
 """
 
 from __future__ import annotations
@@ -23,33 +33,47 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from triage.engine import Game
+from triage.engine.cards import load_standard_deck
 from triage.envs.encoding import OBS_LIMIT
+from triage.envs.features import ObservationEncoder
+from triage.envs.returns import check_returns, final_values, values
 from triage.envs.table import Table, make_game_config
 from triage.play.render import render_position
 
+#: The observation forms: a ``Dict`` with the mask inside, or the vector alone.
+OBSERVATIONS: tuple[str, ...] = ("dict", "flat")
 
-def observation_space(table: Table) -> spaces.Dict:
-    """The ``Dict`` observation space shared with the Gymnasium environment."""
-    layout = table.layout
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(
-                low=-OBS_LIMIT, high=OBS_LIMIT, shape=(layout.observation_size,), dtype=np.float32
-            ),
-            "action_mask": spaces.Box(low=0, high=1, shape=(layout.num_actions,), dtype=np.int8),
-        }
+
+def observation_space(encoder: ObservationEncoder, flat: bool = False) -> spaces.Space:
+    """The observation space shared with the Gymnasium environment. The ``Dict`` form keeps the
+    wide +-1e6 range of its first release unless the encoding is normalised."""
+    if flat:
+        return encoder.space()
+    vector = (
+        encoder.space()
+        if encoder.normalize
+        else spaces.Box(low=-OBS_LIMIT, high=OBS_LIMIT, shape=(encoder.size,), dtype=np.float32)
     )
+    mask = spaces.Box(low=0, high=1, shape=(encoder.layout.num_actions,), dtype=np.int8)
+    return spaces.Dict({"observation": vector, "action_mask": mask})
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's usual checks (bounds, call order)."""
-    wrapped: AECEnv = raw_env(**kwargs)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The environment with PettingZoo's call-order checks (``OrderEnforcingWrapper``). No
+    ``AssertOutOfBoundsWrapper``: the environment refuses any integer outside the mask itself,
+    with an :class:`~triage.envs.encoding.IllegalActionError` naming the integer and the rule,
+    and each wrapper layer costs every attribute read of a step."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def parallel_env(**kwargs: Any) -> ParallelEnv:
+    """The parallel API, turn-based (see the module docstring): only the seat to decide acts."""
+    return turn_based_aec_to_parallel(raw_env(**kwargs))
 
 
 class raw_env(AECEnv):
@@ -68,18 +92,30 @@ class raw_env(AECEnv):
         rounds: int | None = None,
         return_to: str | None = None,
         render_mode: str | None = None,
+        returns: str = "score",
+        observation: str = "dict",
+        normalize: bool = False,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
             )
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {OBSERVATIONS}, got {observation!r}")
         self.config = make_game_config(rounds=rounds, return_to=return_to)
         self.render_mode = render_mode
+        self.returns = check_returns(returns)
+        self.flat = observation == "flat"
+        self._start = self.config.start["quality"] + self.config.start["vp"]
         self.table = Table(Game.new(players=players, seed=0, config=self.config))
+        self.encoder = ObservationEncoder(
+            self.table.layout, self.config, load_standard_deck(), players=players, normalize=normalize
+        )
+        self._no_actions = np.zeros(self.table.layout.num_actions, dtype=np.int8)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = list(self.possible_agents)
-        space = observation_space(self.table)
+        space = observation_space(self.encoder, flat=self.flat)
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {
             agent: spaces.Discrete(self.table.layout.num_actions) for agent in self.possible_agents
@@ -104,6 +140,14 @@ class raw_env(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self._agent_to_act()
+        self._last_values = self._values()
+        self._masks_to_infos()
+
+    def _masks_to_infos(self) -> None:
+        """Flat observations: each agent's mask goes in its info (empty for one not to act)."""
+        if self.flat:
+            for agent in self.agents:
+                self.infos[agent]["action_mask"] = self.action_mask(agent)
 
     def _agent_to_act(self) -> str:
         turn = self.table.game.turn
@@ -120,9 +164,22 @@ class raw_env(AECEnv):
         self.table = Table(Game.new(players=players, seed=game_seed, config=self.config), self.table.layout)
         self._reset_bookkeeping()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def action_mask(self, agent: str) -> np.ndarray:
+        """The agent's legal integers as an int8 mask (all zero when it is not to act)."""
         seat = self._seat(agent)
-        return {"observation": self.table.observation(seat), "action_mask": self.table.mask(seat)}
+        return self.table.mask(seat) if seat == self.table.game.turn else self._no_actions
+
+    def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
+        vector = self.encoder.encode(self.table.observation(self._seat(agent)))
+        if self.flat:
+            return vector
+        return {"observation": vector, "action_mask": self.action_mask(agent)}
+
+    def _values(self) -> list[float]:
+        game = self.table.game
+        if game.is_over():
+            return final_values(game.scores(), game.winner, self.returns, self._start)
+        return values(game.scores(), self.returns, self._start)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -131,19 +188,18 @@ class raw_env(AECEnv):
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for an agent whose game is over")
-        before = self.table.scores()
-        self.table.play(self._seat(agent), int(action))
-        after = self.table.scores()
+        before = self._last_values
+        self.table.play_quiet(self._seat(agent), int(action))
+        after = self._last_values = self._values()
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {
-            name: float(after[self._seat(name)] - before[self._seat(name)]) for name in self.agents
-        }
+        self.rewards = {name: float(after[seat] - before[seat]) for seat, name in enumerate(self.agents)}
         self._accumulate_rewards()
         if self.table.game.is_over():
             self.terminations = dict.fromkeys(self.agents, True)
-            result = {"scores": after, "winner": self.table.game.winner}
+            result = {"scores": self.table.scores(), "winner": self.table.game.winner}
             self.infos = {name: dict(result) for name in self.agents}
         self.agent_selection = self._agent_to_act() if not self.table.game.is_over() else agent
+        self._masks_to_infos()
         if self.render_mode == "human":
             self.render()
 

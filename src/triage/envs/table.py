@@ -5,6 +5,12 @@ time, with that seat's view only: its observation vector, its legal integers and
 ``play`` for an integer. An integer outside the mask is refused with
 :class:`~triage.envs.encoding.IllegalActionError` and the game is left exactly as it was.
 
+Legal integers and play go through the engine's integer path (``Game.legal_action_ids`` and
+``Game.apply_id``, :mod:`triage.engine.actions`): no view is built to list or take an action.
+What a position answers is worked out once and kept until the game moves on (the key is the
+number of actions taken), so an adapter that asks for the mask, the observation and then plays
+lists the legal actions once and builds a seat's view at most once.
+
 >>> table = Table.deal(players=2, seed=5)
 >>> seat = table.game.turn
 >>> ids = table.legal_ids(seat)
@@ -18,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from triage.engine import Config, Game, RuleError, events_for, make_config, view
-from triage.envs.encoding import IllegalActionError, Layout, View
+from triage.envs.encoding import IllegalActionError, Layout, View, view_text
 
 
 def make_game_config(rounds: int | None = None, return_to: str | None = None, **overrides: Any) -> Config:
@@ -34,56 +40,129 @@ def make_game_config(rounds: int | None = None, return_to: str | None = None, **
 class Table:
     """A game plus the integer encoding of its actions, seen seat by seat."""
 
+    __slots__ = ("_key", "_legal", "_legal_set", "_mask", "_texts", "_views", "game", "layout")
+
     def __init__(self, game: Game, layout: Layout | None = None) -> None:
         self.game = game
         self.layout = layout or Layout.from_view(view(game, 0))
+        self._key = -1
+        self._views: dict[int, View] = {}
+        self._texts: dict[int, str] = {}
+        #: The legal integers of the seat to decide, sorted and as a set.
+        self._legal: list[int] = []
+        self._legal_set: frozenset[int] = frozenset()
+        self._mask: np.ndarray | None = None
 
     @classmethod
     def deal(cls, players: int = 2, seed: int = 0, config: Config | None = None) -> Table:
         return cls(Game.new(players=players, seed=seed, config=config))
 
+    def copy(self) -> Table:
+        """An independent table on a copy of the game; what this position worked out is kept."""
+        other = Table.__new__(Table)
+        other.game = self.game.copy()
+        other.layout = self.layout
+        other._key = self._key
+        other._views = dict(self._views)
+        other._texts = dict(self._texts)
+        other._legal = self._legal
+        other._legal_set = self._legal_set
+        other._mask = self._mask
+        return other
+
+    def _fresh(self) -> None:
+        """Forget what was worked out for an earlier position."""
+        key = len(self.game.history)
+        if key != self._key:
+            self._key = key
+            self._views = {}
+            self._texts = {}
+            self._mask = None
+            ids = self.game.legal_action_ids()
+            self._legal = sorted(ids)
+            self._legal_set = frozenset(ids)
+
+    def _view(self, seat: int) -> View:
+        seat_view = self._views.get(seat)
+        if seat_view is None:
+            seat_view = self._views[seat] = view(self.game, seat)
+        return seat_view
+
     def view(self, seat: int) -> View:
-        return view(self.game, seat)
+        self._fresh()
+        return self._view(seat)
+
+    def text(self, seat: int) -> str:
+        """The seat's view as canonical text (:func:`~triage.envs.encoding.view_text`)."""
+        self._fresh()
+        text = self._texts.get(seat)
+        if text is None:
+            text = self._texts[seat] = view_text(self._view(seat))
+        return text
+
+    def share_seat(self, source: Table, seat: int) -> None:
+        """Take ``source``'s view and text of ``seat`` as this table's own: for a game drawn
+        from that view (determinize), whose view of ``seat`` is the same by construction."""
+        self._fresh()
+        source._fresh()
+        if seat in source._views:
+            self._views[seat] = source._views[seat]
+        if seat in source._texts:
+            self._texts[seat] = source._texts[seat]
 
     def observation(self, seat: int) -> np.ndarray:
-        return self.layout.observe(self.view(seat))
+        """The seat's observation vector: ``layout.observe(view(game, seat))``, computed straight
+        from the game with the seat's knowledge (:meth:`Layout.observe_game`)."""
+        self._fresh()
+        return self.layout.observe_game(self.game, seat)
 
     def legal_ids(self, seat: int) -> list[int]:
         """The seat's legal integers, sorted; empty when it is not its decision."""
-        legal = self.game.legal_actions(seat)
-        if not legal:
-            return []
-        return self.layout.legal_ids(self.view(seat), legal)
+        self._fresh()
+        return list(self._legal) if seat == self.game.turn else []
 
     def mask(self, seat: int) -> np.ndarray:
-        return self.layout.mask(self.legal_ids(seat))
+        """The seat's int8 mask of legal integers (a new array each call, from one kept per
+        position)."""
+        self._fresh()
+        if seat != self.game.turn:
+            return self.layout.mask([])
+        if self._mask is None:
+            self._mask = self.layout.mask(self._legal)
+        return self._mask.copy()
 
     def play(self, seat: int, index: int) -> list[dict[str, Any]]:
         """Take integer ``index`` for ``seat``; refused clearly (and nothing changes) when it is
         not one of the seat's legal integers. Returns the events as the seat may see them."""
+        return events_for(self.play_quiet(seat, index), seat)
+
+    def play_quiet(self, seat: int, index: int) -> list[dict[str, Any]]:
+        """:meth:`play` returning the engine's own events (all-seeing: never for an agent)."""
         if self.game.is_over():
             raise IllegalActionError(f"action {index}: the game is over; no more actions are taken (R4)")
         if seat != self.game.turn:
             raise IllegalActionError(
                 f"action {index}: it is player {self.game.turn}'s decision, not player {seat}'s (R1)"
             )
-        seat_view = self.view(seat)
-        action = self.layout.decode(seat_view, index)
-        legal = self.layout.legal_ids(seat_view, self.game.legal_actions(seat))
-        if int(index) not in legal:
-            reason = self._refusal(action, seat)
-            raise IllegalActionError(
-                f"action {int(index)} ({self.layout.describe(int(index))}) is not legal now: {reason}"
-            )
-        return events_for(self.game.apply(action, seat), seat)
+        self._fresh()
+        if (
+            isinstance(index, bool)
+            or not isinstance(index, (int, np.integer))
+            or index not in self._legal_set
+        ):
+            raise IllegalActionError(self._refusal(seat, index))
+        return self.game.apply_id(int(index))
 
-    def _refusal(self, action: dict[str, Any], seat: int) -> str:
-        """Why the engine would refuse the action (its error names the rule)."""
+    def _refusal(self, seat: int, index: Any) -> str:
+        """Why an integer is refused, naming the rule where the engine names one."""
+        action = self.layout.decode(self._view(seat), index)  # raises for what does not exist
         try:
             self.game.copy().apply(action, seat)
         except RuleError as error:
-            return str(error)
-        return "that payment mix is not one the engine lists (T6)"
+            reason = str(error)
+        else:
+            reason = "that payment mix is not one the engine lists (T6)"
+        return f"action {int(index)} ({self.layout.describe(int(index))}) is not legal now: {reason}"
 
     def scores(self) -> list[int]:
         return self.game.scores()

@@ -1,37 +1,61 @@
 """``triage play``: the full-screen terminal game (Textual).
 
 The screen shows the position from the seat to move (its view only), a scrolling log of that
-seat's events, the legal actions (arrow keys and Enter, a number key, or the mouse) and a
-command line for typed actions. Bots move by themselves, ``bot_delay`` seconds apart. With
-several human seats a "pass the device" screen hides the board between seats, because seats know
-different things after checks (C3). All game logic lives in :class:`~triage.play.session.Session`.
+seat's events, the legal actions and a command line for typed actions. Bots move by themselves,
+``bot_delay`` seconds apart, thinking in a thread so the screen keeps answering. With several human seats a "pass the device" screen hides the board
+between seats, because seats know different things after checks (C3). All game logic lives in
+:class:`~triage.play.session.Session`.
+
+Input never acts by surprise:
+
+- On the command line every key is text (no shortcut), and the focus stays there after an
+  action: only the player moves it away (Escape, Tab, a click). Enter sends the line in key order.
+- In the list, arrows, digits or a click only point at an action; Enter (or a click on the action
+  pointed at) takes it. A list shown afresh has nothing pointed at, so a stray Enter does nothing.
+  A letter typed in the list goes, with the keys behind it, to the command line instead of acting
+  as a shortcut.
+- A bare number sent from the command line is refused once if the list changed after the player
+  started typing it, naming the action now at that number.
+
+``?`` (or F1, or ``help`` on the command line) opens the help: keys, commands, rules in short.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
 from triage.engine import RuleError, public_event
+from triage.play.help import help_lines
 from triage.play.parse import CommandError, choose
 from triage.play.render import describe_action, describe_event, render_position
 from triage.play.session import Session
 
 
 class PassDeviceScreen(Screen[None]):
-    """Covers the whole board until the next human seat says it is ready."""
+    """Covers the whole board until the next human seat says it is ready. Keys in the first
+    moments are ignored: an Enter the last player typed a beat too fast must not uncover the next
+    seat's board (and its secrets, C3) in front of them."""
 
     BINDINGS = [Binding("enter", "ready", "I am ready"), Binding("space", "ready", show=False)]
+    #: How long after it appears the screen ignores keys.
+    GUARD_SECONDS = 0.8
 
     def __init__(self, seat_name: str) -> None:
         super().__init__()
         self.seat_name = seat_name
+        self.shown_at = time.monotonic()
+
+    def on_mount(self) -> None:
+        self.shown_at = time.monotonic()
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -41,7 +65,8 @@ class PassDeviceScreen(Screen[None]):
         yield Footer()
 
     def action_ready(self) -> None:
-        self.dismiss(None)
+        if time.monotonic() - self.shown_at >= self.GUARD_SECONDS:
+            self.dismiss(None)
 
 
 class GameOverScreen(Screen[None]):
@@ -61,6 +86,122 @@ class GameOverScreen(Screen[None]):
         self.dismiss(None)
 
 
+class HelpScreen(ModalScreen[None]):
+    """Keys, typed commands and the rules in short, over the board."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Close help"),
+        Binding("question_mark", "close", show=False),
+        Binding("f1", "close", show=False),
+        Binding("q", "close", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-scroll"):
+            yield Static(Text("\n".join(help_lines())), id="help")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        scroll = self.query_one("#help-scroll")
+        scroll.border_title = "Help (Escape closes it)"
+        scroll.focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ActionList(OptionList):
+    """The legal actions. Arrows, digits or a click point at one; Enter or a second click on it
+    takes it. A letter starts a typed command on the command line, since no letter acts here
+    (except the app's ``q`` and ``v``)."""
+
+    #: Keys the app binds that the list lets through.
+    SHORTCUTS = frozenset("qv?:")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        #: The digits typed since the list was last shown or pointed at otherwise.
+        self.number = ""
+        #: A letter was typed here: until the focus is on the command line, keys go there.
+        self.forwarding = False
+
+    def show(self, labels: list[Text]) -> None:
+        """A fresh list with nothing pointed at, so Enter takes nothing until the player picks."""
+        self.clear_options()
+        self.add_options(labels)
+        self.highlighted = None
+        self.number = ""
+
+    def point_at_digit(self, digit: str) -> None:
+        """Digits point at the action with that number: typed one after the other they make a
+        longer number while one exists (1, 2 -> 12 in a list of 12 or more), else they start
+        again."""
+        count = self.option_count
+        for candidate in (self.number + digit, digit):
+            if 1 <= int(candidate) <= count:
+                self.number = candidate
+                self.highlighted = int(candidate) - 1
+                return
+        self.number = ""
+        self.app.set_status(  # type: ignore[attr-defined]
+            f"No action {digit}: the list has {count} action{'s' if count != 1 else ''}." if count else "No action to pick now.",
+            error=True,
+        )
+
+    def on_key(self, event: events.Key) -> None:
+        if self.forwarding:
+            self.forward(event)
+            return
+        character = event.character
+        if character is None or not character.isprintable() or character == " ":
+            self.number = "" if event.key in ("up", "down", "pageup", "pagedown", "home", "end") else self.number
+            return
+        if character.isdigit():
+            event.stop()
+            event.prevent_default()
+            self.point_at_digit(character)
+        elif character not in self.SHORTCUTS:
+            self.forwarding = True
+            self.forward(event)
+
+    def forward(self, event: events.Key) -> None:
+        """While the focus moves to the command line, keys already on their way here belong to
+        the command being typed (fast typing or a paste): type them there, in order, Enter
+        included."""
+        event.stop()
+        event.prevent_default()
+        self.app.type_on_command_line(event)  # type: ignore[attr-defined]
+
+    def on_blur(self) -> None:
+        self.forwarding = False
+
+    async def _on_click(self, event: events.Click) -> None:
+        """A click points at an action, a click on the action already pointed at takes it: a
+        double click takes one action, never a second one from the list shown after it."""
+        event.prevent_default()  # instead of OptionList's click, which takes at once
+        clicked = event.style.meta.get("option")
+        if clicked is None or self.get_option_at_index(clicked).disabled:
+            return
+        if clicked == self.highlighted:
+            self.action_select()
+        else:
+            self.highlighted = clicked
+
+
+class CommandLine(Input):
+    """The command line. Every key is text; Enter sends the line at once, in the order the keys
+    came (Input's own Enter goes round the app and could come after keys typed behind it)."""
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            line, self.value = self.value, ""
+            self.app.run_line(line, self)  # type: ignore[attr-defined]
+        elif event.is_printable and not self.value:
+            self.app.line_started()  # type: ignore[attr-defined]
+
+
 class TriageApp(App[None]):
     """The terminal game around a :class:`Session`."""
 
@@ -73,11 +214,16 @@ class TriageApp(App[None]):
     #status { height: auto; min-height: 1; padding: 0 1; }
     #status.error { color: $error; }
     #pass-message, #final { width: 100%; height: 1fr; content-align: center middle; padding: 2 4; }
+    HelpScreen { align: center middle; }
+    #help-scroll { width: 108; max-width: 100%; height: 90%; border: round $primary; background: $surface; }
+    #help { padding: 0 1; }
     """
     BINDINGS = [
-        Binding("q", "quit", "Quit (saved)"),
-        Binding("colon", "focus_command", "Type a command"),
-        Binding("a", "focus_actions", "Actions"),
+        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "help", "Help"),
+        Binding("f1", "help", "Help", key_display="F1"),
+        Binding("colon", "focus_command", "Command line"),
+        Binding("escape", "focus_actions", "Action list"),
         Binding("v", "next_view", "Watch another seat", show=False),
     ]
 
@@ -93,6 +239,10 @@ class TriageApp(App[None]):
         self.legal: list[dict[str, Any]] = []
         self.waiting_for_bot = False
         self.finished = False
+        #: Bumped whenever the action list is shown afresh (its numbers may mean other actions).
+        self.list_version = 0
+        #: The list version when the player began the line now on the command line.
+        self.typed_against = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -100,16 +250,24 @@ class TriageApp(App[None]):
             with VerticalScroll(id="board-scroll"):
                 yield Static(id="board")
             with Vertical(id="side"):
-                yield OptionList(id="actions", markup=False)
+                yield ActionList(id="actions", markup=False)
                 yield RichLog(id="log", wrap=True)
         yield Static(id="status")
-        yield Input(placeholder="type an action: admit P04 2, heal P01 2 staff=1, pass ... (help: see docs/play.md)", id="command")
+        yield CommandLine(placeholder="type an action: admit P04 2, heal P01 2 staff=1, pass ... (? or F1: help)", id="command", select_on_focus=False)
         yield Footer()
 
+    @property
+    def board_screen(self) -> Screen[Any]:
+        """The screen with the board, also while help or another screen covers it."""
+        return self.screen_stack[0]
+
     def on_mount(self) -> None:
-        self.query_one("#board-scroll").border_title = "Board"
-        self.query_one("#actions").border_title = "Legal actions"
-        self.query_one("#log").border_title = "Log"
+        self.board_screen.query_one("#board-scroll").border_title = "Board"
+        self.board_screen.query_one("#actions").border_title = "Legal actions"
+        self.board_screen.query_one("#log").border_title = "Log"
+        self.board_screen.query_one("#actions", ActionList).focus()
+        if self.session.human_seats():
+            self.set_status("Pick an action with the arrows or its number, then Enter; or type a command. ? or F1: help.")
         self.advance()
 
     # -------------------------------------------------------------- flow
@@ -132,7 +290,6 @@ class TriageApp(App[None]):
                 return
             self.viewer = seat
             self.refresh_board()
-            self.query_one("#actions", OptionList).focus()
             return
         self.refresh_board()
         if not self.waiting_for_bot:
@@ -140,25 +297,46 @@ class TriageApp(App[None]):
             self.set_timer(self.bot_delay, self.bot_move) if self.bot_delay > 0 else self.call_later(self.bot_move)
 
     def seat_ready(self, seat: int) -> None:
+        """The next human seat is at the device: its board, with a clean command line (keys the
+        last player typed behind its last action are not the new seat's)."""
         self.ready_seat = seat
         self.viewer = seat
+        self.board_screen.query_one("#command", Input).value = ""
         self.advance()
 
     def bot_move(self) -> None:
-        self.waiting_for_bot = False
+        """A bot's turn: it thinks in a thread (a searching bot may take a while), so the screen
+        keeps answering; only its view, the legal actions and its generator go there."""
         session = self.session
         if session.turn is None or session.is_human(session.turn):
+            self.waiting_for_bot = False
             return
-        seat = session.turn
-        action = session.bot_action()
+        seat, position = session.turn, len(session.game.history)
+        bot, seen, legal, rng = session.bot_request()
+
+        def think() -> None:
+            self.call_from_thread(self.bot_chose, seat, position, bot.choose(seen, legal, rng))
+
+        self.run_worker(think, thread=True, group="bot")
+
+    def bot_chose(self, seat: int, position: int, action: dict[str, Any]) -> None:
+        """Back from the bot's thread: play its move (on the position it was asked about)."""
+        self.waiting_for_bot = False
+        session = self.session
+        if session.turn != seat or len(session.game.history) != position:
+            return
         session.act(action)
         self.set_status(f"{session.seat_name(seat)}: {describe_action(action)}")
         self.advance()
 
     def take(self, action: dict[str, Any]) -> None:
-        """A human's action: applied, or refused with its error code and rule id."""
+        """A human's action: applied, or refused with its error code and rule id. Only for the
+        seat whose board is uncovered: keys typed behind the last seat's final action never act
+        for the next seat before it took the device."""
         session = self.session
         seat = session.turn
+        if seat is None or seat != self.ready_seat:
+            return
         try:
             session.act(action)
         except RuleError as error:
@@ -171,9 +349,10 @@ class TriageApp(App[None]):
     # -------------------------------------------------------------- drawing
 
     def hide_board(self) -> None:
-        self.query_one("#board", Static).update("")
-        self.query_one("#actions", OptionList).clear_options()
-        self.query_one("#log", RichLog).clear()
+        self.board_screen.query_one("#board", Static).update("")
+        self.board_screen.query_one("#actions", ActionList).show([])
+        self.list_version += 1
+        self.board_screen.query_one("#log", RichLog).clear()
         self.logged = (None, 0)
 
     def refresh_board(self) -> None:
@@ -181,22 +360,19 @@ class TriageApp(App[None]):
         seat = self.viewer
         names = session.names()
         names[seat] += " - you" if session.is_human(seat) else " - watched"
-        self.query_one("#board", Static).update(Text(render_position(session.view_for(seat), names)))
+        self.board_screen.query_one("#board", Static).update(Text(render_position(session.view_for(seat), names)))
         game = session.game
         self.sub_title = f"round {game.round}/{game.config.rounds}, {game.phase}; seat on screen: {seat}"
         self.refresh_log(seat)
-        options = self.query_one("#actions", OptionList)
-        options.clear_options()
         self.legal = session.legal() if session.human_to_move() and session.turn == seat else []
-        options.add_options(
+        self.board_screen.query_one("#actions", ActionList).show(
             [Text(f"{number:>2}. {describe_action(action)}") for number, action in enumerate(self.legal, start=1)]
         )
-        if self.legal:
-            options.highlighted = 0
+        self.list_version += 1
 
     def refresh_log(self, seat: int) -> None:
         """Append this seat's new log lines (the whole log again after a change of seat)."""
-        log = self.query_one("#log", RichLog)
+        log = self.board_screen.query_one("#log", RichLog)
         logged_seat, count = self.logged
         if logged_seat != seat:
             log.clear()
@@ -213,7 +389,7 @@ class TriageApp(App[None]):
         self.logged = (seat, len(self.session.events))
 
     def set_status(self, text: str, error: bool = False) -> None:
-        status = self.query_one("#status", Static)
+        status = self.board_screen.query_one("#status", Static)
         status.update(Text(text))
         status.set_class(error, "error")
 
@@ -223,14 +399,39 @@ class TriageApp(App[None]):
         if 0 <= message.option_index < len(self.legal):
             self.take(self.legal[message.option_index])
 
-    def on_input_submitted(self, message: Input.Submitted) -> None:
-        text = message.value.strip()
-        message.input.value = ""
+    def on_option_list_option_highlighted(self, message: OptionList.OptionHighlighted) -> None:
+        """Say what Enter would take, so a pick is seen before it is confirmed."""
+        if 0 <= message.option_index < len(self.legal):
+            number = message.option_index + 1
+            self.set_status(f"{number}. {describe_action(self.legal[number - 1])}: Enter takes it")
+
+    def line_started(self) -> None:
+        """The first key of a new line: remember which list its number (if any) refers to."""
+        self.typed_against = self.list_version
+
+    def run_line(self, line: str, command: Input) -> None:
+        """One line sent from the command line: help, quit, a number or a typed action."""
+        text = line.strip()
+        if text.lower() in ("help", "?"):
+            self.action_help()
+            return
+        if text.lower() in ("quit", "exit"):
+            self.exit()
+            return
+        if text.isdigit() and self.typed_against != self.list_version and self.legal:
+            self.typed_against = self.list_version
+            command.value = text + command.value
+            number = int(text)
+            now = f"is now: {describe_action(self.legal[number - 1])}" if 1 <= number <= len(self.legal) else "no longer exists"
+            self.set_status(f"The list changed while you typed: action {number} {now}. Enter again to take it.", error=True)
+            return
         if not text:
             return
         if not self.session.human_to_move():
             self.set_status("Not your decision: a bot is moving.", error=True)
             return
+        if self.session.turn != self.ready_seat:
+            return  # the next human seat has not taken the device yet
         try:
             action = choose(text, self.legal)
         except CommandError as error:
@@ -238,20 +439,34 @@ class TriageApp(App[None]):
             return
         self.take(action)
 
-    def on_key(self, event: Any) -> None:
-        """Digits 1-9 pick a listed action at once (when the command line is not in use)."""
-        if isinstance(self.focused, Input) or not event.character or not event.character.isdigit():
-            return
-        number = int(event.character)
-        if 1 <= number <= min(9, len(self.legal)):
-            event.stop()
-            self.take(self.legal[number - 1])
+    def type_on_command_line(self, event: events.Key) -> None:
+        """A key typed in the list that starts (or continues) a command: it goes to the command
+        line, which takes the focus."""
+        command = self.board_screen.query_one("#command", Input)
+        if self.focused is not command:
+            command.focus()
+        if event.key == "enter":
+            line, command.value = command.value, ""
+            self.run_line(line, command)
+        elif event.key == "backspace":
+            command.action_delete_left()
+        elif event.character is not None and event.character.isprintable():
+            if not command.value:
+                self.line_started()
+            command.insert_text_at_cursor(event.character)
 
     def action_focus_command(self) -> None:
-        self.query_one("#command", Input).focus()
+        actions = self.board_screen.query_one("#actions", ActionList)
+        if self.focused is actions:
+            actions.forwarding = True  # keys typed right after ':' belong to the command line
+        self.board_screen.query_one("#command", Input).focus()
 
     def action_focus_actions(self) -> None:
-        self.query_one("#actions", OptionList).focus()
+        self.board_screen.query_one("#actions", ActionList).focus()
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
 
     def action_next_view(self) -> None:
         """Watching bots: look at the board from the next seat."""

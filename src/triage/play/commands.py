@@ -9,8 +9,9 @@ from pathlib import Path
 
 import typer
 
+from triage.bots import bot_names
 from triage.engine import DataError
-from triage.play.session import Session, parse_seats
+from triage.play.session import HUMAN, Session, parse_seats
 
 
 def _fail(message: str) -> None:
@@ -18,13 +19,21 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+#: The seats ``--bots`` accepts, read from the bot registry (triage.bots) so new bots show up.
+SEATS_HELP = (
+    f"Who sits at each seat, comma-separated: {', '.join([HUMAN, *bot_names()])}, or module:Class "
+    "for your own bot (one name: every seat). Default: a human at seat 0, greedy bots elsewhere."
+)
+
+
+def bots_epilog() -> str:
+    """The built-in bots with their one-line descriptions, under ``triage play --help``."""
+    return "Bots: " + "; ".join(f"{name}: {description}" for name, description in bot_names().items()) + "."
+
+
 def play(
     players: int = typer.Option(2, min=1, max=4, help="Number of players (1-4)."),
-    bots: str | None = typer.Option(
-        None,
-        help="Who sits at each seat, comma-separated: human, random or greedy (one name: every seat). "
-        "Default: a human at seat 0, greedy bots elsewhere.",
-    ),
+    bots: str | None = typer.Option(None, help=SEATS_HELP),
     seed: int | None = typer.Option(
         None,
         help="Game seed: the same seed deals the same game. Default: a fresh secret seed, so no "
@@ -43,7 +52,7 @@ def play(
     json_output: bool = typer.Option(False, "--json", help="With --games: print one JSON object."),
 ) -> None:
     """Play Triage in the terminal: solo or hot-seat, any seat a bot; or watch bots play."""
-    from triage.cli import game_settings
+    from triage.options import game_settings
 
     if games is not None:
         _match(players, bots, 0 if seed is None else seed, config, deck, set_, games, json_output)
@@ -90,7 +99,7 @@ def _match(
     games: int,
     json_output: bool,
 ) -> None:
-    from triage.cli import game_settings
+    from triage.options import game_settings
     from triage.play.match import play_match
 
     if not bots:
@@ -111,4 +120,4 @@ def _match(
 
 def register(app: typer.Typer) -> None:
     """Add ``play`` to the main ``triage`` command."""
-    app.command("play")(play)
+    app.command("play", epilog=bots_epilog())(play)

@@ -185,12 +185,15 @@ def resolve(typed: Action, legal: list[Action]) -> Action:
 
 def choose(text: str, legal: list[Action]) -> Action:
     """A typed line as an action: a number picks from ``legal`` (counted from 1), anything
-    else is parsed as a command and resolved against ``legal``.
+    else is parsed as a command and resolved against ``legal``. A leading ``:`` (typed out of
+    habit on the full screen's command line, where ``:`` is just a character) is ignored.
 
     >>> choose("2", [{"type": "pass"}, {"type": "buy", "item": "staff"}])
     {'type': 'buy', 'item': 'staff'}
+    >>> choose(":pass", [{"type": "pass"}])
+    {'type': 'pass'}
     """
-    text = text.strip()
+    text = text.strip().removeprefix(":").strip()
     if text.isdigit():
         number = int(text)
         if not 1 <= number <= len(legal):

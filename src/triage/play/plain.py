@@ -14,14 +14,16 @@ from __future__ import annotations
 from typing import TextIO
 
 from triage.engine import RuleError, public_event
-from triage.play.parse import USAGE, CommandError, choose
+from triage.play.help import help_lines
+from triage.play.parse import CommandError, choose
 from triage.play.render import describe_action, describe_event, render_position
 from triage.play.session import Session
 
 HELP = [
-    "Type the number of an action, or the action itself:",
-    *(f"  {usage}" for usage in USAGE.values()),
+    "Type the number of an action, or the action itself.",
     "Other commands: board (show the board again), log (this seat's whole log), help, quit.",
+    "",
+    *help_lines(keys=False),
 ]
 
 

@@ -20,45 +20,55 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from triage.bots import BOTS, Bot, make_bot, seat_names
+from triage.bots import Bot, bot_names, make_bot, seat_names
 from triage.engine import Config, DataError, Game, RuleError, events_for, view
 from triage.engine.cards import CardSpec
 from triage.engine.records import load_record, make_record, replay_steps
+from triage.engine.summary import player_rows
 from triage.play.render import describe_event
 
 Action = dict[str, Any]
 Event = dict[str, Any]
 
 HUMAN = "human"
-KINDS = ("critical", "severe", "chronic", "non_severe", "terminal")
 
 
 def seat_kinds() -> list[str]:
-    """What may sit at a seat: a human or one of the registered bots."""
-    return [HUMAN, *sorted(BOTS)]
+    """What may sit at a seat by a built-in name: a human or one of the registered bots
+    (:func:`triage.bots.bot_names`); a designer's bot may also be named ``module:Class``."""
+    return [HUMAN, *bot_names()]
 
 
 def parse_seats(text: str | list[str] | None, players: int) -> list[str]:
     """The ``--bots`` option: one name per seat, comma-separated; one name fills every seat;
-    none means a human at seat 0 and greedy bots elsewhere.
+    none means a human at seat 0 and greedy bots elsewhere. A seat is ``human`` or any name
+    :func:`triage.bots.make_bot` accepts (built-in names in any case; ``module:Class`` as spelt).
 
-    >>> parse_seats("human,greedy", 2)
-    ['human', 'greedy']
+    >>> parse_seats("human,Expert-Club", 2)
+    ['human', 'expert-club']
     >>> parse_seats("random", 3)
     ['random', 'random', 'random']
     """
     if text is None or text == "" or text == []:
-        return [HUMAN] + ["greedy" if "greedy" in BOTS else "random"] * (players - 1)
-    names = seat_names(text.lower() if isinstance(text, str) else ",".join(text), players)
+        return [HUMAN] + ["greedy"] * (players - 1)
+    names = seat_names(text if isinstance(text, str) else ",".join(text), players)
+    names = [name if ":" in name else name.lower() for name in names]
     for name in names:
-        if name not in seat_kinds():
-            raise ValueError(f"unknown seat {name!r} (choose from: {', '.join(seat_kinds())})")
+        if name == HUMAN:
+            continue
+        try:
+            make_bot(name)
+        except ValueError as error:
+            if ":" in name:
+                raise ValueError(f"seat {names.index(name)}: {error}") from None
+            raise ValueError(
+                f"unknown seat {name!r} (choose from: {', '.join(seat_kinds())}; or module:Class for your own bot)"
+            ) from None
     return names
 
 
@@ -172,13 +182,20 @@ class Session:
         self.save()
         return events
 
-    def bot_action(self) -> Action:
-        """What the bot at the seat to move chooses, from that seat's view only."""
+    def bot_request(self) -> tuple[Bot, dict[str, Any], list[Action], random.Random]:
+        """Everything the bot at the seat to move decides from: the bot, that seat's view only,
+        the legal actions and the bot's generator. Built from the game here, so the choice itself
+        (``bot.choose(view, legal, rng)``) may run elsewhere, e.g. in a thread, without the game."""
         seat = self.turn
         if seat is None or seat not in self.bots:
             raise ValueError("it is not a bot's decision")
         rng = bot_rng(self.seed, len(self.game.history))
-        return self.bots[seat].choose(view(self.game, seat), self.game.legal_actions(), rng)
+        return self.bots[seat], view(self.game, seat), self.game.legal_actions(), rng
+
+    def bot_action(self) -> Action:
+        """What the bot at the seat to move chooses, from that seat's view only."""
+        bot, seen, legal, rng = self.bot_request()
+        return bot.choose(seen, legal, rng)
 
     def bot_steps(self) -> Iterator[tuple[int, Action, list[Event]]]:
         """Let bots move until a human must decide or the game ends: (seat, action, events)."""
@@ -218,27 +235,21 @@ class Session:
         Only once the game is over, when every card is public (records.record_for)."""
         if not self.game.is_over():
             raise ValueError("the summary exists only once the game is over")
-        tallies = [{"cured": Counter(), "dead": Counter(), "rejected": Counter()} for _ in self.game.players]
-        outcome = {"cured": "cured", "died": "dead", "rejected": "rejected"}
-        for event in self.events:
-            if event["type"] in outcome:
-                kind = self.game.cards[event["card"]].kind
-                tallies[event["player"]][outcome[event["type"]]][kind] += 1
-        rows = []
-        for seat, (player, tally) in enumerate(zip(self.game.players, tallies)):
-            row: dict[str, Any] = {
-                "seat": seat,
-                "name": self.seat_name(seat),
-                "score": player.score,
-                "vp": player.vp,
-                "quality": player.quality,
-                "treated": player.treated,
-                "credits": player.credits,
-            }
-            for what, counts in tally.items():
-                row[what] = {kind: counts[kind] for kind in KINDS if counts[kind]}
-            rows.append(row)
-        return rows
+        return [{**row, "name": self.seat_name(row["seat"])} for row in player_rows(self.game, self.events)]
+
+    def solo_tier_line(self) -> str:
+        """R4 solo: the tier the score earned (``[solo] tiers``, :meth:`Game.solo_tier`) and the
+        score the next tier needs, so a player sees how far the next one was."""
+        tiers = self.game.config.solo_tiers
+        score = self.game.players[0].score
+        tier = self.game.solo_tier()
+        if self.game.winner is None:
+            return f"Solo tier: none (the game is lost; {tiers[-1][0]} needs {tiers[-1][1]} without a loss)"
+        if tier is None:
+            return f"Solo tier: none (score {score}; {tiers[-1][0]} needs {tiers[-1][1]})"
+        better = [(name, lowest) for name, lowest in tiers if lowest > score]
+        following = f"; {better[-1][0]} needs {better[-1][1]}" if better else ", the best tier"
+        return f"Solo tier: {tier} (score {score}{following})"
 
     def final_lines(self) -> list[str]:
         """The end of the game as text: scores, the winner, and each player's summary."""
@@ -248,6 +259,8 @@ class Session:
         else:
             verdict = f"winner: {self.seat_name(winner)}" if winner is not None else "no winner (a full tie)"
         lines = [f"Game over after round {self.game.round}: {verdict}"]
+        if self.game.num_players == 1 and self.game.config.solo_tiers:
+            lines.append(self.solo_tier_line())
         for row in self.summary():
             lines.append(
                 f"{row['name']}: score {row['score']} (VP {row['vp']} + QoC {row['quality']}), "

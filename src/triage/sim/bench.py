@@ -1,7 +1,12 @@
 """The engine benchmark: random legal games on one core (``triage bench``).
 
-Each action costs one legal-action listing plus one ``apply``: that is what a simulator or a
-search pays per step. Dealing each game is counted in the time too.
+Each action costs one legal-action listing plus one ``apply`` (or, on the integer path, one
+``legal_action_ids`` plus one ``apply_id``): that is what a simulator or a search pays per step.
+Dealing each game is counted in the time too.
+
+:func:`run_paths_bench` measures the fast paths of search and learning against the dict path in
+one run (``triage bench --table``): integer actions, ``view``, ``copy``, ``determinize``, and
+search iterations (determinize + copy + rollout).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ class BenchResult:
     actions: int
     seconds: float
     players: int
+    path: str = "dict"
 
     @property
     def actions_per_s(self) -> float:
@@ -30,8 +36,8 @@ class BenchResult:
     def games_per_s(self) -> float:
         return self.games / self.seconds
 
-    def to_dict(self) -> dict[str, float | int]:
-        data: dict[str, float | int] = asdict(self)
+    def to_dict(self) -> dict[str, float | int | str]:
+        data: dict[str, float | int | str] = asdict(self)
         data["actions_per_s"] = round(self.actions_per_s, 1)
         data["games_per_s"] = round(self.games_per_s, 2)
         return data
@@ -47,27 +53,6 @@ def play_random_game(game: Game, rng: random.Random) -> int:
     return count
 
 
-def run_bench(
-    players: int = 2,
-    seconds: float = 5.0,
-    games: int | None = None,
-    seed: int = 0,
-    deck: list[CardSpec] | None = None,
-    config: Config | None = None,
-) -> BenchResult:
-    """Play random games for ``seconds`` (or exactly ``games`` games) and time them."""
-    rng = random.Random(seed)
-    played = actions = 0
-    start = time.perf_counter()
-    while True:
-        game = Game.new(players=players, deck=deck, seed=seed + played, config=config)
-        actions += play_random_game(game, rng)
-        played += 1
-        elapsed = time.perf_counter() - start
-        if (games is not None and played >= games) or (games is None and elapsed >= seconds):
-            return BenchResult(played, actions, elapsed, players)
-
-
 def play_random_game_ids(game: Game, rng: random.Random) -> int:
     """:func:`play_random_game` on integer actions (``legal_action_ids`` + ``apply_id``): the
     same random choices, so the very same game."""
@@ -77,6 +62,37 @@ def play_random_game_ids(game: Game, rng: random.Random) -> int:
         game.apply_id(choice(game.legal_action_ids()))
         count += 1
     return count
+
+
+
+#: What one action costs on each path of ``triage bench --path``.
+PLAYERS = {"dict": play_random_game, "ids": play_random_game_ids}
+
+
+def run_bench(
+    players: int = 2,
+    seconds: float = 5.0,
+    games: int | None = None,
+    seed: int = 0,
+    deck: list[CardSpec] | None = None,
+    config: Config | None = None,
+    path: str = "dict",
+) -> BenchResult:
+    """Play random games for ``seconds`` (or exactly ``games`` games) and time them, on the
+    dict path or the integer ``ids`` path (the same games either way)."""
+    if path not in PLAYERS:
+        raise ValueError(f"unknown bench path {path!r} (paths: {', '.join(PLAYERS)})")
+    play = PLAYERS[path]
+    rng = random.Random(seed)
+    played = actions = 0
+    start = time.perf_counter()
+    while True:
+        game = Game.new(players=players, deck=deck, seed=seed + played, config=config)
+        actions += play(game, rng)
+        played += 1
+        elapsed = time.perf_counter() - start
+        if (games is not None and played >= games) or (games is None and elapsed >= seconds):
+            return BenchResult(played, actions, elapsed, players, path)
 
 
 # ---------------------------------------------------------------------- the fast-path table

@@ -63,7 +63,7 @@ def simulate(
 ) -> None:
     """Play many games between bots and write one row per player per game and one per card per game."""
     from triage.bots import make_bot, seat_names
-    from triage.cli import game_settings
+    from triage.options import game_settings
     from triage.sim.games import SimJob
     from triage.sim.runner import default_workers, job_metadata, run_local, run_ray, write_results
 

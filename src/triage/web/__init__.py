@@ -5,3 +5,8 @@ Needs the ``web`` extra: ``pip install -e '.[web]'``.
 
 #: Where ``triage serve`` stores its tables unless ``--db`` says otherwise: a SQLite file here.
 DEFAULT_DB_URL = "sqlite:///triage-web.db"
+
+#: Default request rates per client address (``limits`` notation: "N/second", "N/minute", ...;
+#: ";" joins several), changed with ``triage serve --rate-create/--rate-act``.
+DEFAULT_CREATE_RATE = "20/minute"
+DEFAULT_ACT_RATE = "30/second"

@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from fastapi import Body, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import Body, FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from triage.engine.choices import action_choices
+from triage.web import notify
+from triage.web.limits import MAX_DECK_CARDS, RateLimited, RateLimits, RequestBodyLimit, check_table_limits
+from triage.web.live import FIRST_MESSAGE_SECONDS, serve_socket
+from triage.web.review import add_review_routes
 from triage.web.storage import DEFAULT_DB_URL, Store
 from triage.web.tables import LiveTable, TableService, WebError
 
@@ -30,19 +36,30 @@ LOBBY_SIZE = 30
 
 
 class TableRequest(BaseModel):
-    """A new table: how many seats, which are bots, and optionally the deal."""
+    """A new table: how many seats, which are bots, and optionally the deal. Strict types: an
+    integer is a JSON integer (never "2", 2.0 or true)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     players: int = Field(2, ge=1, le=4, description="Number of seats (1-4, R1).")
     bots: list[str | None] | None = Field(
-        None, description="One entry per seat: a bot name (see /api/bots) or null for a human. Default: all human."
+        None,
+        max_length=4,
+        description="One entry per seat: a bot name (see /api/bots) or null for a human. Default: all human.",
     )
     seed: int | None = Field(
         None, ge=0, description="Deal seed (D1). Omit it for a secret random deal; whoever chooses it can work out the deal."
     )
     config: dict[str, Any] | None = Field(None, description="Configuration overrides (scenario-format.md section 1).")
-    deck: list[dict[str, Any]] | None = Field(None, description="Deck cards (deck-file format); default the standard deck.")
+    deck: list[dict[str, Any]] | None = Field(
+        None,
+        max_length=MAX_DECK_CARDS,
+        description=f"Deck cards (deck-file format, at most {MAX_DECK_CARDS}); default the standard deck.",
+    )
+    public: bool = Field(False, description="List the table in the lobby, its open seats free for anyone to join.")
+    creator_seats: list[int] | None = Field(
+        None, description="The human seats the creator takes at once (default: all); the others get invitations."
+    )
 
 
 class SeatToken(BaseModel):
@@ -50,13 +67,30 @@ class SeatToken(BaseModel):
     token: str
 
 
+class Invite(BaseModel):
+    seat: int
+    url: str = Field(description="The invitation link (relative to the server root) to send to a friend.")
+    code: str = Field(description="The invitation code: POST /api/tables/{id}/join with {\"invite\": code}.")
+
+
 class CreatedTable(BaseModel):
     table_id: str
-    seats: list[SeatToken] = Field(description="The token of each human seat; bots need none.")
+    seats: list[SeatToken] = Field(description="The token of each of the creator's seats; bots need none.")
+    invites: list[Invite] = Field(description="An invitation for each other human seat.")
+
+
+class JoinRequest(BaseModel):
+    """An invitation's code, or (a public table only) the open seat wanted (default: the first)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    invite: str | None = None
+    seat: int | None = None
 
 
 class ActionResult(BaseModel):
     number: int = Field(description="The number of the accepted action in the table's record (from 0).")
+    actions: int = Field(description="The table's action count once this action and the bot moves after it were stored.")
     events: list[dict[str, Any]] = Field(
         description="This seat's events of the action and of the bot moves that followed it."
     )
@@ -71,21 +105,40 @@ class ErrorBody(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (401, 403, 404, 409, 422)
+    status: {"model": ErrorBody} for status in (400, 401, 403, 404, 409, 413, 422, 429, 503)
 }
+#: The code of each HTTP error the framework itself raises (docs/web.md lists every code).
+HTTP_CODES = {400: "invalid_json", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
 
-ACTION_BODY = Body(..., examples=[{"type": "pass"}, {"type": "admit", "card": "P07", "space": 2}])
+ACTION_BODY = Body(
+    ...,
+    examples=[{"action": {"type": "pass"}, "expected": 12}, {"type": "admit", "card": "P07", "space": 2}],
+)
 AUTH_HEADER = Header(None, description="Bearer TOKEN: the seat's token.")
 
 
-def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
-    """The app, storing its tables at ``db_url`` (any SQLAlchemy URL)."""
+def create_app_from_env() -> FastAPI:
+    """The app of each process of ``triage serve --workers N``, configured by the environment
+    that ``serve`` sets: TRIAGE_WEB_DB, TRIAGE_WEB_RATE_CREATE, TRIAGE_WEB_RATE_ACT."""
+    rates = RateLimits(create=os.environ["TRIAGE_WEB_RATE_CREATE"], act=os.environ["TRIAGE_WEB_RATE_ACT"])
+    return create_app(os.environ["TRIAGE_WEB_DB"], rates)
+
+
+def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) -> FastAPI:
+    """The app, storing its tables at ``db_url`` (any SQLAlchemy URL), holding each client to
+    ``rates`` (default :class:`~triage.web.limits.RateLimits`)."""
+    rate_limits = rates or RateLimits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         app.state.service = TableService(store)
+        listener = await notify.start(app.state.service)  # PostgreSQL: updates from the other processes
         yield
+        if listener is not None:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
         store.close()
 
     app = FastAPI(
@@ -94,9 +147,14 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
         lifespan=lifespan,
     )
 
+    app.add_middleware(RequestBodyLimit)
+    app.state.rates = rate_limits
+    app.state.first_message_seconds = FIRST_MESSAGE_SECONDS
+
     @app.exception_handler(WebError)
     async def web_error(_request: Request, error: WebError) -> JSONResponse:
-        return JSONResponse(error.to_dict(), status_code=error.status)
+        headers = {"Retry-After": str(error.retry_after)} if isinstance(error, RateLimited) else None
+        return JSONResponse(error.to_dict(), status_code=error.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:
@@ -107,14 +165,28 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
-        code = "not_found" if error.status_code == 404 else "http_error"
+        code = HTTP_CODES.get(error.status_code, "http_error")
         return JSONResponse({"code": code, "message": str(error.detail)}, status_code=error.status_code)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, error: Exception) -> JSONResponse:
+        # A fault of the server (logged with its traceback): the client still gets the JSON form,
+        # naming nothing of the game.
+        return JSONResponse(
+            {"code": "internal_error", "message": f"the server failed ({type(error).__name__}); look at the table again"},
+            status_code=500,
+        )
 
     def service() -> TableService:
         return app.state.service
 
-    def table(table_id: str) -> LiveTable:
-        return service().get(table_id)
+    async def table(table_id: str) -> LiveTable:
+        """The table, loaded (read and replayed in threads) if it is not in memory yet."""
+        return await service().load(table_id)
+
+    def client_of(request: Request) -> str:
+        """The client a rate limit counts: its address (uvicorn takes it from trusted proxies)."""
+        return request.client.host if request.client else "unknown"
 
     # ------------------------------------------------------------------ tables
 
@@ -125,34 +197,58 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
         return sorted(BOTS)
 
     @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=ERRORS, summary="Create a table")
-    async def create_table(request: TableRequest) -> CreatedTable:
-        live, tokens = service().create(request.players, request.bots, request.seed, request.config, request.deck)
-        return CreatedTable(table_id=live.id, seats=[SeatToken(**entry) for entry in tokens])
+    async def create_table(request: TableRequest, http: Request) -> CreatedTable:
+        rate_limits.hit("create", client_of(http))
+        check_table_limits(request.config, request.deck)
+        live, tokens, invites = service().create(
+            request.players,
+            request.bots,
+            request.seed,
+            request.config,
+            request.deck,
+            public=request.public,
+            creator_seats=request.creator_seats,
+        )
+        return CreatedTable(
+            table_id=live.id,
+            seats=[SeatToken(**entry) for entry in tokens],
+            invites=[Invite(**entry) for entry in invites],
+        )
 
-    @app.get("/api/tables", summary="The latest tables (public facts only)")
+    @app.get("/api/tables", summary="The latest public tables (public facts only)")
     async def list_tables() -> list[dict[str, Any]]:
-        ids = service().table_ids()[-LOBBY_SIZE:]
-        return [service().summary(table(table_id)) for table_id in reversed(ids)]
+        return service().lobby(LOBBY_SIZE)
 
     @app.get("/api/tables/{table_id}", responses=ERRORS, summary="A table's public facts")
     async def table_summary(table_id: str) -> dict[str, Any]:
-        return service().summary(table(table_id))
+        return service().summary(await table(table_id))
 
-    @app.post("/api/tables/{table_id}/join", response_model=SeatToken, responses=ERRORS, summary="Take a free seat")
-    async def join(table_id: str) -> SeatToken:
-        return SeatToken(**service().join(table(table_id)))
+    @app.post(
+        "/api/tables/{table_id}/join",
+        response_model=SeatToken,
+        responses=ERRORS,
+        summary="Take a seat: with an invitation, or an open seat of a public table",
+    )
+    async def join(table_id: str, request: JoinRequest | None = None) -> SeatToken:
+        request = request or JoinRequest()
+        return SeatToken(**service().join(await table(table_id), invite=request.invite, seat=request.seat))
 
     # ------------------------------------------------------------------ one seat
 
     @app.get("/api/tables/{table_id}/view", responses=ERRORS, summary="The seat's view (scenario-format.md section 5)")
     async def seat_view(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        live = table(table_id)
-        return JSONResponse(service().view_for(live, service().seat_for(live, authorization)))
+        live = await table(table_id)
+        return JSONResponse(service().view_answer(live, service().seat_for(live, authorization)))
 
-    @app.get("/api/tables/{table_id}/legal", responses=ERRORS, summary="The seat's legal actions (empty if not its decision)")
+    @app.get(
+        "/api/tables/{table_id}/legal",
+        responses=ERRORS,
+        summary="The seat's legal actions, one choice per action and target (empty if not its decision)",
+    )
     async def seat_legal(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        live = table(table_id)
-        return JSONResponse(service().legal_for(live, service().seat_for(live, authorization)))
+        live = await table(table_id)
+        seat = service().seat_for(live, authorization)
+        return JSONResponse({"actions": len(live.game.history), "choices": action_choices(live.game, seat)})
 
     @app.post(
         "/api/tables/{table_id}/actions",
@@ -162,14 +258,22 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
     )
     async def act(
         table_id: str,
+        http: Request,
         action: Any = ACTION_BODY,
         authorization: str | None = AUTH_HEADER,
     ) -> JSONResponse:
-        live = table(table_id)
+        rate_limits.hit("act", client_of(http))
+        live = await table(table_id)
         seat = service().seat_for(live, authorization)
-        number = len(live.game.history)
-        events = service().act(live, seat, action)
-        return JSONResponse({"number": number, "events": events, "turn": live.game.turn, "phase": live.game.phase})
+        expected = None
+        if isinstance(action, dict) and "action" in action and "type" not in action:
+            # {"action": ACTION, "expected": N}: idempotent (a bare action is taken as it comes).
+            if set(action) - {"action", "expected"}:
+                raise WebError(422, "invalid_request", "the body is {\"action\": ACTION, \"expected\": N} (or a bare action)")
+            action, expected = action["action"], action.get("expected")
+            if expected is None:
+                raise WebError(422, "invalid_request", "'expected' (the action number seen) goes with 'action'")
+        return JSONResponse(service().act(live, seat, action, expected))
 
     @app.get(
         "/api/tables/{table_id}/record",
@@ -177,55 +281,22 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
         summary="The game record: filtered for the seat (or for spectators, without a token) until the game is over",
     )
     async def record(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        live = table(table_id)
+        live = await table(table_id)
         seat = service().seat_for(live, authorization) if authorization else None
         return JSONResponse(service().record_for(live, seat))
 
     @app.get("/api/tables/{table_id}/public", responses=ERRORS, summary="The spectators' view: what every player knows")
     async def public_view(table_id: str) -> JSONResponse:
-        return JSONResponse(service().view_for(table(table_id), None))
+        return JSONResponse(service().view_for(await table(table_id), None))
 
     # ------------------------------------------------------------------ live updates
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def live_updates(websocket: WebSocket, table_id: str) -> None:
         """First message from the client: ``{"token": TOKEN}`` for a seat or ``{"spectate": true}``.
-        The server answers ``hello`` (view, legal actions, log so far), then one ``update`` per
-        accepted action with the seat's own filtered events and new view."""
-        await websocket.accept()
-        try:
-            live = table(table_id)
-            hello = await websocket.receive_json()
-            if not isinstance(hello, dict):
-                raise WebError(400, "invalid_request", "the first message must be {\"token\": ...} or {\"spectate\": true}")
-            if hello.get("token"):
-                seat: int | None = service().seat_for_token(live, str(hello["token"]))
-            elif hello.get("spectate") is True:
-                seat = None
-            else:
-                raise WebError(401, "unauthorized", "send {\"token\": TOKEN} for a seat or {\"spectate\": true}")
-        except WebError as error:
-            await websocket.send_json({"type": "error", **error.to_dict()})
-            await websocket.close(code=4000 + error.status)
-            return
-        except (WebSocketDisconnect, ValueError):
-            return
-        subscriber = service().subscribe(live, seat)
-        await websocket.send_json(service().hello(live, seat))
-        reader = asyncio.create_task(_drain_client(websocket))
-        try:
-            while not reader.done():
-                getter = asyncio.create_task(subscriber.queue.get())
-                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if getter in done:
-                    await websocket.send_json(getter.result())
-                else:
-                    getter.cancel()
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            reader.cancel()
-            service().unsubscribe(live, subscriber)
+        The server answers ``hello`` (view, choices, log so far), then one ``update`` per
+        stored action with the seat's own filtered events and new view (see triage.web.live)."""
+        await serve_socket(websocket, service(), table_id, app.state.first_message_seconds)
 
     # ------------------------------------------------------------------ the page
 
@@ -233,12 +304,7 @@ def create_app(db_url: str = DEFAULT_DB_URL) -> FastAPI:
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    add_review_routes(app)  # the game-over summary and replay of the page (triage.web.review)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
-
-async def _drain_client(websocket: WebSocket) -> None:
-    """Read (and ignore) what the client sends, so that its disconnection is noticed."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        while True:
-            await websocket.receive_text()

@@ -1,12 +1,15 @@
 """Load benchmark of the web app: many tables of bots playing at once over loopback HTTP.
 
-It starts ``triage serve`` in a child process on a free port of 127.0.0.1 with a fresh SQLite
-file (or ``db``), opens ``tables`` tables whose seats are all played by random-bot clients over
-the HTTP API, and keeps that many games running (a finished table is replaced by a new one)
-for ``seconds``; the tables arrive evenly over the first ``ramp`` seconds. Each client asks ``/legal`` for the seat whose decision it is, picks an action,
-waits a think time (exponential, mean ``think`` seconds: 0 means as fast as possible) and posts
-it. It reports the latency of ``POST /actions`` (every one is committed before it is answered)
-and of ``GET /legal``, and the server's memory (resident set size, sampled every half second).
+It starts ``triage serve`` (``--workers N`` processes) in a child process on a free port of
+127.0.0.1 with a fresh SQLite file (or ``db``), opens ``tables`` tables whose seats are all played
+by random-bot clients over the HTTP API, and keeps that many games running (a finished table is
+replaced by a new one) for ``seconds``; the tables arrive evenly over the first ``ramp`` seconds.
+Each client asks ``/legal`` for the seat whose decision it is, draws an action within a random
+choice (``triage.engine.choices.sample``), waits a think time (exponential, mean ``think``
+seconds: 0 means as fast as possible) and posts it with the action number it saw (idempotent:
+a request whose answer was lost is sent again as it was). It reports the latency of ``POST
+/actions`` (every one is committed before it is answered) and of ``GET /legal``, and the
+server's memory (resident set size of all its processes, sampled every half second).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -27,6 +31,8 @@ import aiohttp
 import httpx
 import psutil
 
+from triage.engine.choices import sample
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -34,11 +40,21 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
+#: Every client of the benchmark (and of the tests) comes from 127.0.0.1: the servers they start
+#: hold that one address to no practical rate limit.
+UNLIMITED = "1000000/second"
+
+
+def start_server(
+    db_url: str, port: int, rate_create: str = UNLIMITED, rate_act: str = UNLIMITED, workers: int = 1
+) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-c", "from triage.cli import main; main()",
         "serve", "--port", str(port), "--db", db_url, "--log-level", "warning",
+        "--rate-create", rate_create, "--rate-act", rate_act,
     ]
+    if workers != 1:
+        command += ["--workers", str(workers)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -68,6 +84,7 @@ class Load:
         self.legal_ms: list[float] = []
         self.errors = 0
         self.games = 0
+        self.retries = 0
         self.last_error = ""
 
 
@@ -104,14 +121,15 @@ async def play_table(
             start = time.perf_counter()
             legal = await call(session, load, "GET", f"/api/tables/{table_id}/legal", headers=headers[turn])
             load.legal_ms.append((time.perf_counter() - start) * 1000)
-            if not legal:
+            if not legal or not legal["choices"]:
                 return
             if think > 0:
-                await asyncio.sleep(rng.expovariate(1 / think))
+                await asyncio.sleep(min(rng.expovariate(1 / think), max(0.0, until - time.monotonic())))
+                if time.monotonic() >= until:
+                    break
+            body = {"action": sample(rng.choice(legal["choices"]), rng), "expected": legal["actions"]}
             start = time.perf_counter()
-            answer = await call(
-                session, load, "POST", f"/api/tables/{table_id}/actions", headers=headers[turn], json=rng.choice(legal)
-            )
+            answer = await act(session, load, f"/api/tables/{table_id}/actions", headers[turn], body)
             load.action_ms.append((time.perf_counter() - start) * 1000)
             if answer is None:
                 return
@@ -119,18 +137,64 @@ async def play_table(
         load.games += turn is None
 
 
+async def act(
+    session: aiohttp.ClientSession, load: Load, path: str, headers: dict[str, str], body: dict[str, Any]
+) -> Any:
+    """Post an action; a request whose answer was lost (connection error) is sent again as it
+    was, which is safe: the server answers a repeat with the original answer."""
+    for attempt in range(3):
+        try:
+            async with session.post(path, headers=headers, json=body) as response:
+                data = await response.json()
+                if response.status >= 400:
+                    load.errors += 1
+                    load.last_error = f"POST {path}: {response.status} {data}"
+                    return None
+                return data
+        except (TimeoutError, aiohttp.ClientError) as error:
+            load.retries += attempt < 2
+            load.last_error = f"POST {path}: {error!r}"
+    load.errors += 1
+    return None
+
+
+def tree_cpu(process: psutil.Process) -> float:
+    """CPU seconds (user and system) used so far by a process and its children (the workers)."""
+    total = 0.0
+    for member in [process, *process.children(recursive=True)]:
+        try:
+            times = member.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def tree_rss(process: psutil.Process) -> int:
+    """Resident memory of a process and its children (the workers)."""
+    total = 0
+    for member in [process, *process.children(recursive=True)]:
+        try:
+            total += member.memory_info().rss
+        except psutil.Error:
+            continue
+    return total
+
+
 async def sample_memory(pid: int, samples: list[int], until: float) -> None:
     process = psutil.Process(pid)
     while time.monotonic() < until:
-        samples.append(process.memory_info().rss)
+        samples.append(tree_rss(process))
         await asyncio.sleep(0.5)
 
 
 async def drive(
     port: int, pid: int, tables: int, players: int, think: float, seconds: float, ramp: float
-) -> tuple[Load, list[int], float]:
+) -> tuple[Load, list[int], float, float]:
+    """Play; returns the tallies, memory samples, elapsed seconds and the server's CPU seconds."""
     load = Load()
     memory: list[int] = []
+    cpu_before = tree_cpu(psutil.Process(pid))
     connector = aiohttp.TCPConnector(limit=tables + 8)
     timeout = aiohttp.ClientTimeout(total=60)
     async with aiohttp.ClientSession(f"http://127.0.0.1:{port}", connector=connector, timeout=timeout) as client:
@@ -142,7 +206,7 @@ async def drive(
         ]
         await asyncio.gather(sample_memory(pid, memory, until), *clients)
         elapsed = time.monotonic() - started
-    return load, memory, elapsed
+    return load, memory, elapsed, tree_cpu(psutil.Process(pid)) - cpu_before
 
 
 def run_loadtest(
@@ -152,22 +216,27 @@ def run_loadtest(
     seconds: float = 30.0,
     db: str | None = None,
     ramp: float = 2.0,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """Run the benchmark; returns its figures (latencies in milliseconds, memory in MB)."""
     with tempfile.TemporaryDirectory(prefix="triage-loadtest-") as folder:
         db_url = db or f"sqlite:///{Path(folder) / 'tables.db'}"
         port = free_port()
-        server = start_server(db_url, port)
+        server = start_server(db_url, port, workers=workers)
+        # A benchmark stopped with SIGTERM still stops its server (the finally below).
+        previous = signal.signal(signal.SIGTERM, _stop)
         try:
-            load, memory, elapsed = asyncio.run(drive(port, server.pid, tables, players, think, seconds, ramp))
-            peak_kb = _peak_kb(server.pid)
+            load, memory, elapsed, cpu = asyncio.run(drive(port, server.pid, tables, players, think, seconds, ramp))
+            peak_kb = None if workers > 1 else _peak_kb(server.pid)
         finally:
+            signal.signal(signal.SIGTERM, previous)
             server.terminate()
-            server.wait(10)
+            server.wait(30)
     if not load.action_ms:
         raise RuntimeError("no action was taken: is the server working?")
     return {
         "tables": tables,
+        "workers": workers,
         "players": players,
         "think_s": think,
         "ramp_s": ramp,
@@ -176,6 +245,7 @@ def run_loadtest(
         "actions_per_s": len(load.action_ms) / elapsed,
         "games_finished": load.games,
         "errors": load.errors,
+        "retries": load.retries,
         "last_error": load.last_error,
         "median_ms": statistics.median(load.action_ms),
         "p99_ms": percentile(load.action_ms, 0.99),
@@ -184,8 +254,14 @@ def run_loadtest(
         "legal_p99_ms": percentile(load.legal_ms, 0.99),
         "server_rss_mb": memory[-1] / 2**20 if memory else 0.0,
         "server_peak_mb": (peak_kb / 1024) if peak_kb else (max(memory) / 2**20 if memory else 0.0),
+        "server_cpu_ms_per_action": cpu * 1000 / len(load.action_ms),
         "cpus": os.cpu_count(),
+        "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
     }
+
+
+def _stop(signum: int, _frame: Any) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _peak_kb(pid: int) -> int | None:

@@ -2,10 +2,24 @@
 
 A table is stored as what makes it reproducible (D1): its setup (players, configuration, deck,
 seed), its seats, and the list of accepted actions. The position itself is never stored: it is
-replayed from those, so a restarted server resumes every table exactly. Each accepted action is
-committed in its own transaction before the server acknowledges it.
+replayed from those, so a restarted server resumes every table exactly.
 
-Seat tokens are stored as SHA-256 digests only, so the database alone cannot act for a seat.
+The store is the source of truth and the server writes before it remembers: every change
+(a table, a seat taken, a seat's action with the bot moves that followed it) is one transaction,
+committed before the server's memory changes. Several server processes may share one database:
+
+- ``tables.actions`` is the table's action count. A write of actions updates it only if it
+  still holds the count the writer started from, and ``(table_id, number)`` is the actions'
+  primary key: of two processes acting on one position, one commits and the other gets
+  :class:`Conflict` (optimistic concurrency). ``tables.seats_version`` does the same for seats.
+- A process checks the table's row on each request (:meth:`Store.version`) and reads the
+  actions it has not seen yet, so no request is answered from a stale position.
+- On PostgreSQL every commit of actions sends ``NOTIFY triage_tables`` with the actions (see
+  :func:`notice`; delivered on commit), so the other processes push them to their WebSocket
+  subscribers.
+
+Seat tokens and invitation codes are stored as SHA-256 digests only, so the database alone
+cannot act for a seat or take one.
 """
 
 from __future__ import annotations
@@ -27,12 +41,27 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    inspect,
     select,
+    text,
+    update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from triage.web import DEFAULT_DB_URL
+
+#: The PostgreSQL channel on which committed actions are announced to every server process.
+CHANNEL = "triage_tables"
+
+
+class StorageError(Exception):
+    """The database could not do what was asked: nothing of the request was stored."""
+
+
+class Conflict(Exception):
+    """Another writer changed the table first: the write was not made."""
 
 
 class Base(DeclarativeBase):
@@ -43,13 +72,20 @@ class TableRow(Base):
     __tablename__ = "tables"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     players: Mapped[int] = mapped_column(Integer)
     seed: Mapped[int] = mapped_column(BigInteger)
     config: Mapped[Any] = mapped_column(JSON)
     deck: Mapped[Any] = mapped_column(JSON)
     #: Whether the creator chose the seed (then the creator could work out the deal).
     seed_chosen: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: Listed in the lobby, its open seats free for anyone to join.
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The number of stored actions (the table's version for optimistic concurrency).
+    actions: Mapped[int] = mapped_column(Integer, default=0)
+    seats_version: Mapped[int] = mapped_column(Integer, default=0)
+    #: The public facts of the position after the last stored action, for the lobby (no replay).
+    facts: Mapped[Any] = mapped_column(JSON)
 
 
 class SeatRow(Base):
@@ -59,6 +95,7 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
@@ -69,13 +106,37 @@ class ActionRow(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     by: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)
+    #: For a seat's action sent with its expected number: the request as sent (canonical JSON)
+    #: and the answer given, so that a repeat of the request gets the same answer.
+    request: Mapped[str | None] = mapped_column(Text, nullable=True)
+    answer: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
+TABLES = TableRow.__table__
+SEATS = SeatRow.__table__
 ACTIONS = ActionRow.__table__
+
+
+#: PostgreSQL refuses a notification payload of 8,000 bytes or more.
+MAX_NOTICE = 7900
+
+
+def notice(table_id: str, start: int, count: int, entries: list[dict[str, Any]]) -> str:
+    """The payload announcing stored actions: with the actions when they fit, so that the
+    other processes need not read them back."""
+    payload = json.dumps({"table": table_id, "start": start, "count": count, "actions": entries})
+    if len(payload.encode()) <= MAX_NOTICE:
+        return payload
+    return json.dumps({"table": table_id, "start": start, "count": count, "actions": None})
 
 
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def canonical(value: Any) -> str:
+    """One spelling of a JSON value, to compare a repeated request with the stored one."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 @dataclass
@@ -84,6 +145,7 @@ class SeatInfo:
     bot: str | None
     token_hash: str | None
     claimed: bool
+    invite_hash: str | None = None
 
 
 @dataclass
@@ -96,6 +158,8 @@ class StoredTable:
     config: dict[str, Any]
     deck: list[dict[str, Any]]
     seed_chosen: bool
+    public: bool
+    seats_version: int
     seats: list[SeatInfo]
     actions: list[dict[str, Any]]
 
@@ -111,6 +175,16 @@ class StoredTable:
         }
 
 
+@dataclass
+class StoredAnswer:
+    """A stored seat's action with the request and answer that went with it."""
+
+    by: int
+    action: dict[str, Any]
+    request: str | None
+    answer: dict[str, Any] | None
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     """WAL lets readers and the writer overlap; a committed transaction survives a killed
     process (synchronous NORMAL only risks the last commits on a power cut)."""
@@ -122,83 +196,179 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 class Store:
-    """The tables, seats and actions in a SQL database."""
+    """The tables, seats and actions in a SQL database. Every method raises
+    :class:`StorageError` when the database fails, and changes nothing then."""
 
     def __init__(self, url: str = DEFAULT_DB_URL) -> None:
         self.url = url
         self.engine: Engine = create_engine(url)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.notifies = self.engine.dialect.name == "postgresql"
+        #: Single-statement reads need no transaction: one round trip each, no BEGIN/COMMIT.
+        self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         Base.metadata.create_all(self.engine)
-        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._check_schema()
+
+    def _check_schema(self) -> None:
+        missing = [
+            f"{table.name}.{column.name}"
+            for table in (TABLES, SEATS, ACTIONS)
+            for column in table.columns
+            if column.name not in {found["name"] for found in inspect(self.engine).get_columns(table.name)}
+        ]
+        if missing:
+            raise StorageError(
+                f"the database {self.url} was made by an older version of triage (no {', '.join(missing)}); "
+                "start with a new database"
+            )
 
     def close(self) -> None:
         self.engine.dispose()
+
+    # ------------------------------------------------------------------ writing
 
     def create_table(
         self,
         table_id: str,
         setup: dict[str, Any],
         seed_chosen: bool,
+        public: bool,
         seats: list[SeatInfo],
+        facts: dict[str, Any],
     ) -> None:
-        with self.sessions.begin() as session:
-            session.add(
-                TableRow(
-                    id=table_id,
-                    created=datetime.now(UTC),
-                    players=setup["players"],
-                    seed=setup["seed"],
-                    config=setup["config"],
-                    deck=setup["deck"],
-                    seed_chosen=seed_chosen,
-                )
+        row = {
+            "id": table_id,
+            "created": datetime.now(UTC),
+            "players": setup["players"],
+            "seed": setup["seed"],
+            "config": setup["config"],
+            "deck": setup["deck"],
+            "seed_chosen": seed_chosen,
+            "public": public,
+            "actions": 0,
+            "seats_version": 0,
+            "facts": facts,
+        }
+        seat_rows = [
+            {
+                "table_id": table_id,
+                "seat": info.seat,
+                "bot": info.bot,
+                "token_hash": info.token_hash,
+                "invite_hash": info.invite_hash,
+                "claimed": info.claimed,
+            }
+            for info in seats
+        ]
+        with self._writing() as connection:
+            connection.execute(TABLES.insert(), row)
+            connection.execute(SEATS.insert(), seat_rows)
+
+    def add_actions(
+        self,
+        table_id: str,
+        start: int,
+        entries: list[dict[str, Any]],
+        facts: dict[str, Any],
+        request: str | None = None,
+        answer: dict[str, Any] | None = None,
+    ) -> None:
+        """Commit ``entries`` (``{"by", "do"}``) as actions ``start``, ``start + 1``, ... in one
+        transaction; ``request`` and ``answer`` go with the first. Raises :class:`Conflict` if
+        the table no longer has ``start`` actions (another process acted first). A Core insert:
+        this is the server's hot path."""
+        rows = [
+            {
+                "table_id": table_id,
+                "number": start + offset,
+                "by": entry["by"],
+                "action": json.dumps(entry["do"]),
+                "request": request if offset == 0 else None,
+                "answer": json.dumps(answer) if offset == 0 and answer is not None else None,
+            }
+            for offset, entry in enumerate(entries)
+        ]
+        count = start + len(entries)
+        with self._writing() as connection:
+            moved = connection.execute(
+                update(TABLES)
+                .where(TABLES.c.id == table_id, TABLES.c.actions == start)
+                .values(actions=count, facts=facts)
             )
-            session.flush()
-            for info in seats:
-                session.add(
-                    SeatRow(
-                        table_id=table_id,
-                        seat=info.seat,
-                        bot=info.bot,
-                        token_hash=info.token_hash,
-                        claimed=info.claimed,
-                    )
+            if moved.rowcount != 1:
+                raise Conflict(f"table {table_id} no longer has {start} actions")
+            connection.execute(ACTIONS.insert(), rows)
+            if self.notifies:
+                connection.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": CHANNEL, "payload": notice(table_id, start, count, entries)},
                 )
 
-    def add_action(self, table_id: str, number: int, by: int, action: dict[str, Any]) -> None:
-        """Commit one accepted action; returns only once it is durable. (A Core insert: this is
-        the server's hot path, and the ORM's unit of work would double its cost.)"""
-        with self.engine.begin() as connection:
+    def claim_seat(self, table_id: str, seat: int, token_hash: str, invite_hash: str | None) -> int:
+        """Give the open ``seat`` a player (``token_hash``), only if it is still open and, when
+        ``invite_hash`` is given, still has that invitation. Returns the new seats version;
+        raises :class:`Conflict` if the seat was taken meanwhile."""
+        conditions = [SEATS.c.table_id == table_id, SEATS.c.seat == seat, SEATS.c.claimed.is_(False)]
+        if invite_hash is not None:
+            conditions.append(SEATS.c.invite_hash == invite_hash)
+        with self._writing() as connection:
+            taken = connection.execute(update(SEATS).where(*conditions).values(token_hash=token_hash, claimed=True))
+            if taken.rowcount != 1:
+                raise Conflict(f"seat {seat} of table {table_id} is taken")
             connection.execute(
-                ACTIONS.insert(), {"table_id": table_id, "number": number, "by": by, "action": json.dumps(action)}
+                update(TABLES).where(TABLES.c.id == table_id).values(seats_version=TABLES.c.seats_version + 1)
             )
+            version = connection.execute(select(TABLES.c.seats_version).where(TABLES.c.id == table_id)).scalar_one()
+        return int(version)
 
-    def update_seat(self, table_id: str, seat: int, token_hash: str | None, claimed: bool) -> None:
-        with self.sessions.begin() as session:
-            row = session.get(SeatRow, (table_id, seat))
-            if row is None:
-                raise KeyError(f"no seat {seat} at table {table_id}")
-            row.token_hash = token_hash
-            row.claimed = claimed
+    def _writing(self) -> _Transaction:
+        return _Transaction(self.engine)
+
+    # ------------------------------------------------------------------ reading
+
+    def version(self, table_id: str) -> tuple[int, int] | None:
+        """The table's (action count, seats version), or None if there is no such table."""
+        with _Transaction(self.autocommit) as connection:
+            row = connection.execute(
+                select(TABLES.c.actions, TABLES.c.seats_version).where(TABLES.c.id == table_id)
+            ).first()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def actions_from(self, table_id: str, start: int) -> list[dict[str, Any]]:
+        """The stored actions numbered ``start`` and after, in order."""
+        with _Transaction(self.autocommit) as connection:
+            rows = connection.execute(
+                select(ACTIONS.c.by, ACTIONS.c.action)
+                .where(ACTIONS.c.table_id == table_id, ACTIONS.c.number >= start)
+                .order_by(ACTIONS.c.number)
+            ).all()
+        return [{"by": by, "do": json.loads(action)} for by, action in rows]
+
+    def seats(self, table_id: str) -> tuple[list[SeatInfo], int]:
+        with self._reading() as connection:
+            return self._seats(connection, table_id), self._seats_version(connection, table_id)
+
+    def answer_for(self, table_id: str, number: int) -> StoredAnswer | None:
+        with _Transaction(self.autocommit) as connection:
+            row = connection.execute(
+                select(ACTIONS.c.by, ACTIONS.c.action, ACTIONS.c.request, ACTIONS.c.answer).where(
+                    ACTIONS.c.table_id == table_id, ACTIONS.c.number == number
+                )
+            ).first()
+        if row is None:
+            return None
+        return StoredAnswer(row.by, json.loads(row.action), row.request, json.loads(row.answer) if row.answer else None)
 
     def load_table(self, table_id: str) -> StoredTable | None:
-        with self.sessions() as session:
-            row = session.get(TableRow, table_id)
+        with self._reading() as connection:
+            row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
             if row is None:
                 return None
-            return self._stored(session, row)
-
-    def table_ids(self) -> list[str]:
-        with self.sessions() as session:
-            return list(session.scalars(select(TableRow.id).order_by(TableRow.created)))
-
-    @staticmethod
-    def _stored(session: Session, row: TableRow) -> StoredTable:
-        seats = session.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat))
-        actions = session.scalars(
-            select(ActionRow).where(ActionRow.table_id == row.id).order_by(ActionRow.number)
-        )
+            seats = self._seats(connection, table_id)
+            actions = connection.execute(
+                select(ACTIONS.c.by, ACTIONS.c.action).where(ACTIONS.c.table_id == table_id).order_by(ACTIONS.c.number)
+            ).all()
         return StoredTable(
             id=row.id,
             players=row.players,
@@ -206,6 +376,77 @@ class Store:
             config=row.config,
             deck=row.deck,
             seed_chosen=row.seed_chosen,
-            seats=[SeatInfo(s.seat, s.bot, s.token_hash, s.claimed) for s in seats],
-            actions=[{"by": a.by, "do": json.loads(a.action)} for a in actions],
+            public=row.public,
+            seats_version=row.seats_version,
+            seats=seats,
+            actions=[{"by": by, "do": json.loads(action)} for by, action in actions],
         )
+
+    def table_ids(self) -> list[str]:
+        with self._reading() as connection:
+            return list(connection.execute(select(TABLES.c.id).order_by(TABLES.c.created)).scalars())
+
+    def lobby(self, limit: int) -> list[dict[str, Any]]:
+        """The latest public tables, newest first, with their stored public facts (no replay)."""
+        with self._reading() as connection:
+            rows = connection.execute(
+                select(TABLES.c.id, TABLES.c.seed_chosen, TABLES.c.facts)
+                .where(TABLES.c.public.is_(True))
+                .order_by(TABLES.c.created.desc())
+                .limit(limit)
+            ).all()
+            seats: dict[str, list[SeatInfo]] = {row.id: [] for row in rows}
+            for seat in connection.execute(
+                select(SEATS).where(SEATS.c.table_id.in_(list(seats))).order_by(SEATS.c.table_id, SEATS.c.seat)
+            ):
+                seats[seat.table_id].append(SeatInfo(seat.seat, seat.bot, seat.token_hash, seat.claimed, seat.invite_hash))
+        return [
+            {"table_id": row.id, **row.facts, "seats": seat_facts(seats[row.id]), "public": True, "seed_chosen": row.seed_chosen}
+            for row in rows
+        ]
+
+    @staticmethod
+    def _seats(connection: Connection, table_id: str) -> list[SeatInfo]:
+        rows = connection.execute(select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat)).all()
+        return [SeatInfo(row.seat, row.bot, row.token_hash, row.claimed, row.invite_hash) for row in rows]
+
+    @staticmethod
+    def _seats_version(connection: Connection, table_id: str) -> int:
+        return int(connection.execute(select(TABLES.c.seats_version).where(TABLES.c.id == table_id)).scalar_one())
+
+    def _reading(self) -> _Transaction:
+        return _Transaction(self.engine)
+
+
+def seat_facts(seats: list[SeatInfo]) -> list[dict[str, Any]]:
+    """What everyone may know about the seats: who is a bot, which human seats are taken."""
+    return [{"seat": info.seat, "bot": info.bot, "human": info.bot is None, "taken": info.claimed} for info in seats]
+
+
+class _Transaction:
+    """``engine.begin()`` that turns any database failure into :class:`StorageError` (a
+    :class:`Conflict` for a broken uniqueness: another process stored that row first)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.context: Any = None
+
+    def __enter__(self) -> Connection:
+        try:
+            self.context = self.engine.begin()
+            return self.context.__enter__()
+        except SQLAlchemyError as error:
+            raise StorageError(f"database unavailable: {type(error).__name__}") from error
+
+    def __exit__(self, kind: object, error: object, trace: object) -> bool:
+        try:
+            self.context.__exit__(kind, error, trace)
+        except IntegrityError as failure:
+            raise Conflict(f"another writer stored it first: {type(failure).__name__}") from failure
+        except SQLAlchemyError as failure:
+            raise StorageError(f"the database refused the write: {type(failure).__name__}") from failure
+        if isinstance(error, IntegrityError):
+            raise Conflict("another writer stored it first") from error
+        if isinstance(error, SQLAlchemyError):
+            raise StorageError(f"the database failed: {type(error).__name__}") from error
+        return False

@@ -1,0 +1,254 @@
+"""Speed of the research adapters, as ratios against the engine measured in the same run.
+
+    python -m triage.envs.bench [--seconds 3] [--players 2] [--simulations 200]
+
+Every figure is a rate of random play on one core, so that machines and loads cancel out in the
+ratios:
+
+* ``engine dict``: the engine alone, ``legal_actions()`` then ``apply()`` of a random one (the
+  reference, as in ``triage bench``), for ``--players`` and for the solo game (Gymnasium's
+  reference);
+* ``openspiel``: ``state.legal_actions()`` then ``state.apply_action()`` (deal by chance nodes
+  included in the time, not in the count);
+* ``pettingzoo``: the AEC loop, ``last()`` (observation and mask) then ``step()``;
+* ``gymnasium``: ``action_masks()`` then ``step()`` (which returns the observation);
+* ``ismcts``: iterations per second of OpenSpiel's Python IS-MCTS bot
+  (``open_spiel.python.algorithms.ismcts``) choosing the first decision of a 2-player game, with
+  OpenSpiel's ``RandomRolloutEvaluator`` and with :class:`triage.envs.openspiel.RolloutEvaluator`,
+  against the same bot on ``leduc_poker``.
+
+Random choices use Python's ``random`` in every loop but OpenSpiel's own evaluator (NumPy).
+Time is the process's CPU time (``time.process_time``), so other work on a shared machine does
+not count; the paths also take turns in short slices (``--slices``), so that what load still
+does (caches, frequency) hits them alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``count`` units of work in ``seconds``."""
+
+    name: str
+    count: int
+    seconds: float
+    unit: str
+
+    @property
+    def per_second(self) -> float:
+        return self.count / self.seconds
+
+
+@dataclass
+class _Path:
+    """One path: ``batch(k)`` does the k-th unit of work (a game, a search) and counts it."""
+
+    name: str
+    unit: str
+    batch: Callable[[int], int]
+    count: int = 0
+    seconds: float = 0.0
+    calls: int = 0
+
+    def run(self, seconds: float) -> None:
+        start = time.process_time()
+        while True:
+            self.count += self.batch(self.calls)
+            self.calls += 1
+            elapsed = time.process_time() - start
+            if elapsed >= seconds:
+                self.seconds += elapsed
+                return
+
+    def rate(self) -> Rate:
+        return Rate(self.name, self.count, self.seconds, self.unit)
+
+
+def _timed(name: str, unit: str, seconds: float, batch: Callable[[int], int]) -> _Path:
+    return _Path(name, unit, batch)
+
+
+def engine_dict(players: int, seconds: float, name: str = "engine dict path") -> _Path:
+    from triage.engine import Game
+
+    def game(seed: int) -> int:
+        state, rng, steps = Game.new(players=players, seed=seed), random.Random(seed), 0
+        while state.turn is not None:
+            state.apply(rng.choice(state.legal_actions()))
+            steps += 1
+        return steps
+
+    return _timed(name, "actions", seconds, game)
+
+
+def openspiel(players: int, seconds: float) -> _Path:
+    import pyspiel
+
+    from triage.envs.openspiel import apply_deal
+
+    spiel_game = pyspiel.load_game("triage", {"players": players})
+
+    def game(seed: int) -> int:
+        state, rng, steps = spiel_game.new_initial_state(), random.Random(seed), 0
+        apply_deal(state, seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+        return steps
+
+    return _timed("openspiel", "actions", seconds, game)
+
+
+def pettingzoo(players: int, seconds: float) -> _Path:
+    from triage.envs.pettingzoo import env
+
+    environment = env(players=players)
+
+    def game(seed: int) -> int:
+        environment.reset(seed=seed)
+        rng, steps = random.Random(seed), 0
+        for _ in environment.agent_iter():
+            observation, _, termination, truncation, _ = environment.last()
+            if termination or truncation:
+                environment.step(None)
+                continue
+            environment.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+            steps += 1
+        return steps
+
+    return _timed("pettingzoo", "actions", seconds, game)
+
+
+def gymnasium_env(seconds: float) -> _Path:
+    import gymnasium
+
+    import triage.envs.gymnasium  # noqa: F401 - registers Triage-v0
+
+    environment = gymnasium.make("Triage-v0").unwrapped
+
+    def game(seed: int) -> int:
+        environment.reset(seed=seed)
+        rng, steps, done = random.Random(seed), 0, False
+        while not done:
+            legal = np.flatnonzero(environment.action_masks()).tolist()
+            _, _, done, _, _ = environment.step(rng.choice(legal))
+            steps += 1
+        return steps
+
+    return _timed("gymnasium (solo)", "actions", seconds, game)
+
+
+def ismcts(
+    name: str, game_name: str, params: dict, evaluator: object, simulations: int, seconds: float
+) -> Rate:
+    """IS-MCTS iterations per second on the first decision of ``game_name``."""
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts as ismcts_module
+
+    import triage.envs.openspiel  # noqa: F401 - registers "triage"
+
+    spiel_game = pyspiel.load_game(game_name, params)
+    bot = ismcts_module.ISMCTSBot(
+        game=spiel_game,
+        evaluator=evaluator,
+        uct_c=2.0,
+        max_simulations=simulations,
+        random_state=np.random.RandomState(0),
+    )
+
+    def search(seed: int) -> int:
+        state = spiel_game.new_initial_state()
+        rng = np.random.RandomState(seed)
+        while state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probabilities)))
+        bot.step(state)
+        return simulations
+
+    return _timed(name, "iterations", seconds, search)
+
+
+def measure(
+    players: int = 2, seconds: float = 3.0, simulations: int = 200, slices: int = 5
+) -> tuple[Rate, list[Rate]]:
+    """The engine's rate and every adapter's, in one run: ``seconds`` per path in all, taken in
+    ``slices`` turns."""
+    from open_spiel.python.algorithms import mcts
+
+    from triage.envs.openspiel import RolloutEvaluator
+
+    spiel_random = mcts.RandomRolloutEvaluator(random_state=np.random.RandomState(1))
+    paths = [
+        engine_dict(players, seconds),
+        engine_dict(1, seconds, SOLO),
+        openspiel(players, seconds),
+        pettingzoo(players, seconds),
+        gymnasium_env(seconds),
+        ismcts("ismcts leduc_poker", "leduc_poker", {}, spiel_random, simulations, seconds),
+        ismcts(
+            "ismcts triage, RandomRolloutEvaluator",
+            "triage",
+            {"players": 2},
+            spiel_random,
+            simulations,
+            seconds,
+        ),
+        ismcts(
+            "ismcts triage, triage RolloutEvaluator",
+            "triage",
+            {"players": 2},
+            RolloutEvaluator(seed=1),
+            simulations,
+            seconds,
+        ),
+    ]
+    for _ in range(slices):
+        for path in paths:
+            path.run(seconds / slices)
+    rates = [path.rate() for path in paths]
+    return rates[0], rates[1:]
+
+
+SOLO = "engine dict path, solo"
+
+
+def report(reference: Rate, rates: list[Rate]) -> str:
+    """The table of rates; each adapter's ratio is against the engine with as many players
+    (Gymnasium: the solo engine)."""
+    lines = [f"{'path':42} {'per second':>12} {'vs engine dict path':>20}"]
+    lines.append(f"{reference.name:42} {reference.per_second:12,.0f} {1:20.2f} actions")
+    solo = next((rate for rate in rates if rate.name == SOLO), reference)
+    leduc = next((rate for rate in rates if rate.name == "ismcts leduc_poker"), None)
+    for rate in rates:
+        base = solo if rate.name.startswith("gymnasium") else reference
+        ratio = f"{rate.per_second / base.per_second:20.2f}" if rate.unit == "actions" else " " * 20
+        lines.append(f"{rate.name:42} {rate.per_second:12,.0f} {ratio} {rate.unit}")
+    if leduc is not None:
+        for rate in rates:
+            if rate.name.startswith("ismcts triage"):
+                lines.append(f"{rate.name} / leduc_poker: {rate.per_second / leduc.per_second:.3f}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=2, help="OpenSpiel and PettingZoo (Gymnasium is solo)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time spent on each path")
+    parser.add_argument("--simulations", type=int, default=200, help="IS-MCTS iterations per search")
+    parser.add_argument("--slices", type=int, default=5, help="turns the paths take")
+    args = parser.parse_args(argv)
+    print(report(*measure(args.players, args.seconds, args.simulations, args.slices)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,154 @@
+"""Proven bounds on a player's score and on a game's number of decisions.
+
+Search (UCT constants) and learning (value targets) want the range of the returns; OpenSpiel
+asks every game for it. The bounds here are derived from the configuration and the deck list and
+hold for every legal game, whatever the players do. The argument, per player:
+
+1. **Wealth.** Price everything consumable at the market (T8): ``W = credits + 2 Diagnostics +
+   2 Healing + 3 Congress + 4 Helicopters`` (the configured prices). Buying a consumable leaves W
+   as it is; buying Staff or a space lowers it; income adds ``income_value`` (R2: 2x2 + 3x2 = 10).
+   A cure or a terminal treatment pays at least its cost in units of Diagnostics/Healing (T1, T2,
+   T5), and returns at most ``credit_rate`` credits per unit (the deck's best credits/cost:
+   2, for a chronic card diagnosed at 1 with Time 0). A unit paid with a token or Congress
+   Doctor removes at least ``unit_price`` (2) from W; one paid with Staff (T6) removes nothing.
+   While ``credit_rate <= unit_price`` (checked), W grows in a round by at most
+   ``income_value + credit_rate * staff`` (the units Staff pays), and the most a player can ever
+   spend on consumables, ``spendable``, is the best over Staff purchases of
+   ``W0 + sum(gains) - staff price * bought`` (a small search over rounds).
+2. **Draws.** Every extra draw comes from a Helicopter (T7), which gives each player one draw;
+   a player uses at most ``spendable / 4`` of them, so a player draws at most
+   ``rounds * arrivals + players * helicopters`` cards in a game.
+3. **Quality of Care** never rises; each draw costs at most one loss of at most 2 (a rejection
+   costs 1, A5; a death 2 in a space, 1 for a terminal patient, C4). With
+   ``end_on_zero_quality`` (R4) the last round starts with QoC >= 1 and loses at most its own
+   rejections (its draws), two per space and one per terminal patient. With V4's
+   ``quality_floor`` QoC never goes below the floor.
+4. **VP** rise only by cures and treatments, each paid in units: at most ``vp_rate`` VP per unit
+   (the deck's best vp/cost: 3), and units paid at most ``spendable / unit_price`` plus the
+   Staff-paid ones; and at most the best card VP per card drawn.
+5. **Decisions.** Each admission or rejection takes a drawn card; a diagnosis a drawn card; a
+   heal or treatment at least one unit; a Helicopter one helicopter; a purchase at least the
+   lowest price; and each player passes once a round, plus once per Helicopter draw (V2
+   ``reopen`` gives a passed player one more turn).
+
+The bounds are loose where play is sensible (random and greedy games score 0-45), but true.
+:func:`triage.envs.bench` and the tests check that simulated games stay inside them.
+
+>>> from triage.engine import make_config, load_standard_deck
+>>> bounds = game_bounds(make_config(), load_standard_deck(), players=2)
+>>> bounds.min_score < 0 < 10 < bounds.max_score, bounds.max_decisions < 2400
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from triage.engine import CardSpec, Config
+from triage.engine.state import BASE_SPACES
+
+
+@dataclass(frozen=True)
+class GameBounds:
+    """Per-player score bounds and the most decisions a whole game can take."""
+
+    min_score: int
+    max_score: int
+    max_decisions: int
+    spendable: int
+    draws: int
+
+
+def _cost(card: CardSpec) -> int:
+    """The fewest units a card's reward costs (T1, T2; chronic: its diagnosis, Time may be 0)."""
+    if card.kind == "terminal":
+        return 1
+    return (card.diagnosis or 0) + (card.healing or 0)
+
+
+def game_bounds(config: Config, deck: list[CardSpec], players: int) -> GameBounds:
+    """The bounds of section docstring for this configuration, deck and number of players."""
+    price = {name: item.price for name, item in config.market.items()}
+    limits = {name: item.limit for name, item in config.market.items()}
+    unit_price = min(price["diagnostics"], price["healing"], price["congress"])
+    costs = [(_cost(card), card) for card in deck]
+    if any(cost <= 0 for cost, _ in costs):
+        raise ValueError("every card must cost at least one unit for the bounds to hold (T1, T2)")
+    credit_rate = max(Fraction(card.credits, cost) for cost, card in costs)
+    vp_rate = max(Fraction(card.vp, cost) for cost, card in costs)
+    if credit_rate > unit_price:
+        raise ValueError(
+            f"a card returns {credit_rate} credits per unit, more than a unit's price {unit_price}: "
+            "wealth is not bounded by this argument (T8)"
+        )
+    start = config.start
+    wealth0 = (
+        start["credits"]
+        + price["diagnostics"] * start["diagnostics"]
+        + price["healing"] * start["healing"]
+        + price["congress"] * start["congress"]
+        + price["helicopter"] * start["helicopters"]
+    )
+    income_value = price["diagnostics"] * config.income_diagnostics + price["healing"] * config.income_healing
+    spendable, staff_units = _spendable(
+        config.rounds, wealth0, income_value, credit_rate, price["staff"], limits["staff"], start["staff"]
+    )
+    helicopters = spendable // price["helicopter"]
+    draws = config.rounds * config.arrivals + players * helicopters
+    units = spendable // unit_price + staff_units
+    spaces = BASE_SPACES + (limits["clinical_trial"] or 0) + (limits["outpatient_clinic"] or 0)
+    terminals = sum(card.kind == "terminal" for card in deck)
+    loss = 2 * draws
+    if config.end_on_zero_quality and config.rounds > 1:
+        last_round = config.arrivals + players * helicopters + 2 * spaces + terminals
+        loss = min(loss, start["quality"] - 1 + last_round)
+    min_quality = start["quality"] - loss
+    if config.quality_floor is not None:
+        min_quality = max(min_quality, config.quality_floor)
+    best_vp = max(card.vp for card in deck)
+    vp = min(int(vp_rate * units), best_vp * draws + config.rounds * terminals * best_vp)
+    passes = config.rounds + draws  # V2 reopen: a Helicopter draw may give one more turn
+    decisions = 2 * draws + units + helicopters + spendable // min(price.values()) + passes
+    return GameBounds(
+        min_score=start["vp"] + min_quality,
+        max_score=start["vp"] + start["quality"] + vp,
+        max_decisions=players * decisions,
+        spendable=spendable,
+        draws=draws,
+    )
+
+
+@lru_cache(maxsize=64)
+def _spendable(
+    rounds: int,
+    wealth0: int,
+    income_value: int,
+    credit_rate: Fraction,
+    staff_price: int,
+    staff_limit: int | None,
+    staff0: int,
+) -> tuple[int, int]:
+    """The most W a player can ever put into consumables, and the most Staff-paid units, over
+    every way of buying Staff: a search over (round, wealth, staff). A purchase is allowed when
+    the round's whole possible gain would pay it (a relaxation, so the result stays an upper
+    bound). Returns (spendable, staff-paid units), each maximised on its own."""
+    states = {(wealth0, staff0, 0)}  # (wealth left, staff, staff-paid units so far)
+    for _ in range(rounds):
+        following = set()
+        for wealth, staff, used in states:
+            bought = 0
+            while True:
+                total = staff + bought
+                gain = income_value + int(credit_rate * total)
+                left = wealth + gain - staff_price * bought
+                if left < 0 or (staff_limit is not None and total > staff_limit):
+                    break
+                following.add((left, total, used + total))
+                bought += 1
+        # keep only states not dominated in all three numbers
+        states = {
+            s for s in following if not any(o != s and all(a >= b for a, b in zip(o, s)) for o in following)
+        }
+    return max(s[0] for s in states), max(s[2] for s in states)

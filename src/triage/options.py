@@ -1,0 +1,58 @@
+"""Command-line options shared by every ``triage`` command that sets up a game.
+
+``--config FILE``, ``--deck FILE`` and ``--set key=value`` mean the same thing to ``triage demo``,
+``triage play`` and ``triage simulate``, so they are read here, in one place below all the shells'
+commands (which import this module; it imports none of them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from triage.engine import Config, DataError, load_config, load_deck
+from triage.engine.cards import CardSpec
+from triage.engine.config import parse_assignment
+
+
+def load_settings(
+    config: Path | None, deck: Path | None, settings: Iterable[str]
+) -> tuple[Config, list[CardSpec] | None]:
+    """The configuration (the file, then each ``--set`` on top, later ones winning) and the deck
+    (None: the standard deck). Raises :class:`DataError` naming the file or setting at fault.
+
+    >>> config, deck = load_settings(None, None, ["rounds=2"])
+    >>> config.rounds, deck
+    (2, None)
+    """
+    overrides: dict[str, Any] = {}
+    for text in settings:
+        _deep_update(overrides, parse_assignment(text))
+    game_config = load_config(config, overrides or None)
+    game_deck = load_deck(deck) if deck is not None else None
+    return game_config, game_deck
+
+
+def game_settings(
+    config: Path | None, deck: Path | None, settings: Iterable[str]
+) -> tuple[Config, list[CardSpec] | None]:
+    """:func:`load_settings` for a command: bad input ends the command with exit status 2 and a
+    message naming what was wrong."""
+    try:
+        return load_settings(config, deck, settings)
+    except DataError as error:
+        typer.echo(f"triage: {error}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _deep_update(target: dict[str, Any], source: dict[str, Any]) -> None:
+    """Merge nested overrides, so ``--set market.staff.price=5 --set market.staff.count=2``
+    keeps both."""
+    for key, value in source.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _deep_update(target[key], value)
+        else:
+            target[key] = value

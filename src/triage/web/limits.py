@@ -1,0 +1,310 @@
+"""What one request may ask of the server: body size, JSON shape, table sizes and request rates.
+
+A game's cost grows with its holdings, its deck and its rounds; one table built to be expensive
+could otherwise hold the whole server. Everything here refuses early with the documented
+``{"code", "message"}`` JSON (docs/web.md, "Limits"):
+
+- :class:`RequestBodyLimit` (ASGI middleware) reads a body only up to :data:`MAX_BODY_BYTES`
+  (413 ``body_too_large``) and checks it is JSON of bounded shape (400 ``invalid_json``: not
+  UTF-8, not JSON, an integer of more than :data:`MAX_INT_DIGITS` digits, nesting deeper than
+  :data:`MAX_JSON_DEPTH`) before any route parses it;
+- :func:`check_table_limits` bounds a new table's configuration and deck (422 ``limit_exceeded``);
+- :class:`RateLimits` counts table creations and actions per client (429 ``rate_limited`` with
+  ``Retry-After``), with the ``limits`` library's moving windows.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from triage.engine import DataError, make_config
+from triage.engine.cards import CardSpec, parse_deck
+from triage.engine.config import Config
+from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE
+from triage.web.tables import WebError
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: The largest request body read (a table request with a 200-card deck is about 20 KB).
+MAX_BODY_BYTES = 64 * 1024
+#: The deepest nesting of arrays and objects in a body (a table request needs 4).
+MAX_JSON_DEPTH = 16
+#: The longest integer in a body, in digits (a seed up to 2**63 - 1 has 19).
+MAX_INT_DIGITS = 20
+
+#: The most cards in a table's deck (the standard deck has 40).
+MAX_DECK_CARDS = 200
+#: The largest number printed on a card, per field (K1).
+MAX_CARD_VALUES: dict[str, int] = {"diagnosis": 8, "healing": 8, "credits": 10, "vp": 10}
+#: The largest configuration values (scenario-format.md section 1), per key.
+MAX_ROUNDS = 12
+MAX_ARRIVALS = 4
+MAX_INCOME = 6
+MAX_START: dict[str, int] = {
+    "quality": 30,
+    "vp": 30,
+    "credits": 30,
+    "diagnostics": 10,
+    "healing": 10,
+    "staff": 5,
+    "congress": 5,
+    "helicopters": 5,
+}
+MAX_PRICE = 50
+MAX_ITEM_LIMIT = 4
+
+#: The largest WebSocket frame the server reads (a client sends only a token or a spectate flag).
+MAX_WS_MESSAGE = 4096
+
+
+
+# ---------------------------------------------------------------------- request bodies
+
+
+def _error_body(status: int, code: str, message: str, headers: list[tuple[bytes, bytes]] | None = None) -> tuple[
+    dict[str, Any], bytes
+]:
+    payload = json.dumps({"code": code, "message": message}).encode()
+    start = {
+        "type": "http.response.start",
+        "status": status,
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(payload)).encode()),
+            *(headers or []),
+        ],
+    }
+    return start, payload
+
+
+async def send_error(send: Send, status: int, code: str, message: str) -> None:
+    start, payload = _error_body(status, code, message)
+    await send(start)
+    await send({"type": "http.response.body", "body": payload})
+
+
+class BodyProblem(ValueError):
+    """A body the server will not parse: its status, code and message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise BodyProblem(400, "invalid_json", f"an integer of {digits} digits; at most {MAX_INT_DIGITS} are read")
+    return int(text)
+
+
+def _no_constant(name: str) -> Any:
+    raise BodyProblem(400, "invalid_json", f"{name} is not a JSON number")
+
+
+def json_depth(value: Any) -> int:
+    """How deeply arrays and objects nest in ``value`` (a scalar is 0), without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            depth += 1
+            deepest = max(deepest, depth)
+            stack.extend((child, depth) for child in item)
+    return deepest
+
+
+def check_json(body: bytes) -> Any:
+    """The parsed body, or :class:`BodyProblem` naming what is wrong with it."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BodyProblem(400, "invalid_json", f"the body is not UTF-8 (byte {error.start})") from None
+    try:
+        value = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+    except RecursionError:
+        raise BodyProblem(400, "invalid_json", f"the body nests deeper than {MAX_JSON_DEPTH} levels") from None
+    except json.JSONDecodeError as error:
+        raise BodyProblem(
+            400, "invalid_json", f"the body is not JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+        ) from None
+    if json_depth(value) > MAX_JSON_DEPTH:
+        raise BodyProblem(400, "invalid_json", f"the body nests deeper than {MAX_JSON_DEPTH} levels")
+    return value
+
+
+class RequestBodyLimit:
+    """ASGI middleware: an API request's body is read up to ``max_bytes`` and must be bounded
+    JSON; otherwise the request is answered 413 or 400 before any route sees it."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES, prefix: str = "/api/") -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.prefix = prefix
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith(self.prefix) or scope["method"] in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        too_large = f"the body is larger than {self.max_bytes} bytes (docs/web.md, Limits)"
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    await send_error(send, 400, "invalid_request", "the Content-Length header is not a number")
+                    return
+                if declared > self.max_bytes:
+                    await send_error(send, 413, "body_too_large", too_large)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await send_error(send, 413, "body_too_large", too_large)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if body:
+            try:
+                check_json(body)
+            except BodyProblem as problem:
+                await send_error(send, problem.status, problem.code, str(problem))
+                return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+# ---------------------------------------------------------------------- tables
+
+
+def _over(where: str, value: int, most: int) -> WebError:
+    return WebError(
+        422, "limit_exceeded", f"{where} is {value}; this server allows at most {most} (docs/web.md, Limits)"
+    )
+
+
+def check_config_limits(config: Config) -> None:
+    """Refuse configuration values beyond the server's limits (each names its key)."""
+    checks = [
+        ("config.rounds", config.rounds, MAX_ROUNDS),
+        ("config.arrivals", config.arrivals, MAX_ARRIVALS),
+        ("config.income.diagnostics", config.income_diagnostics, MAX_INCOME),
+        ("config.income.healing", config.income_healing, MAX_INCOME),
+    ]
+    checks += [(f"config.start.{name}", value, MAX_START[name]) for name, value in config.start.items()]
+    for name, item in config.market.items():
+        checks.append((f"config.market.{name}.price", item.price, MAX_PRICE))
+        if item.limit is not None:
+            checks.append((f"config.market.{name}.limit", item.limit, MAX_ITEM_LIMIT))
+        elif name in ("clinical_trial", "outpatient_clinic") or item.price == 0:
+            # T8: each clinic or trial adds a space; free items could be bought without end.
+            raise WebError(
+                422,
+                "limit_exceeded",
+                f"config.market.{name}.limit must be set (at most {MAX_ITEM_LIMIT}) on this server "
+                "(docs/web.md, Limits)",
+            )
+    for where, value, most in checks:
+        if value > most:
+            raise _over(where, value, most)
+
+
+def check_deck_limits(deck: list[CardSpec]) -> None:
+    if len(deck) > MAX_DECK_CARDS:
+        raise _over("the deck's card count", len(deck), MAX_DECK_CARDS)
+    for index, card in enumerate(deck, start=1):
+        for name, most in MAX_CARD_VALUES.items():
+            value = getattr(card, name)
+            if value is not None and value > most:
+                raise _over(f"deck card {index} ({card.id}) field '{name}'", value, most)
+
+
+def check_table_limits(config: dict[str, Any] | None, deck: list[dict[str, Any]] | None) -> None:
+    """Validate a table request's configuration and deck and hold them to the limits."""
+    if deck is not None and len(deck) > MAX_DECK_CARDS:
+        raise _over("the deck's card count", len(deck), MAX_DECK_CARDS)
+    try:
+        game_config = make_config(config or None, source="config")
+        cards = parse_deck({"cards": deck}, "deck") if deck is not None else None
+    except DataError as error:
+        raise WebError(422, "invalid_request", str(error)) from None
+    check_config_limits(game_config)
+    if cards is not None:
+        check_deck_limits(cards)
+
+
+# ---------------------------------------------------------------------- request rates
+
+
+@dataclass
+class RateLimits:
+    """Per-client request rates (``limits`` moving windows, in this process's memory).
+
+    ``create`` and ``act`` are rate strings such as ``"20/minute"`` or ``"5/second;100/hour"``.
+    """
+
+    create: str = DEFAULT_CREATE_RATE
+    act: str = DEFAULT_ACT_RATE
+    _limiter: MovingWindowRateLimiter = field(init=False, repr=False)
+    _items: dict[str, list[RateLimitItem]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._items = {}
+        for kind, text in (("create", self.create), ("act", self.act)):
+            try:
+                self._items[kind] = parse_many(text)
+            except ValueError:
+                raise ValueError(f"rate {kind}: {text!r} is not a rate such as '20/minute'") from None
+
+    def hit(self, kind: str, client: str) -> None:
+        """Count one ``kind`` request of ``client``; 429 ``rate_limited`` when over a limit."""
+        for item in self._items[kind]:
+            if not self._limiter.hit(item, kind, client):
+                reset, _remaining = self._limiter.get_window_stats(item, kind, client)
+                wait = max(1, math.ceil(reset - time.time()))
+                raise RateLimited(kind, str(item), wait)
+
+
+class RateLimited(WebError):
+    """429 with the seconds to wait (sent as ``Retry-After``)."""
+
+    def __init__(self, kind: str, rate: str, retry_after: int) -> None:
+        what = "tables created" if kind == "create" else "actions"
+        super().__init__(
+            429, "rate_limited", f"too many {what} from this client (limit {rate}); retry in {retry_after} s"
+        )
+        self.retry_after = retry_after

@@ -1,0 +1,76 @@
+"""A finished table looked back on: its final summary and its replay, step by step.
+
+Both exist only once the game is over, when the whole record (deck and seed included) is public
+anyway (``TableService.record_for``): nothing here can tell a player what it could not know.
+The page shows them on its game-over screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import FastAPI, Query
+from fastapi.responses import JSONResponse
+
+from triage.engine.records import make_record, replay_steps
+from triage.engine.summary import player_rows, tie_break
+from triage.engine.views import state_dict
+from triage.web.tables import LiveTable, WebError
+
+
+def final_summary(table: LiveTable) -> dict[str, Any]:
+    """Per player: score, VP, QoC, treated track, Credits and the patients cured, dead and
+    rejected by kind; the winner, the tie-break used and (solo) the score tier reached."""
+    game = table.game
+    if not game.is_over():
+        raise WebError(409, "not_over", "the summary exists once the game is over")
+    players = [{**row, "bot": table.seats[row["seat"]].bot} for row in player_rows(game, table.events)]
+    return {
+        "players": players,
+        "winner": game.winner,
+        "tie_break": tie_break(game),
+        "solo_tier": game.solo_tier(),
+        "rounds": game.round,
+    }
+
+
+def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
+    """The all-seeing position after ``step`` actions of a finished game's record, with that
+    action and its events (step 0: the deal)."""
+    total = len(record["actions"])
+    if not 0 <= step <= total:
+        raise WebError(422, "invalid_request", f"'step' must be from 0 to {total}, got {step}")
+    for number, (game, events, entry) in enumerate(replay_steps(record, "record")):
+        if number == step:
+            return {
+                "step": step,
+                "steps": total,
+                "action": entry,
+                "events": events,
+                "state": state_dict(game),
+            }
+    raise AssertionError("unreachable: the record has that many steps")
+
+
+def add_review_routes(app: FastAPI) -> None:
+    """``GET /api/tables/{id}/final`` and ``GET /api/tables/{id}/replay?step=N`` (409 ``not_over``
+    while the game runs)."""
+
+    async def finished(table_id: str) -> LiveTable:
+        live = await app.state.service.load(table_id)
+        if not live.game.is_over():
+            raise WebError(409, "not_over", "a table is reviewed once its game is over")
+        return live
+
+    @app.get("/api/tables/{table_id}/final", summary="A finished game's summary per player")
+    async def final(table_id: str) -> JSONResponse:
+        return JSONResponse(final_summary(await finished(table_id)))
+
+    @app.get("/api/tables/{table_id}/replay", summary="A finished game's position after a number of actions")
+    async def replay(
+        table_id: str, step: int = Query(0, description="Actions played (0: the deal).")
+    ) -> JSONResponse:
+        record = make_record((await finished(table_id)).game)
+        # Replaying runs in a thread: a long game never holds the event loop.
+        return JSONResponse(await asyncio.to_thread(replay_step, record, step))
