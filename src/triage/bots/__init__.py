@@ -14,6 +14,7 @@ from typing import Any, Callable
 from triage.bots.base import Bot
 from triage.bots.expert import ExpertBot
 from triage.bots.greedy import GreedyBot
+from triage.bots.habits import HABIT_BOTS, HABIT_DESCRIPTIONS
 from triage.bots.random_bot import RandomBot
 
 BOTS: dict[str, Callable[[], Any]] = {"random": RandomBot}
@@ -21,6 +22,8 @@ BOTS["greedy"] = GreedyBot  # triage.bots.greedy (issue 3)
 BOTS["expert"] = partial(ExpertBot, level="expert")  # triage.bots.expert (issue 12)
 BOTS["expert-club"] = partial(ExpertBot, level="club")
 BOTS["expert-novice"] = partial(ExpertBot, level="novice")
+
+BOTS.update(HABIT_BOTS)  # greedy plus one habit, for balance work (triage.bots.habits)
 
 #: One line per built-in bot, for help texts, menus and ``/api/bots``.
 BOT_DESCRIPTIONS: dict[str, str] = {
@@ -30,16 +33,12 @@ BOT_DESCRIPTIONS: dict[str, str] = {
     "expert-club": "the expert's search on a smaller budget (a fair opponent)",
     "expert-novice": "the expert's search on a tiny budget (a gentle opponent)",
 }
+BOT_DESCRIPTIONS.update(HABIT_DESCRIPTIONS)
 
 
 #: ``expert-<N>``: N playouts per decision (reproducible); ``expert-<S>s``: S CPU seconds a decision.
 EXPERT_BUDGET = re.compile(r"expert-(?:([1-9][0-9]*)|([0-9]*\.?[0-9]+)s)")
 
-# Greedy plus one habit, for balance work (triage.bots.habits, issue 12 point 3).
-from triage.bots.habits import HABIT_BOTS, HABIT_DESCRIPTIONS  # noqa: E402
-
-BOTS.update(HABIT_BOTS)
-BOT_DESCRIPTIONS.update(HABIT_DESCRIPTIONS)
 
 
 def make_bot(name: str) -> Bot:
