@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 from triage.cli import app
 from triage.engine import Game, view
 from triage.engine.determinize import determinize
-from triage.engine.rollout import greedy_policy, random_policy, rollout
+from triage.bots.policy import rollout_policy
+from triage.engine.rollout import random_policy, rollout
 from triage.sim.bench import PATHS, play_random_game, play_random_game_ids, run_paths_bench
 
 
@@ -111,7 +112,7 @@ def test_greedy_rollout(benchmark) -> None:  # type: ignore[no-untyped-def]
 
     def play() -> Game:
         world = game.copy()
-        rollout(world, greedy_policy, rng)
+        rollout(world, rollout_policy(), rng)
         return world
 
     assert benchmark(play).is_over()

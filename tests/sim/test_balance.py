@@ -7,11 +7,12 @@ import math
 import pandas as pd
 
 from triage.sim import balance
-from triage.sim.games import FATES, KINDS, kind_column
+from triage.sim.games import ECONOMY, FATES, KINDS, kind_column
 
 
 def rows(*players: dict) -> pd.DataFrame:
     blank = {kind_column(fate, kind): 0 for fate in FATES for kind in KINDS}
+    blank.update(dict.fromkeys(ECONOMY, 0))
     return pd.DataFrame([{**blank, **player} for player in players])
 
 
@@ -62,3 +63,66 @@ def test_win_rate_by_seat_has_confidence_intervals():
     table = balance.win_rate_by_seat(RESULTS)
     assert list(table.win_rate) == [1.0, 0.0] and list(table.games) == [2, 2]
     assert list(table.ci95) == [0.0, 0.0]
+
+
+def test_clustered_interval_is_the_usual_one_for_independent_rows_and_wider_for_correlated():
+    values = pd.Series([1.0, 0.0, 1.0, 1.0, 0.0, 1.0])
+    mean, half = balance.clustered_mean(values, pd.Series(range(6)))
+    assert mean == 4 / 6 and math.isclose(half, 1.96 * values.std(ddof=1) / math.sqrt(6))
+    # Rows paired by deal that always agree: three independent deals, not six rows.
+    paired, paired_half = balance.clustered_mean(values, pd.Series([0, 1, 0, 0, 1, 2]))
+    mean_pairs = pd.Series([1.0, 0.0, 1.0, 1.0, 0.0, 1.0])
+    assert paired == 4 / 6 and paired_half > half
+    assert math.isnan(balance.clustered_mean(mean_pairs, pd.Series([0] * 6))[1])  # one cluster
+
+
+# Habit bot against greedy, two duplicate deals (each played in both seat orders).
+DUPLICATE = rows(
+    {"game": 0, "deal": 0, "seat": 0, "bot": "greedy-farm", "won": True, "margin": 4, "score": 30, "credits": 2},
+    {"game": 0, "deal": 0, "seat": 1, "bot": "greedy", "won": False, "margin": -4, "score": 26, "credits": 0},
+    {"game": 1, "deal": 0, "seat": 0, "bot": "greedy", "won": False, "margin": -2, "score": 20, "credits": 0},
+    {"game": 1, "deal": 0, "seat": 1, "bot": "greedy-farm", "won": True, "margin": 2, "score": 22, "credits": 4,
+     "bought_helicopter": 1, "flights": 2, "flights_draw": 2},
+    {"game": 2, "deal": 1, "seat": 0, "bot": "greedy-farm", "won": False, "margin": -1, "score": 30, "credits": 0},
+    {"game": 2, "deal": 1, "seat": 1, "bot": "greedy", "won": True, "margin": 1, "score": 31, "credits": 0},
+    {"game": 3, "deal": 1, "seat": 0, "bot": "greedy", "won": False, "margin": -3, "score": 28, "credits": 0},
+    {"game": 3, "deal": 1, "seat": 1, "bot": "greedy-farm", "won": True, "margin": 3, "score": 31, "credits": 0},
+)
+
+
+def test_bot_table_gives_win_rate_and_margin_per_bot():
+    table = balance.bot_table(DUPLICATE).set_index("bot")
+    assert table.loc["greedy-farm", "win rate"] == 0.75 and table.loc["greedy", "win rate"] == 0.25
+    assert table.loc["greedy-farm", "margin"] == 2 and table.loc["greedy", "margin"] == -2
+    assert table.loc["greedy", "deals"] == 2 and table.loc["greedy", "seats played"] == 4
+    assert table.loc["greedy-farm", "unspent credits"] == 1.5
+    assert table["win ci95"].gt(0).all()
+
+
+def test_first_player_edge_is_per_game_with_an_interval():
+    edge, half = balance.first_player_edge(DUPLICATE)
+    assert edge == 100 * (1 / 4 - 3 / 4) == balance.first_player_advantage(DUPLICATE)
+    assert half > 0
+
+
+def test_purchase_table_counts_games_with_a_purchase_and_flights():
+    table = balance.purchase_table(DUPLICATE).set_index("bot")
+    assert table.loc["greedy-farm", "helicopter: games bought"] == 0.25
+    assert table.loc["greedy-farm", "flights drawing / game"] == 0.5
+    assert table.loc["greedy", "helicopter: games bought"] == 0
+
+
+def test_a_habit_bot_winning_too_often_against_greedy_is_flagged():
+    checks = {check.name: check for check in balance.bot_checks(DUPLICATE)}
+    habit = checks["greedy-farm win rate against greedy"]
+    assert habit.value == 0.75 and not habit.ok
+    fair = DUPLICATE.assign(won=(DUPLICATE.bot == "greedy-farm") == (DUPLICATE.game < 2))  # 50%
+    assert {check.name: check.ok for check in balance.bot_checks(fair)}["greedy-farm win rate against greedy"]
+
+
+def test_the_market_target_applies_to_an_expert_only_run():
+    experts = DUPLICATE.assign(bot="expert", bought_staff=1)
+    checks = {check.name: check for check in balance.bot_checks(experts)}
+    assert checks["games in which expert buys staff"].ok
+    assert checks["games in which expert buys helicopter"].value == 0.25
+    assert not checks["games in which expert buys congress"].ok

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from triage.cli import app
+from triage.engine import make_config
 from triage.sim.games import FATES, KINDS, kind_column
 from triage.sim.report import FIGURES
 
@@ -53,6 +54,35 @@ def test_set_reaches_the_games(runs):
     assert top.column("score").to_pylist() != bottom.column("score").to_pylist()
 
 
+@pytest.mark.parametrize(
+    "setting, recorded",
+    [
+        ('return_to={cured="bottom"}', '"return_to": {"cured": "bottom"'),
+        ("helicopter_draws=reopen", '"helicopter_draws": "reopen"'),
+        ("terminal_upkeep=reward", '"terminal_upkeep": "reward"'),
+        ("quality_floor=0", '"quality_floor": 0'),
+    ],
+)
+def test_set_takes_each_variant(runs, tmp_path, setting, recorded):
+    """V1-V4 are configuration values a run can change with --set; each changes play."""
+    out = simulate(tmp_path, "variant", "--bots", "greedy,random", "--seed", "3", "--workers", "1", "--set", setting)
+    assert recorded.encode() in pq.read_schema(out).metadata[b"triage.sim"]
+    changed = pq.read_table(out).to_pandas()
+    default = pq.read_table(runs[0]).to_pandas()
+    columns = ["score", "quality", "vp", "credits", "rounds"]
+    assert not changed[columns].equals(default[columns])
+
+
+def test_a_solo_run_records_the_tier_reached(tmp_path):
+    out = simulate(tmp_path, "solo", "--players", "1", "--bots", "greedy", "--workers", "1")
+    players = pq.read_table(out).to_pandas()
+    tiers = dict(make_config().solo_tiers)
+    for row in players.itertuples():
+        reached = [name for name, lowest in tiers.items() if row.score >= lowest and row.quality > 0]
+        assert row.tier == (reached[0] if reached else None)
+    assert players.tier.notna().any()
+
+
 def test_simulate_is_byte_identical_across_worker_counts(runs, tmp_path):
     again = simulate(tmp_path, "again", "--bots", "greedy,random", "--seed", "3", "--workers", "2")
     assert again.read_bytes() == runs[0].read_bytes()
@@ -83,6 +113,8 @@ def test_simulate_on_a_local_ray_instance_writes_the_same_bytes(runs, tmp_path):
         (["--set", "nonsense=1"], "unknown configuration key 'nonsense'"),
         (["--set", "return_to=sideways"], "return_to must be one of"),
         (["--out", "results.csv"], "must end in .parquet"),
+        (["--duplicate", "--players", "3", "--bots", "greedy"], "must be a multiple of 3"),
+        (["--duplicate", "--rotate"], "exclude each other"),
     ],
 )
 def test_simulate_refuses_bad_input_clearly(tmp_path, args, message):
@@ -91,6 +123,46 @@ def test_simulate_refuses_bad_input_clearly(tmp_path, args, message):
     )
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_duplicate_run_reports_win_rate_and_margin_per_bot(tmp_path):
+    out = tmp_path / "dup.parquet"
+    result = cli.invoke(
+        app,
+        ["simulate", "--games", "8", "--quiet", "--duplicate", "--workers", "1",
+         "--bots", "greedy,random", "--out", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    players = pq.read_table(out).to_pandas()
+    assert list(players.deal) == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+    assert list(players.bot[:4]) == ["greedy", "random", "random", "greedy"]  # both seat orders
+    assert players.groupby("deal").game_seed.nunique().eq(1).all()
+    lines = {line.split()[0]: line for line in result.output.splitlines() if line.startswith(("greedy ", "random "))}
+    win_rate = players[players.bot == "greedy"].won.mean()
+    assert f"{win_rate:.3f} +-" in lines["greedy"]
+    assert "first-player edge (points)" in result.output and "games with a purchase" in result.output
+    assert b'"duplicate": true' in pq.read_schema(out).metadata[b"triage.sim"]
+
+
+DESIGNER_BOT = """
+class FirstLegal:
+    name = "first-legal"
+
+    def choose(self, view, legal, rng):
+        return legal[0]
+"""
+
+
+def test_a_designers_bot_plays_as_module_colon_class_in_worker_processes(tmp_path, monkeypatch):
+    (tmp_path / "my_table_bots.py").write_text(DESIGNER_BOT)
+    monkeypatch.syspath_prepend(str(tmp_path))  # spawned workers inherit the import path
+    out = simulate(tmp_path, "mine", "--bots", "my_table_bots:FirstLegal,greedy", "--workers", "2")
+    players = pq.read_table(out).to_pandas()
+    assert set(players.bot) == {"my_table_bots:FirstLegal", "greedy"}
+    assert players[players.bot == "greedy"].won.mean() > 0.5
+    bad = cli.invoke(app, ["simulate", "--games", "2", "--quiet", "--bots", "no_such_module_x:Bot",
+                           "--out", str(tmp_path / "bad.parquet")])
+    assert bad.exit_code == 2 and "--bots: bot 'no_such_module_x:Bot': cannot import module" in bad.output
 
 
 #: A figure element holding an embedded PNG of some size (not an empty image).
@@ -110,6 +182,8 @@ def test_report_is_self_contained_with_every_figure(runs, tmp_path):
     page = page_path.read_text()
     assert figures_in(page) == [key for key, _, _ in FIGURES]
     assert 'data-table="cards"' in page and "<td>C1</td>" in page
+    assert 'data-table="bots"' in page and "win ci95" in page and "margin ci95" in page
+    assert 'data-table="economy"' in page and "flights drawing / game" in page
     assert "first-player win-rate advantage" in page
     assert not re.search(r'(src|href)="(https?:|//)', page)  # nothing fetched from elsewhere
     assert "deaths per player per game" in result.output

@@ -8,6 +8,7 @@ import pytest
 
 from triage.engine import CardSpec, Game, load_standard_deck, make_config
 from triage.sim import games as sim_games
+from triage.engine.config import MARKET_ITEMS
 from triage.sim.games import FATES, KINDS, GameStats, SimJob, derive_seed, kind_column, play_game
 
 
@@ -63,6 +64,18 @@ def test_counts_agree_with_the_events_of_the_game(monkeypatch):
     for fate in FATES:
         assert sum(row[kind_column(fate, kind)] for row in players for kind in KINDS) == by_fate[fate]
         assert sum(card[fate] for card in cards) == by_fate[fate]
+    for seat, row in enumerate(players):
+        mine = [event for event in seen if event.get("player") == seat]
+        bought = Counter(event["item"] for event in mine if event["type"] == "bought")
+        assert {item: row[f"bought_{item}"] for item in MARKET_ITEMS} == {item: bought[item] for item in MARKET_ITEMS}
+        assert row["credits_spent"] == sum(event["price"] for event in mine if event["type"] == "bought")
+        flights = [event for event in mine if event["type"] == "helicopter"]
+        assert row["flights"] == len(flights)
+        assert row["flights_remove"] == sum(event["remove"] is not None for event in flights)
+        assert row["flights_draw"] == sum(event["draw_all"] for event in flights)
+    assert sum(row["flights"] for row in players) > 0 and sum(row["credits_spent"] for row in players) > 0
+    best_other = [max(other["score"] for other in players if other is not row) for row in players]
+    assert [row["margin"] for row in players] == [row["score"] - best for row, best in zip(players, best_other)]
 
 
 def test_card_rows_use_deck_file_ids_one_row_each():
@@ -122,9 +135,27 @@ def test_rotate_gives_every_bot_every_seat():
     assert job(bots=("greedy", "random")).seat_bots(1) == ["greedy", "random"]
 
 
+def test_duplicate_plays_each_deal_in_every_seat_rotation():
+    """Both seat orders for 2 players, every rotation for 3 or 4; the games of a deal share its cards."""
+    two = job(bots=("greedy", "random"), duplicate=True)
+    assert [two.seat_bots(index) for index in range(4)] == [
+        ["greedy", "random"], ["random", "greedy"], ["greedy", "random"], ["random", "greedy"]
+    ]
+    assert [two.deal(index) for index in range(4)] == [0, 0, 1, 1]
+    three = job(players=3, bots=("greedy", "random", "random"), duplicate=True)
+    assert [three.seat_bots(index).index("greedy") for index in range(3)] == [0, 2, 1]
+    rows = [play_game(three, index)[0] for index in range(4)]
+    assert len({row[0]["game_seed"] for row in rows[:3]}) == 1 and rows[3][0]["game_seed"] != rows[0][0]["game_seed"]
+    assert [row[0]["deal"] for row in rows] == [0, 0, 0, 1]
+    with pytest.raises(ValueError, match="multiple of 3"):
+        three.check_games(10)
+    three.check_games(9)
+
+
 @pytest.mark.parametrize(
     "changes, message",
     [
+        (dict(rotate=True, duplicate=True), "exclude each other"),
         (dict(bots=("random",)), "1 bots named for 2 players"),
         (dict(bots=("random", "nobody")), "unknown bot 'nobody'"),
         (dict(players=5, bots=("random",) * 5), "1 to 4 players"),

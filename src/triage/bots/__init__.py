@@ -7,12 +7,14 @@ named ``module:Class`` (any importable class or factory whose objects have ``cho
 from __future__ import annotations
 
 import importlib
+import re
 from functools import partial
 from typing import Any, Callable
 
 from triage.bots.base import Bot
 from triage.bots.expert import ExpertBot
 from triage.bots.greedy import GreedyBot
+from triage.bots.habits import HABIT_BOTS, HABIT_DESCRIPTIONS
 from triage.bots.random_bot import RandomBot
 
 BOTS: dict[str, Callable[[], Any]] = {"random": RandomBot}
@@ -20,6 +22,8 @@ BOTS["greedy"] = GreedyBot  # triage.bots.greedy (issue 3)
 BOTS["expert"] = partial(ExpertBot, level="expert")  # triage.bots.expert (issue 12)
 BOTS["expert-club"] = partial(ExpertBot, level="club")
 BOTS["expert-novice"] = partial(ExpertBot, level="novice")
+
+BOTS.update(HABIT_BOTS)  # greedy plus one habit, for balance work (triage.bots.habits)
 
 #: One line per built-in bot, for help texts, menus and ``/api/bots``.
 BOT_DESCRIPTIONS: dict[str, str] = {
@@ -29,19 +33,33 @@ BOT_DESCRIPTIONS: dict[str, str] = {
     "expert-club": "the expert's search on a smaller budget (a fair opponent)",
     "expert-novice": "the expert's search on a tiny budget (a gentle opponent)",
 }
+BOT_DESCRIPTIONS.update(HABIT_DESCRIPTIONS)
+
+
+#: ``expert-<N>``: N playouts per decision (reproducible); ``expert-<S>s``: S CPU seconds a decision.
+EXPERT_BUDGET = re.compile(r"expert-(?:([1-9][0-9]*)|([0-9]*\.?[0-9]+)s)")
+
 
 
 def make_bot(name: str) -> Bot:
-    """A bot by name: one of :data:`BOTS`, or ``module:Class`` for a designer's own bot."""
+    """A bot by name: one of :data:`BOTS`, ``expert-<N>`` (N playouts a decision) or
+    ``expert-<S>s`` (S CPU seconds a decision), or ``module:Class`` for a designer's own bot."""
     if not isinstance(name, str):
         raise ValueError(f"a bot name must be text, got {name!r}")
     if ":" in name:
         return _designer_bot(name)
+    budget = EXPERT_BUDGET.fullmatch(name)
+    if budget is not None:
+        count, seconds = budget.groups()
+        if count is not None:
+            return ExpertBot(playouts=int(count))
+        return ExpertBot(time_limit=float(seconds))
     try:
         return BOTS[name]()
     except KeyError:
         raise ValueError(
-            f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; or module:Class for your own)"
+            f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; expert-<N> for N playouts a decision, "
+            "expert-<S>s for S seconds; module:Class for your own)"
         ) from None
 
 

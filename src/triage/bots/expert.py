@@ -34,7 +34,8 @@ from triage.bots.policy import Policy, greedy_policy, play_out
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
 
-#: Playouts per decision and the CPU-seconds safety cap of each level.
+#: Playouts per decision in a 2-player game (scaled by 2 / players) and the CPU-seconds safety
+#: cap of each level.
 LEVELS: dict[str, tuple[int, float]] = {
     "novice": (12, 0.05),
     "club": (48, 0.12),
@@ -45,16 +46,19 @@ DEFAULT_LEVEL = "expert"
 
 @dataclass(frozen=True)
 class Budget:
-    """How much search one decision may use."""
+    """How much search one decision may use: ``playouts`` (None: as many as ``time_limit``
+    allows) and a cap in CPU seconds (None: no cap)."""
 
-    playouts: int
+    playouts: int | None
     time_limit: float | None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.playouts, int) or self.playouts < 1:
+        if self.playouts is not None and (not isinstance(self.playouts, int) or self.playouts < 1):
             raise ValueError(f"expert bot: playouts must be a whole number of at least 1, got {self.playouts!r}")
-        if self.time_limit is not None and not self.time_limit > 0:
+        if self.time_limit is not None and not (isinstance(self.time_limit, (int, float)) and self.time_limit > 0):
             raise ValueError(f"expert bot: time_limit must be a positive number of seconds, got {self.time_limit!r}")
+        if self.playouts is None and self.time_limit is None:
+            raise ValueError("expert bot: give a number of playouts, a time limit, or both")
 
 
 def level_budget(level: str) -> Budget:
@@ -68,7 +72,10 @@ def level_budget(level: str) -> Budget:
 class ExpertBot:
     """Flat Monte-Carlo search over determinized worlds (see the module docstring).
 
-    ``level`` picks a budget from :data:`LEVELS`; ``playouts`` and ``time_limit`` override it.
+    ``level`` picks a budget from :data:`LEVELS`. ``playouts`` alone sets an iteration budget
+    (reproducible, no time cap); ``time_limit`` alone a budget in CPU seconds per decision (the
+    number of playouts is then estimated from the first ones); both, an iteration budget with
+    that cap.
     """
 
     #: It searches for tenths of a second a decision: shells run it off their event loop.
@@ -78,16 +85,20 @@ class ExpertBot:
         self,
         level: str = DEFAULT_LEVEL,
         playouts: int | None = None,
-        time_limit: float | None = -1.0,
+        time_limit: float | None = None,
         policy: Policy = greedy_policy,
     ) -> None:
         base = level_budget(level)
         self.level = level
-        self.budget = Budget(
-            base.playouts if playouts is None else playouts,
-            base.time_limit if time_limit == -1.0 else time_limit,
-        )
-        self.name = "expert" if level == DEFAULT_LEVEL else f"expert-{level}"
+        #: A level's playouts are for a 2-player game and scale with the players (a playout
+        #: of a 4-player game costs about twice as much); an explicit budget is kept as given.
+        self.scaled = playouts is None and time_limit is None
+        if self.scaled:
+            self.budget = base
+            self.name = "expert" if level == DEFAULT_LEVEL else f"expert-{level}"
+        else:
+            self.budget = Budget(playouts, time_limit)
+            self.name = f"expert-{playouts}" if time_limit is None else f"expert-{time_limit:g}s"
         self.policy = policy
         self._greedy = GreedyBot()
 
@@ -100,7 +111,11 @@ class ExpertBot:
             candidates.append(fallback)
         if len(candidates) == 1 or _order_only(legal):
             return fallback
-        search = _Search(view, candidates, rng, self.budget, self.policy)
+        budget = self.budget
+        if self.scaled and budget.playouts is not None:
+            players = max(1, len(view["players"]))
+            budget = Budget(max(1, round(budget.playouts * 2 / players)), budget.time_limit)
+        search = _Search(view, candidates, rng, budget, self.policy)
         return search.run(default=candidates.index(fallback))
 
 
@@ -233,10 +248,22 @@ class _Search:
         count = self.counts[candidate]
         return self.totals[candidate] / count if count else -math.inf
 
+    def estimate_playouts(self) -> int:
+        """Time budget only: one playout per candidate, then the playouts the rest of the time
+        allows at that pace."""
+        start = time.thread_time()
+        for candidate in range(len(self.candidates)):
+            self.playout(candidate, 0)
+        spent = max(time.thread_time() - start, 1e-6)
+        assert self.budget.time_limit is not None
+        return max(0, int(len(self.candidates) * self.budget.time_limit / spent) - len(self.candidates))
+
     def run(self, default: int) -> Action:
         alive = list(range(len(self.candidates)))
         rounds = max(1, math.ceil(math.log2(len(alive))))
-        remaining = self.budget.playouts
+        remaining = self.budget.playouts if self.budget.playouts is not None else self.estimate_playouts()
+        if self.out_of_time:
+            return self.best(alive, default)
         for round_number in range(rounds):
             share = max(1, remaining // ((rounds - round_number) * len(alive)))
             start = self.counts[alive[0]]

@@ -12,8 +12,11 @@ Reading a world's state is fine here: a world is a guess built from a view, neve
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
+from triage.engine.actions import ActionSpace, action_space
+from triage.engine.config import MARKET_ITEMS
 from triage.engine.game import Game
 from triage.engine.state import Patient, PlayerState
 
@@ -24,28 +27,91 @@ Policy = Callable[[Game], Action]
 ADMIT_VALUE = {"chronic": 5.0, "severe": 3.0, "non_severe": 2.0, None: 2.5}
 HIDDEN_ORDER = {"chronic": 0, None: 1, "severe": 2, "non_severe": 3}
 DEADLINE_ORDER = {"critical": 0, "severe": 1, "chronic": 2, "non_severe": 3}
-PASS: Action = {"type": "pass"}
 
 
 def greedy_policy(game: Game) -> Action:
     """The greedy bot's choice for the seat to move, computed from the game itself."""
     seat = game.turn
-    assert seat is not None, "greedy_policy needs a game waiting for a decision"
+    if seat is None:
+        raise ValueError("greedy_policy needs a game waiting for a decision (the game is over)")
     player = game.players[seat]
     if game.resolving == seat and player.pending:
         return _admission(game, seat, player)
     return _Turn(game, seat, player).choose()
 
 
+def rollout_policy(policy: Policy = greedy_policy) -> Callable[[Game, list[int], random.Random], int]:
+    """``policy`` in the form :func:`triage.engine.rollout.rollout` takes (integer ids), for
+    search code that plays on ids, such as the OpenSpiel IS-MCTS evaluator.
+
+    >>> from triage.engine import Game
+    >>> from triage.engine.rollout import rollout
+    >>> game = Game.new(players=2, seed=1)
+    >>> rollout(game, rollout_policy(), random.Random(0)) > 10 and game.is_over()
+    True
+    """
+
+    def choose(game: Game, ids: list[int], rng: random.Random) -> int:
+        seat = game.turn
+        assert seat is not None
+        return _action_id(action_space(game), game, seat, policy(game))
+
+    return choose
+
+
 def play_out(game: Game, policy: Policy = greedy_policy, limit: int = 10_000) -> Game:
-    """Play ``game`` to its end with ``policy`` in every seat (changes ``game``; returns it)."""
+    """Play ``game`` to its end with ``policy`` in every seat (changes ``game``; returns it).
+
+    The policy's actions are taken through the engine's integer fast path
+    (:meth:`Game.apply_id`), which trusts them: a policy here must return legal actions.
+    """
+    space = action_space(game)
     steps = 0
-    while game.phase != "over":
-        game.apply(policy(game))
+    while game.turn is not None:
+        game.apply_id(_action_id(space, game, game.turn, policy(game)))
         steps += 1
         if steps > limit:
             raise RuntimeError(f"a playout ran past {limit} actions without ending (R4)")
     return game
+
+
+def _find(patients: list[Patient | None] | list[Patient], card: str) -> int:
+    return next(index for index, patient in enumerate(patients) if patient is not None and patient.card == card)
+
+
+def _action_id(space: ActionSpace, game: Game, seat: int, action: Action) -> int:
+    """The integer id (:mod:`triage.engine.actions`) of a legal ``action`` of ``seat``,
+    computed directly from the index's mixed-radix layout (no validation: trusted input)."""
+    kind = action["type"]
+    offsets = space.offsets
+    spaces, cost = space.spaces, space.max_cost + 1
+    player = game.players[seat]
+    if kind == "pass":
+        return offsets["pass"]
+    if kind == "buy":
+        return offsets["buy"] + MARKET_ITEMS.index(action["item"])
+    if kind == "admit":
+        return offsets["admit"] + player.pending.index(action["card"]) * spaces + action["space"] - 1
+    if kind == "reject":
+        return offsets["reject"] + player.pending.index(action["card"])
+    if kind == "helicopter":
+        remove = action["remove"]
+        if remove is None:
+            target = 0
+        elif any(slot is not None and slot.card == remove for slot in player.hospital):
+            target = 1 + _find(player.hospital, remove)
+        else:
+            target = 1 + spaces + _find(player.terminals, remove)
+        return offsets["helicopter"] + 2 * target + int(action["draw_all"])
+    pay = action["pay"]
+    if kind == "treat":
+        payer = 0 if pay["tokens"] else 1 if pay["staff"] else 2
+        return offsets["treat"] + 3 * _find(player.terminals, action["patient"]) + payer
+    number = _find(player.hospital, action["patient"])
+    if kind == "diagnose":
+        return offsets["diagnose"] + (number * cost + pay["staff"]) * cost + pay["congress"]
+    amount = action["amount"] - 1
+    return offsets["heal"] + ((number * (cost - 1) + amount) * cost + pay["staff"]) * cost + pay["congress"]
 
 
 def _known_kind(game: Game, seat: int, card: str) -> str | None:
@@ -89,26 +155,35 @@ class _Turn:
         self.game = game
         self.seat = seat
         self.me = player
-        self.cards = game.cards
+        cards = self.cards = game.cards
         self.market = game.config.market
         self.rounds_left = game.config.rounds - game.round
         self.last = self.rounds_left <= 0
         self.slots = [slot for slot in player.hospital if slot is not None]
         self.free_spaces = len(player.hospital) - len(self.slots)
+        full, priority = game.know_full[seat], game.know_priority[seat]
+        #: Per card in the hospital: the kind this seat knows (None if unknown) and the healing
+        #: still needed where that is known (T2, T3), both fixed for this decision.
+        self.kinds: dict[str, str | None] = {}
+        self.needs: dict[str, int] = {}
+        for slot in self.slots:
+            spec = cards[slot.card]
+            known = slot.revealed or spec.kind == "critical" or slot.card in full or slot.card in priority
+            self.kinds[slot.card] = spec.kind if known else None
+            if known:
+                difficulty = spec.healing if spec.healing is not None else slot.time
+                self.needs[slot.card] = max(0, difficulty - slot.placed)
+            else:
+                self.needs[slot.card] = 0
+        self._staff_first: dict[str, bool] = {}
 
     # -------------------------------------------------------------- helpers
 
     def kind(self, slot: Patient) -> str | None:
-        if slot.revealed:
-            return self.cards[slot.card].kind
-        return _known_kind(self.game, self.seat, slot.card)
+        return self.kinds[slot.card]
 
     def heal_need(self, slot: Patient) -> int:
-        spec = self.cards[slot.card]
-        if slot.revealed or self.kind(slot) is not None:
-            difficulty = spec.healing if spec.healing is not None else slot.time
-            return max(0, difficulty - slot.placed)
-        return 0
+        return self.needs[slot.card]
 
     def power(self, token: str, congress: bool) -> int:
         me = self.me
@@ -124,14 +199,21 @@ class _Turn:
         return holding is None or getattr(self.me, holding) < market.limit
 
     def staff_first(self, token: str) -> bool:
+        """Spend Staff before tokens unless the other kind of cost this round needs it."""
+        cached = self._staff_first.get(token)
+        if cached is not None:
+            return cached
         if self.last:
-            return True
-        if token == "diagnostics":
-            need = sum(self.heal_need(slot) for slot in self.slots if slot.revealed)
+            first = True
+        elif token == "diagnostics":
+            need = sum(self.needs[slot.card] for slot in self.slots if slot.revealed)
             need += sum(1 for patient in self.me.terminals if not patient.treated)
-            return need <= self.me.healing
-        need = sum(self.cards[slot.card].diagnosis or 0 for slot in self.slots if not slot.revealed)
-        return need <= self.me.diagnostics
+            first = need <= self.me.healing
+        else:
+            need = sum(self.cards[slot.card].diagnosis or 0 for slot in self.slots if not slot.revealed)
+            first = need <= self.me.diagnostics
+        self._staff_first[token] = first
+        return first
 
     def pay(self, cost: int, token: str, congress: bool, staff_first: bool) -> dict[str, int] | None:
         """T6: the payment mix the greedy bot prefers, or None if it cannot pay."""
@@ -206,7 +288,7 @@ class _Turn:
             action = step()
             if action is not None:
                 return action
-        return PASS
+        return {"type": "pass"}
 
     def save_the_dying(self) -> Action | None:
         dying = sorted((s for s in self.slots if s.revealed and self.dies_now(s)), key=self.heal_need)
@@ -325,12 +407,3 @@ class _Turn:
         if self.can_buy("helicopter"):
             return {"type": "buy", "item": "helicopter"}
         return None
-
-
-def random_policy(rng: random.Random) -> Policy:
-    """A uniformly random playout policy (a baseline for tests and comparisons)."""
-
-    def choose(game: Game) -> Action:
-        return rng.choice(game.legal_actions())
-
-    return choose

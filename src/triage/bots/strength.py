@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from triage.bots import make_bot
-from triage.engine import Game, view
+from triage.engine import CardSpec, Config, DataError, Game, view
+from triage.engine.cards import load_deck
+from triage.engine.config import load_config, parse_assignment
 
 
 @dataclass
@@ -67,12 +69,23 @@ class Tally:
         }
 
 
-def play_deal(names: tuple[str, str], bots: list[Any], deal: int, seed: int, tally: Tally, players: int = 2) -> None:
+@dataclass(frozen=True)
+class Setting:
+    """What every game of a run is dealt with: players, configuration and deck (None: the
+    defaults)."""
+
+    players: int = 2
+    config: Config | None = None
+    deck: tuple[CardSpec, ...] | None = None
+
+
+def play_deal(names: tuple[str, str], bots: list[Any], deal: int, seed: int, tally: Tally, setting: Setting) -> None:
     """Deal ``seed + deal`` twice, the first bot at seat 0 then at seat 1; the other seats
     (3 or 4 players) go to the second bot."""
     wins, margins = [], []
     for first_seat in (0, 1):
-        game = Game.new(players=players, seed=seed + deal)
+        players = setting.players
+        game = Game.new(players=players, deck=setting.deck, seed=seed + deal, config=setting.config)
         seating = [1] * players
         seating[first_seat] = 0
         while not game.is_over():
@@ -92,22 +105,27 @@ def play_deal(names: tuple[str, str], bots: list[Any], deal: int, seed: int, tal
     tally.deal_margins.append(statistics.fmean(margins))
 
 
-def _deal_chunk(task: tuple[tuple[str, str], list[int], int, int]) -> Tally:
-    names, deals, seed, players = task
+def _deal_chunk(task: tuple[tuple[str, str], list[int], int, Setting]) -> Tally:
+    names, deals, seed, setting = task
     bots = [make_bot(name) for name in names]
     tally = Tally(names, seconds={name: [] for name in names})
     for deal in deals:
-        play_deal(names, bots, deal, seed, tally, players)
+        play_deal(names, bots, deal, seed, tally, setting)
     return tally
 
 
 def measure(
-    names: tuple[str, str], deals: int, seed: int = 0, players: int = 2, progress: bool = False, workers: int = 1
+    names: tuple[str, str],
+    deals: int,
+    seed: int = 0,
+    setting: Setting = Setting(),
+    progress: bool = False,
+    workers: int = 1,
 ) -> Tally:
     """Play ``deals`` duplicated deals; with ``workers`` > 1, in that many processes (the
     result is the same: each decision's generator depends on the deal only)."""
     tally = Tally(names, seconds={name: [] for name in names})
-    chunks = [(names, list(range(start, min(deals, start + 5))), seed, players) for start in range(0, deals, 5)]
+    chunks = [(names, list(range(start, min(deals, start + 5))), seed, setting) for start in range(0, deals, 5)]
     if workers > 1:
         import multiprocessing
 
@@ -135,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=100, help="deals, each played twice (seats swapped)")
     parser.add_argument("--players", type=int, default=2, help="players (the second bot fills the other seats)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (deal i uses seed + i)")
+    parser.add_argument("--deck", help="a deck file (default: the standard deck)")
+    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
+                        help="a configuration value, e.g. return_to=bottom (repeatable)")
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals side by side")
     parser.add_argument("--progress", action="store_true", help="report every 5 deals on stderr")
     args = parser.parse_args(argv)
@@ -146,11 +167,27 @@ def main(argv: list[str] | None = None) -> int:
     if not 2 <= args.players <= 4:
         parser.error(f"--players must be 2 to 4, got {args.players}")
     try:
-        tally = measure(names, args.deals, args.seed, args.players, args.progress, max(1, args.workers))  # type: ignore[arg-type]
-    except ValueError as error:
+        overrides: dict[str, Any] = {}
+        for text in args.settings:
+            _merge(overrides, parse_assignment(text))
+        setting = Setting(
+            args.players,
+            load_config(None, overrides) if overrides else None,
+            tuple(load_deck(args.deck)) if args.deck else None,
+        )
+        tally = measure(names, args.deals, args.seed, setting, args.progress, max(1, args.workers))  # type: ignore[arg-type]
+    except (ValueError, DataError) as error:
         parser.error(str(error))
     print(json.dumps(tally.summary(), indent=2))
     return 0
+
+
+def _merge(target: dict[str, Any], source: dict[str, Any]) -> None:
+    for key, value in source.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge(target[key], value)
+        else:
+            target[key] = value
 
 
 if __name__ == "__main__":

@@ -366,9 +366,10 @@ class RolloutEvaluator(mcts.Evaluator):
     OpenSpiel's ``RandomRolloutEvaluator`` steps a pyspiel state (legal list, NumPy choice,
     apply) at every move; this one copies the engine game once and plays it out with
     :func:`triage.engine.rollout.rollout` on integer actions (``policy``: uniform random by
-    default, or ``greedy_policy``), then scores the end with the game's ``returns``.
+    default, or the greedy bot's ``triage.bots.policy.rollout_policy()``), then scores the end
+    with the game's ``returns``.
 
-    A state-reading policy such as ``greedy_policy`` is fair only on a world drawn from the
+    A state-reading policy such as the greedy one is fair only on a world drawn from the
     searching seat's view, which is what IS-MCTS evaluates (``resample_from_infostate``); with
     plain MCTS on the real game it would read hidden cards (I4)."""
 

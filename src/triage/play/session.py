@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,13 +29,13 @@ from triage.bots import Bot, bot_names, make_bot, seat_names
 from triage.engine import Config, DataError, Game, RuleError, events_for, view
 from triage.engine.cards import CardSpec
 from triage.engine.records import load_record, make_record, replay_steps
+from triage.engine.summary import player_rows
 from triage.play.render import describe_event
 
 Action = dict[str, Any]
 Event = dict[str, Any]
 
 HUMAN = "human"
-KINDS = ("critical", "severe", "chronic", "non_severe", "terminal")
 
 
 def seat_kinds() -> list[str]:
@@ -236,27 +235,7 @@ class Session:
         Only once the game is over, when every card is public (records.record_for)."""
         if not self.game.is_over():
             raise ValueError("the summary exists only once the game is over")
-        tallies = [{"cured": Counter(), "dead": Counter(), "rejected": Counter()} for _ in self.game.players]
-        outcome = {"cured": "cured", "died": "dead", "rejected": "rejected"}
-        for event in self.events:
-            if event["type"] in outcome:
-                kind = self.game.cards[event["card"]].kind
-                tallies[event["player"]][outcome[event["type"]]][kind] += 1
-        rows = []
-        for seat, (player, tally) in enumerate(zip(self.game.players, tallies)):
-            row: dict[str, Any] = {
-                "seat": seat,
-                "name": self.seat_name(seat),
-                "score": player.score,
-                "vp": player.vp,
-                "quality": player.quality,
-                "treated": player.treated,
-                "credits": player.credits,
-            }
-            for what, counts in tally.items():
-                row[what] = {kind: counts[kind] for kind in KINDS if counts[kind]}
-            rows.append(row)
-        return rows
+        return [{**row, "name": self.seat_name(row["seat"])} for row in player_rows(self.game, self.events)]
 
     def solo_tier_line(self) -> str:
         """R4 solo: the tier the score earned (``[solo] tiers``, :meth:`Game.solo_tier`) and the

@@ -38,7 +38,9 @@ def simulate(
     games: int = typer.Option(1000, min=1, help="How many games to play."),
     players: int = typer.Option(2, min=1, max=4, help="Players per game (1-4)."),
     bots: str = typer.Option(
-        "random", help="Bot names, one per seat, comma-separated (one name: all seats)."
+        "random",
+        help="Bot names, one per seat, comma-separated (one name: all seats); "
+        "a designer's bot as module:Class.",
     ),
     seed: int = typer.Option(0, help="Master seed: each game's seed derives from it and the game's index."),
     config: Path | None = typer.Option(None, help="Configuration file (TOML)."),
@@ -49,13 +51,18 @@ def simulate(
         None, "--ray", help="Run on Ray: 'auto' (RAY_ADDRESS or a new local instance), 'local', or HOST:PORT."
     ),
     rotate: bool = typer.Option(False, help="Shift the bots one seat each game, so each plays every seat."),
+    duplicate: bool = typer.Option(
+        False,
+        help="Play each deal once per seat rotation of the bots "
+        "(--games counts games: a multiple of --players).",
+    ),
     out: Path = typer.Option(
         Path("results.parquet"), help="Player rows (Parquet); card rows go to NAME.cards.parquet."
     ),
     quiet: bool = typer.Option(False, help="No progress bar."),
 ) -> None:
     """Play many games between bots and write one row per player per game and one per card per game."""
-    from triage.bots import seat_names
+    from triage.bots import make_bot, seat_names
     from triage.options import game_settings
     from triage.sim.games import SimJob
     from triage.sim.runner import default_workers, job_metadata, run_local, run_ray, write_results
@@ -64,11 +71,17 @@ def simulate(
     if not out.name.endswith(".parquet"):
         _fail(f"--out {out}: the result file name must end in .parquet")
     try:
-        job = SimJob(
-            players, tuple(seat_names(bots, players)), seed, game_config, tuple(game_deck) if game_deck else None, rotate
-        )
-    except ValueError as error:
+        names = tuple(seat_names(bots, players))
+        for name in set(names):
+            make_bot(name)
+    except (ValueError, ImportError, AttributeError, TypeError) as error:
         _fail(f"--bots: {error}")
+    try:
+        cards = tuple(game_deck) if game_deck else None
+        job = SimJob(players, names, seed, game_config, cards, rotate, duplicate)
+        job.check_games(games)
+    except ValueError as error:
+        _fail(str(error))
     console = Console(stderr=True)
     progress = Progress(
         TextColumn("simulating"),
@@ -104,6 +117,9 @@ def simulate(
         f"{games} games in {seconds:.1f} s ({games / seconds:,.1f} games/s) on {where}; "
         f"wrote {files[0]} and {files[1]}"
     )
+    from triage.sim.report import summary_text
+
+    typer.echo(summary_text(result.players.to_pandas()))
 
 
 def report(

@@ -18,10 +18,19 @@ from typing import Any
 
 from triage.bots import make_bot
 from triage.engine import CardSpec, Config, Event, Game, view
+from triage.engine.config import MARKET_ITEMS
 
 KINDS = ("critical", "severe", "chronic", "non_severe", "terminal")
 #: What can happen to a patient, counted per player and patient kind in the player rows.
 FATES = ("drawn", "admitted", "rejected", "cured", "died", "removed")
+#: Per-player counters of the market and the Helicopter (T7, T8), beside the fates.
+ECONOMY = (
+    *(f"bought_{item}" for item in MARKET_ITEMS),
+    "credits_spent",
+    "flights",
+    "flights_remove",
+    "flights_draw",
+)
 #: The per-card counters of the card rows.
 CARD_COUNTS = ("drawn", "admitted", "rejected", "cured", "died", "removed", "rounds_in_hospital")
 
@@ -41,22 +50,46 @@ class SimJob:
     config: Config
     deck: tuple[CardSpec, ...] | None = None
     rotate: bool = False
+    duplicate: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 4:
             raise ValueError(f"a game has 1 to 4 players (R1), got {self.players}")
         if len(self.bots) != self.players:
             raise ValueError(f"{len(self.bots)} bots named for {self.players} players: name one per seat")
+        if self.rotate and self.duplicate:
+            raise ValueError(
+                "--rotate and --duplicate exclude each other (--duplicate already plays every seat order)"
+            )
         for name in set(self.bots):
             make_bot(name)  # an unknown name fails here, before any worker starts
 
+    @property
+    def orders(self) -> int:
+        """Games per deal: with ``duplicate``, one per seat rotation of the bots (both orders for
+        2 players, every rotation for 3 or 4); else 1."""
+        return self.players if self.duplicate else 1
+
+    def deal(self, index: int) -> int:
+        """The deal game ``index`` is played on: the games of one deal share its seed."""
+        return index // self.orders
+
     def seat_bots(self, index: int) -> list[str]:
-        """The bot names by seat in game ``index``; ``rotate`` shifts them one seat per game so
-        that every bot plays every seat equally often."""
-        if not self.rotate:
+        """The bot names by seat in game ``index``. ``rotate`` shifts them one seat per game, and
+        ``duplicate`` one seat per replay of the same deal, so that every bot plays every seat
+        equally often."""
+        if not (self.rotate or self.duplicate):
             return list(self.bots)
         shift = index % self.players
         return list(self.bots[shift:] + self.bots[:shift])
+
+    def check_games(self, games: int) -> None:
+        """A duplicate run plays whole deals only."""
+        if games % self.orders:
+            raise ValueError(
+                f"--duplicate plays each deal {self.orders} times (every seat rotation): "
+                f"--games must be a multiple of {self.orders}, got {games}"
+            )
 
 
 def derive_seed(master: int, index: int, purpose: str = "game") -> int:
@@ -89,6 +122,7 @@ class GameStats:
 
     def __post_init__(self) -> None:
         blank = {kind_column(fate, kind): 0 for fate in FATES for kind in KINDS}
+        blank.update(dict.fromkeys(ECONOMY, 0))
         self.per_player = [dict(blank) for _ in range(self.game.num_players)]
         self.per_card = {handle: dict.fromkeys(CARD_COUNTS, 0) for handle in self.game.cards}
 
@@ -99,6 +133,15 @@ class GameStats:
                 self.round = event["round"]
             elif kind in FATES:
                 self._fate(kind, event["player"], event["card"])
+            elif kind == "bought":
+                counts = self.per_player[event["player"]]
+                counts[f"bought_{event['item']}"] += 1
+                counts["credits_spent"] += event["price"]
+            elif kind == "helicopter":
+                counts = self.per_player[event["player"]]
+                counts["flights"] += 1
+                counts["flights_remove"] += event["remove"] is not None
+                counts["flights_draw"] += bool(event["draw_all"])
             elif kind == "game_over":
                 for card in list(self.stays):
                     self._leave(card)
@@ -120,7 +163,7 @@ class GameStats:
 
 def play_game(job: SimJob, index: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Play game ``index`` of ``job`` to the end: its player rows and its card rows."""
-    seed = derive_seed(job.seed, index)
+    seed = derive_seed(job.seed, job.deal(index))
     names = job.seat_bots(index)
     bots = [make_bot(name) for name in names]
     rngs = [random.Random(derive_seed(job.seed, index, f"seat{seat}")) for seat in range(job.players)]
@@ -145,6 +188,7 @@ def _player_rows(
         rows.append(
             {
                 "game": index,
+                "deal": job.deal(index),
                 "game_seed": seed,
                 "players": job.players,
                 "seat": seat,
@@ -159,6 +203,14 @@ def _player_rows(
                 # R1: seat 0 is the first player of round 1 (the seat order then rotates).
                 "first_player": seat == 0,
                 "actions": actions,
+                # R4 solo: the score tier reached (None with several players or on a loss).
+                "tier": game.solo_tier(),
+                # Score minus the best other score (0 in a solo game): what the win was by.
+                "margin": player.score
+                - max(
+                    (other.score for number, other in enumerate(game.players) if number != seat),
+                    default=player.score,
+                ),
                 **stats.per_player[seat],
             }
         )

@@ -20,6 +20,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import pyarrow.parquet as pq
 
+from triage.engine.config import MARKET_ITEMS
 from triage.sim import balance
 from triage.sim.games import CARD_COUNTS, KINDS
 from triage.sim.runner import PLAYER_SCHEMA, cards_path, read_metadata
@@ -188,6 +189,11 @@ def _checks_table(run: Results) -> str:
     return _table_html(pd.DataFrame(rows), "checks")
 
 
+def _economy(run: Results) -> pd.DataFrame:
+    """The purchase table with one column per bot (its rows are many, its bots few)."""
+    return balance.purchase_table(run.players).set_index("bot").T.reset_index(names="figure")
+
+
 def _describe(run: Results) -> str:
     meta = run.metadata
     if not meta:
@@ -230,6 +236,22 @@ def build_report(runs: list[Results], title: str = "Triage simulation report") -
         + "</ul>",
         "<h2>Summary</h2>",
         _summary_table(runs),
+        "<h2>Bots: win rate and score margin (95% intervals, clustered by deal)</h2>",
+        '<div class="row">',
+        *(
+            f'<div data-table="bots"><figcaption>{html.escape(run.label)}</figcaption>'
+            f"{_table_html(balance.bot_table(run.players), 'bots')}</div>"
+            for run in runs
+        ),
+        "</div>",
+        "<h2>Market and Helicopter by bot</h2>",
+        '<div class="row">',
+        *(
+            f'<div data-table="economy"><figcaption>{html.escape(run.label)}</figcaption>'
+            f"{_table_html(_economy(run), 'economy')}</div>"
+            for run in runs
+        ),
+        "</div>",
         "<h2>Balance targets</h2>",
         '<div class="row">',
     ]
@@ -263,8 +285,50 @@ def build_report(runs: list[Results], title: str = "Triage simulation report") -
 
 def checks_text(run: Results) -> str:
     """The balance targets as plain text lines, for the terminal."""
+    return _checks_lines(run.players)
+
+
+def _checks_lines(players: pd.DataFrame) -> str:
     lines = []
-    for check in balance.balance_checks(run.players):
+    for check in balance.balance_checks(players):
         value = "nan" if math.isnan(check.value) else f"{check.value:.3f}"
         lines.append(f"{'ok ' if check.ok else 'NO '} {check.name}: {value} ({check.target})")
+    return "\n".join(lines)
+
+
+def _plus_minus(value: float, half: float, digits: int = 3) -> str:
+    if math.isnan(half):
+        return f"{value:.{digits}f}"
+    return f"{value:.{digits}f} +-{half:.{digits}f}"
+
+
+def summary_text(players: pd.DataFrame) -> str:
+    """What a run showed, for the terminal: win rate and score margin per bot (95% intervals
+    clustered by deal), the first-player edge, the economy per bot, and the balance targets."""
+    lines = []
+    bots = balance.bot_table(players)
+    width = max(len("bot"), *(len(name) for name in bots.bot))
+    lines.append(f"{'bot':<{width}}  seats  win rate (95%)    margin (95%)     score  unspent Credits")
+    for row in bots.itertuples(index=False):
+        lines.append(
+            f"{row.bot:<{width}}  {row[1]:>5}  {_plus_minus(row[3], row[4]):<16}  "
+            f"{_plus_minus(row[5], row[6], 2):<15}  {row[7]:5.1f}  {row[8]:5.2f}"
+        )
+    if players["seat"].nunique() > 1:
+        edge, half = balance.first_player_edge(players)
+        lines.append(f"first-player edge (points): {_plus_minus(edge, half, 1)}")
+    else:
+        lines.append(balance.solo_text(players))
+    purchases = balance.purchase_table(players)
+    for row in purchases.to_dict("records"):
+        bought = ", ".join(
+            f"{item} {row[f'{item}: games bought']:.0%}" for item in MARKET_ITEMS
+        )
+        flights = "/".join(
+            f"{row[f'{name} / game']:.2f}" for name in ("flights", "flights removing", "flights drawing")
+        )
+        lines.append(
+            f"{row['bot']}: games with a purchase: {bought}; flights (all/remove/draw) per game {flights}"
+        )
+    lines.append(_checks_lines(players))
     return "\n".join(lines)

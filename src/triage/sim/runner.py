@@ -20,7 +20,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from triage.sim.games import CARD_COUNTS, FATES, KINDS, SimJob, kind_column, play_game
+from triage.sim.games import CARD_COUNTS, ECONOMY, FATES, KINDS, SimJob, kind_column, play_game
 
 #: How many rows a Parquet row group holds: fixed, so the bytes never depend on the chunking.
 ROW_GROUP = 65536
@@ -29,6 +29,7 @@ METADATA_KEY = b"triage.sim"
 PLAYER_SCHEMA = pa.schema(
     [
         ("game", pa.int64()),
+        ("deal", pa.int64()),
         ("game_seed", pa.int64()),
         ("players", pa.int8()),
         ("seat", pa.int8()),
@@ -42,8 +43,11 @@ PLAYER_SCHEMA = pa.schema(
         ("rounds", pa.int16()),
         ("first_player", pa.bool_()),
         ("actions", pa.int32()),
+        ("tier", pa.string()),
+        ("margin", pa.int32()),
     ]
     + [(kind_column(fate, kind), pa.int16()) for fate in FATES for kind in KINDS]
+    + [(name, pa.int16()) for name in ECONOMY]
 )
 CARD_SCHEMA = pa.schema(
     [("game", pa.int64()), ("card", pa.string()), ("kind", pa.string())]
@@ -201,6 +205,7 @@ def job_metadata(job: SimJob, games: int) -> dict[str, Any]:
         "bots": list(job.bots),
         "seed": job.seed,
         "rotate": job.rotate,
+        "duplicate": job.duplicate,
         "config": job.config.to_dict(),
         "deck": None if job.deck is None else [card.to_dict() for card in job.deck],
     }

@@ -8,35 +8,15 @@ The page shows them on its game-over screen.
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from typing import Any
 
 from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse
 
-from triage.engine.game import Game
 from triage.engine.records import make_record, replay_steps
+from triage.engine.summary import player_rows, tie_break
 from triage.engine.views import state_dict
 from triage.web.tables import LiveTable, WebError
-
-KINDS = ("critical", "severe", "chronic", "non_severe", "terminal")
-OUTCOMES = {"cured": "cured", "died": "dead", "rejected": "rejected"}
-
-
-def tie_break(game: Game) -> str | None:
-    """R4: what decided between the two best players: None (the score), "treated", "credits",
-    or "tie" (all three equal). None in a solo game."""
-    if len(game.players) < 2:
-        return None
-    ranked = sorted(game.players, key=lambda p: (p.score, p.treated, p.credits), reverse=True)
-    first, second = ranked[0], ranked[1]
-    if first.score != second.score:
-        return None
-    if first.treated != second.treated:
-        return "treated"
-    if first.credits != second.credits:
-        return "credits"
-    return "tie"
 
 
 def final_summary(table: LiveTable) -> dict[str, Any]:
@@ -45,25 +25,7 @@ def final_summary(table: LiveTable) -> dict[str, Any]:
     game = table.game
     if not game.is_over():
         raise WebError(409, "not_over", "the summary exists once the game is over")
-    tallies = [{what: Counter() for what in OUTCOMES.values()} for _ in game.players]
-    for event in table.events:
-        what = OUTCOMES.get(event["type"])
-        if what is not None and "player" in event:
-            tallies[event["player"]][what][game.cards[event["card"]].kind] += 1
-    players = []
-    for seat, (player, tally) in enumerate(zip(game.players, tallies)):
-        row: dict[str, Any] = {
-            "seat": seat,
-            "bot": table.seats[seat].bot,
-            "score": player.score,
-            "vp": player.vp,
-            "quality": player.quality,
-            "treated": player.treated,
-            "credits": player.credits,
-        }
-        for what, counts in tally.items():
-            row[what] = {kind: counts[kind] for kind in KINDS if counts[kind]}
-        players.append(row)
+    players = [{**row, "bot": table.seats[row["seat"]].bot} for row in player_rows(game, table.events)]
     return {
         "players": players,
         "winner": game.winner,

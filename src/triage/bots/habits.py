@@ -1,0 +1,111 @@
+"""Greedy plus one habit: bots that play like :class:`~triage.bots.greedy.GreedyBot` except for one
+habit a strong player might exploit. A designer runs each against plain greedy; a default game
+where one habit wins much more than half its games has a loop worth fixing (issue: balance under
+strong play). Each sees only its seat's view, like every bot.
+
+- ``greedy-farm``: farms known chronic patients with the Helicopter. A cured patient goes back on
+  top of the deck (V1 ``top``) with its back known (I2); a chronic patient with no Time is cured the
+  moment it is diagnosed (T4); a Helicopter's draws start with its owner (T7), so flying one pulls
+  that patient straight back for a second cure. The bot flies (buying a Helicopter if need be)
+  whenever the top card is a chronic patient it knows and it can diagnose it.
+- ``greedy-noterminal``: never treats terminal patients (T5); they die and cost 1 QoC each (C4).
+- ``greedy-market``: rushes the market (T8): buys Staff, Clinical Trial and Outpatient Clinic
+  whenever it can, before anything but saving the dying, until the last two rounds.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from triage.bots.base import Action
+from triage.bots.greedy import GreedyBot, _admission, _Turn
+
+
+class _FarmTurn(_Turn):
+    def farm_known_chronic(self) -> Action | None:
+        """T7 + T4 + V1: fly for the known chronic patient on top of the deck."""
+        top = self.view.get("deck_top")
+        if not top or self.free_spaces == 0:
+            return None
+        known = self.view["cards"].get(top["card"], {})
+        if known.get("kind") != "chronic":
+            return None
+        if self.power("diagnostics", congress=False) < (top.get("diagnosis") or 0):
+            return None
+        action = self.helicopters.get((None, True))
+        if action is not None:
+            return action
+        if self.me["helicopters"] == 0 and self.can_buy("helicopter"):
+            return {"type": "buy", "item": "helicopter"}
+        return None
+
+    def choose(self) -> Action:
+        first = (self.save_the_dying, self.diagnose_the_risky, self.diagnose_fresh, self.farm_known_chronic)
+        for step in first:
+            action = step()
+            if action is not None:
+                return action
+        return super().choose()
+
+
+class _NoTerminalTurn(_Turn):
+    def treat_paying_terminals(self) -> Action | None:
+        return None
+
+    def treat_other_terminals(self) -> Action | None:
+        return None
+
+
+class _MarketTurn(_Turn):
+    RUSH = ("staff", "clinical_trial", "outpatient_clinic")
+
+    def rush_market(self) -> Action | None:
+        """T8: an item that pays over the game, whenever at least two rounds remain."""
+        if self.rounds_left < 2:
+            return None
+        for item in self.RUSH:
+            if self.can_buy(item):
+                return {"type": "buy", "item": item}
+        return None
+
+    def choose(self) -> Action:
+        action = self.save_the_dying() or self.rush_market()
+        return action if action is not None else super().choose()
+
+
+class HabitBot(GreedyBot):
+    """Greedy, with one step of its priorities replaced or added (see the module docstring)."""
+
+    turn_class: type[_Turn] = _Turn
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if legal[0]["type"] in ("admit", "reject"):
+            return _admission(view, legal)
+        return self.turn_class(view, legal).choose()
+
+
+class FarmBot(HabitBot):
+    name = "greedy-farm"
+    turn_class = _FarmTurn
+
+
+class NoTerminalBot(HabitBot):
+    name = "greedy-noterminal"
+    turn_class = _NoTerminalTurn
+
+
+class MarketBot(HabitBot):
+    name = "greedy-market"
+    turn_class = _MarketTurn
+
+
+#: The habit bots by name, with a line each for bot lists.
+HABIT_BOTS: dict[str, type[HabitBot]] = {bot.name: bot for bot in (FarmBot, NoTerminalBot, MarketBot)}
+HABIT_DESCRIPTIONS = {
+    "greedy-farm": "greedy that farms known chronic patients with the Helicopter (balance testing)",
+    "greedy-noterminal": "greedy that never treats terminal patients (balance testing)",
+    "greedy-market": "greedy that rushes Staff, Clinical Trial and Outpatient Clinic (balance testing)",
+}

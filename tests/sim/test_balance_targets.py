@@ -1,0 +1,55 @@
+"""The default game's balance targets (issue: strong play, point 3) on small samples.
+
+The full runs, with their sizes and intervals, are the benchmarks of docs/simulate.md; these
+samples are small enough to take seconds, so the bounds are loose: each test fails when a target
+breaks badly (a change to the deck, the configuration or a bot that moves a figure far past its
+goal), not when it drifts within the sampling noise.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from triage.engine import make_config
+from triage.sim import balance
+from triage.sim.games import SimJob
+from triage.sim.runner import run_local
+
+
+def results(players: int, bots: tuple[str, ...], games: int, duplicate: bool = False) -> pd.DataFrame:
+    job = SimJob(players, bots, 2024, make_config(), duplicate=duplicate)
+    return run_local(job, games, 1).players.to_pandas()
+
+
+@pytest.mark.parametrize("players, games", [(2, 400), (3, 300), (4, 240)])
+def test_greedy_in_every_seat_has_no_large_first_player_edge(players, games):
+    """Target: under 5 points at 2, 3 and 4 players; with these samples the 95% interval is about
+    +-6 to +-10 points, so 15 points only fails on a real tilt."""
+    edge, _ = balance.first_player_edge(results(players, ("greedy",) * players, games))
+    assert abs(edge) < 15
+
+
+@pytest.mark.parametrize("habit", ["greedy-farm", "greedy-noterminal", "greedy-market"])
+def test_no_habit_wins_far_more_than_half_against_greedy(habit):
+    """Target: at most 58%; 150 duplicate deals give about +-5 points."""
+    table = balance.bot_table(results(2, (habit, "greedy"), 300, duplicate=True)).set_index("bot")
+    assert table.loc[habit, "win rate"] < 0.66
+
+
+def test_greedy_games_lose_some_patients_and_cure_every_kind():
+    """Deaths 1-4 per player per game and every curable kind cured in 30% of its arrivals
+    (measured for the expert in the full run; greedy shows the same shape)."""
+    players = results(2, ("greedy", "greedy"), 200)
+    assert 0.6 <= balance.deaths_per_player_game(players) <= 4.5
+    cured = balance.rate_by_kind(players, "cured")
+    assert all(cured[kind] >= 0.3 for kind in balance.CURABLE)
+
+
+def test_searching_bots_in_every_seat_lose_some_patients_and_cure_every_kind():
+    """The expert's targets (deaths 1-4 per player per game, each curable kind cured in 30% of
+    its arrivals) on a few duplicate deals of its cheapest level, which searches the same way."""
+    players = results(2, ("expert-novice", "expert-novice"), 12, duplicate=True)
+    assert 0.5 <= balance.deaths_per_player_game(players) <= 5
+    cured = balance.rate_by_kind(players, "cured")
+    assert all(cured[kind] >= 0.2 for kind in balance.CURABLE)
