@@ -40,7 +40,7 @@ def make_game_config(rounds: int | None = None, return_to: str | None = None, **
 class Table:
     """A game plus the integer encoding of its actions, seen seat by seat."""
 
-    __slots__ = ("_key", "_legal", "_legal_set", "_mask", "_texts", "_views", "game", "layout")
+    __slots__ = ("_key", "_legal", "_mask", "_texts", "_views", "game", "layout")
 
     def __init__(self, game: Game, layout: Layout | None = None) -> None:
         self.game = game
@@ -48,9 +48,9 @@ class Table:
         self._key = -1
         self._views: dict[int, View] = {}
         self._texts: dict[int, str] = {}
-        #: The legal integers of the seat to decide, sorted and as a set.
+        #: The legal integers of the seat to decide, sorted (a few: a list answers ``in`` as
+        #: fast as a set, without building one per position).
         self._legal: list[int] = []
-        self._legal_set: frozenset[int] = frozenset()
         self._mask: np.ndarray | None = None
 
     @classmethod
@@ -66,7 +66,6 @@ class Table:
         other._views = dict(self._views)
         other._texts = dict(self._texts)
         other._legal = self._legal
-        other._legal_set = self._legal_set
         other._mask = self._mask
         return other
 
@@ -79,8 +78,8 @@ class Table:
             self._texts = {}
             self._mask = None
             ids = self.game.legal_action_ids()
-            self._legal = sorted(ids)
-            self._legal_set = frozenset(ids)
+            ids.sort()
+            self._legal = ids
 
     def _view(self, seat: int) -> View:
         seat_view = self._views.get(seat)
@@ -148,7 +147,7 @@ class Table:
         if (
             isinstance(index, bool)
             or not isinstance(index, (int, np.integer))
-            or index not in self._legal_set
+            or index not in self._legal
         ):
             raise IllegalActionError(self._refusal(seat, index))
         return self.game.apply_id(int(index))
