@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from triage.engine.config import MARKET_ITEMS
+from triage.engine.config import ITEM_HOLDING, MARKET_ITEMS
 from triage.engine.state import BASE_SPACES
 
 if TYPE_CHECKING:  # the engine's Game imports this module, never the reverse at run time
@@ -293,7 +293,7 @@ def _buy_table(base: int, prices: tuple[tuple[int, int | None], ...]) -> tuple[t
     market order (T8), and, where one of them has a limit, each id with its holding and limit
     to check (None where no limit applies, so the ids are all legal)."""
     items = [
-        (base + number, price, _HOLDING[item], limit)
+        (base + number, price, ITEM_HOLDING[item], limit)
         for number, (item, (price, limit)) in enumerate(zip(MARKET_ITEMS, prices))
     ]
     table = []
@@ -451,16 +451,6 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
     return ids
 
 
-#: The player attribute a market item adds to (T8); the same table as the engine's.
-_HOLDING: dict[str, str] = {
-    "diagnostics": "diagnostics",
-    "healing": "healing",
-    "congress": "congress",
-    "helicopter": "helicopters",
-    "staff": "staff",
-    "clinical_trial": "clinical_trials",
-    "outpatient_clinic": "outpatient_clinics",
-}
 
 
 def id_to_action(game: "Game", action_id: int, seat: int | None = None) -> Action:

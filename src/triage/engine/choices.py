@@ -31,8 +31,8 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from triage.engine.config import MARKET_ITEMS
-from triage.engine.game import ITEM_HOLDING, Game
+from triage.engine.config import ITEM_HOLDING, MARKET_ITEMS
+from triage.engine.game import Game
 from triage.engine.state import PlayerState
 
 Choice = dict[str, Any]

@@ -24,6 +24,16 @@ MARKET_ITEMS: tuple[str, ...] = (
     "clinical_trial",
     "outpatient_clinic",
 )
+#: The player holding a market item adds to (T8; K4 for the spaces of clinics and trials).
+ITEM_HOLDING: dict[str, str] = {
+    "diagnostics": "diagnostics",
+    "healing": "healing",
+    "congress": "congress",
+    "helicopter": "helicopters",
+    "staff": "staff",
+    "clinical_trial": "clinical_trials",
+    "outpatient_clinic": "outpatient_clinics",
+}
 RETURN_TO: tuple[str, ...] = ("top", "bottom", "discard")
 #: V1: the cases ``return_to`` may name one by one (a missing case takes ``top``).
 RETURN_CASES: tuple[str, ...] = ("cured", "died", "rejected")

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable
 
 from triage.engine import actions as _actions
 from triage.engine.cards import CardSpec, load_standard_deck
-from triage.engine.config import MARKET_ITEMS, Config, make_config
+from triage.engine.config import ITEM_HOLDING, MARKET_ITEMS, Config, make_config
 from triage.engine.errors import RuleError
 from triage.engine.state import Patient, PlayerState
 
@@ -43,16 +43,6 @@ ACTION_FIELDS: dict[str, frozenset[str]] = {
     "pass": frozenset({"type"}),
 }
 ADMISSION_ACTIONS: frozenset[str] = frozenset({"admit", "reject"})
-#: The player attribute a market item adds to (T8).
-ITEM_HOLDING: dict[str, str] = {
-    "diagnostics": "diagnostics",
-    "healing": "healing",
-    "congress": "congress",
-    "helicopter": "helicopters",
-    "staff": "staff",
-    "clinical_trial": "clinical_trials",
-    "outpatient_clinic": "outpatient_clinics",
-}
 Pay = tuple[int, int, int]
 
 
