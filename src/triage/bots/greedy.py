@@ -30,6 +30,21 @@ from triage.bots.base import Action
 
 PayKey = tuple[str, str | None, int | None]
 
+#: The order of the greedy priorities (module docstring), method names shared by this bot's
+#: view-reading turn and the state-reading playout policy (triage.bots.policy).
+PRIORITIES: tuple[str, ...] = (
+    "save_the_dying",
+    "diagnose_the_risky",
+    "diagnose_fresh",
+    "treat_paying_terminals",
+    "heal_by_deadline",
+    "invest",
+    "treat_other_terminals",
+    "buy_to_finish",
+    "last_helicopter",
+    "draw_after_others_passed",
+)
+
 #: Rough value of admitting a patient whose back is unknown, by what is known of it (A4).
 ADMIT_VALUE = {"chronic": 5.0, "severe": 3.0, "non_severe": 2.0, None: 2.5}
 
@@ -184,19 +199,8 @@ class _Turn:
     # -------------------------------------------------------------- priorities
 
     def choose(self) -> Action:
-        for step in (
-            self.save_the_dying,
-            self.diagnose_the_risky,
-            self.diagnose_fresh,
-            self.treat_paying_terminals,
-            self.heal_by_deadline,
-            self.invest,
-            self.treat_other_terminals,
-            self.buy_to_finish,
-            self.last_helicopter,
-            self.draw_after_others_passed,
-        ):
-            action = step()
+        for name in PRIORITIES:
+            action = getattr(self, name)()
             if action is not None:
                 return action
         return self.pass_action
@@ -331,6 +335,10 @@ class _Turn:
             return None
         if self.power("healing", congress=False) < 3 or self.power("diagnostics", congress=False) < 2:
             return None
+        return self.fly_to_draw()
+
+    def fly_to_draw(self) -> Action | None:
+        """A Helicopter that makes every player draw (T7), or buying one first (T8)."""
         action = self.helicopters.get((None, True))
         if action is not None:
             return action

@@ -33,12 +33,7 @@ class _FarmTurn(_Turn):
             return None
         if self.power("diagnostics", congress=False) < (top.get("diagnosis") or 0):
             return None
-        action = self.helicopters.get((None, True))
-        if action is not None:
-            return action
-        if self.me["helicopters"] == 0 and self.can_buy("helicopter"):
-            return {"type": "buy", "item": "helicopter"}
-        return None
+        return self.fly_to_draw()
 
     def choose(self) -> Action:
         first = (self.save_the_dying, self.diagnose_the_risky, self.diagnose_fresh, self.farm_known_chronic)

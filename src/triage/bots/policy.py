@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from triage.bots.greedy import PRIORITIES
 from triage.engine.actions import ActionSpace, action_space
 from triage.engine.config import MARKET_ITEMS
 from triage.engine.game import Game
@@ -273,19 +274,8 @@ class _Turn:
     # -------------------------------------------------------------- priorities
 
     def choose(self) -> Action:
-        for step in (
-            self.save_the_dying,
-            self.diagnose_the_risky,
-            self.diagnose_fresh,
-            self.treat_paying_terminals,
-            self.heal_by_deadline,
-            self.invest,
-            self.treat_other_terminals,
-            self.buy_to_finish,
-            self.last_helicopter,
-            self.draw_after_others_passed,
-        ):
-            action = step()
+        for name in PRIORITIES:
+            action = getattr(self, name)()
             if action is not None:
                 return action
         return {"type": "pass"}
