@@ -197,7 +197,7 @@ def test_candidates_keep_one_admission_per_card_and_few_payment_mixes():
 
 
 def test_always_legal_and_reproducible_over_whole_games():
-    bot = make_bot("expert-novice")
+    bot = make_bot("expert-12")  # a budget in playouts alone: no CPU-time cap to cut a search short
     for seed in range(3):
         game = Game.new(players=1 + seed, seed=seed)
         while not game.is_over():

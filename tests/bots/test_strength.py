@@ -19,8 +19,9 @@ def test_each_deal_is_played_from_both_seats_and_timed_per_bot():
 
 
 def test_the_same_seed_gives_the_same_results():
-    first = measure(("expert-novice", "greedy"), deals=1, seed=7)
-    again = measure(("expert-novice", "greedy"), deals=1, seed=7)
+    # expert-12: the novice's playouts with no CPU-time cap, so a busy machine cannot cut a search
+    first = measure(("expert-12", "greedy"), deals=1, seed=7)
+    again = measure(("expert-12", "greedy"), deals=1, seed=7)
     assert (first.deal_wins, first.deal_margins) == (again.deal_wins, again.deal_margins)
 
 
