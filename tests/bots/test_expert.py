@@ -7,7 +7,7 @@ import time
 import pytest
 
 from triage.bots import BOT_DESCRIPTIONS, BOTS, bot_names, make_bot
-from triage.bots.expert import LEVELS, ExpertBot, candidate_actions
+from triage.bots.expert import LEVELS, Budget, ExpertBot, _Search, candidate_actions
 from triage.bots.greedy import GreedyBot
 from triage.bots.policy import greedy_policy, play_out
 from triage.engine import Game, make_config, view
@@ -291,3 +291,26 @@ def test_benchmark_expert_decision_against_greedy(benchmark):
     bot = make_bot("expert")
     action = benchmark(bot.choose, seen, legal, random.Random(0))
     assert action in legal
+
+
+def test_exact_ties_are_broken_at_random_not_by_list_order():
+    """A Clinical Trial and an Outpatient Clinic each add one space (K4): at one price they score
+    exactly alike in the shared worlds. The expert takes either (from its own seeded generator,
+    so still reproducibly), and the greedy choice still wins a tie it is part of."""
+    game = Game.new(players=2, seed=3)
+    seat_view = view(game, game.turn)
+    trial, clinic, other = (
+        {"type": "buy", "item": "clinical_trial"},
+        {"type": "buy", "item": "outpatient_clinic"},
+        {"type": "pass"},
+    )
+
+    def pick(seed, default):
+        search = _Search(seat_view, [trial, clinic, other], random.Random(seed), Budget(3, None), greedy_policy)
+        search.totals, search.counts = [2.0, 2.0, 1.0], [2, 2, 2]
+        return search.best([0, 1, 2], default=default)
+
+    chosen = [pick(seed, default=2)["item"] for seed in range(40)]
+    assert {chosen.count("clinical_trial"), chosen.count("outpatient_clinic")} != {0, 40}
+    assert chosen == [pick(seed, default=2)["item"] for seed in range(40)]
+    assert all(pick(seed, default=1) == clinic for seed in range(10))

@@ -28,7 +28,7 @@ def test_default_configuration_holds_every_outer_game_value() -> None:
     prices = {item: (config.market[item].price, config.market[item].limit) for item in MARKET_ITEMS}
     assert prices == {
         "diagnostics": (2, None), "healing": (2, None), "congress": (3, None), "helicopter": (4, None),
-        "staff": (6, None), "clinical_trial": (2, 1), "outpatient_clinic": (3, 2),
+        "staff": (6, None), "clinical_trial": (2, 1), "outpatient_clinic": (2, 2),
     }
 
 

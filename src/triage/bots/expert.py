@@ -220,6 +220,13 @@ class _Search:
         self.budget = budget
         self.policy = policy
         self.world_seed = rng.getrandbits(64)
+        #: Exact ties between candidates go to the greedy choice, then by this rank, drawn at
+        #: random once per decision from the search's own seeded generator (reproducible). Two
+        #: moves with the same effect, such as buying a Clinical Trial or an Outpatient Clinic
+        #: (each adds one space, K4), score exactly alike in the shared worlds: list order
+        #: would always keep the first.
+        self.tie_rank = list(range(len(candidates)))
+        random.Random(self.world_seed).shuffle(self.tie_rank)
         self.worlds: list[Game] = []
         self.totals = [0.0] * len(candidates)
         self.counts = [0] * len(candidates)
@@ -273,14 +280,14 @@ class _Search:
                     remaining -= 1
                     if self.out_of_time:
                         return self.best(alive, default)
-            alive.sort(key=lambda c: (-self.mean(c), c != default, c))
+            alive.sort(key=lambda c: (-self.mean(c), c != default, self.tie_rank[c]))
             alive = alive[: math.ceil(len(alive) / 2)]
         return self.best(alive, default)
 
     def best(self, alive: list[int], default: int) -> Action:
-        """The candidate with the best mean so far (ties: the greedy choice, then the first
-        listed); when a time cap cut a round short, candidates tried less often still count."""
+        """The candidate with the best mean so far (ties: the greedy choice, then the tie rank);
+        when a time cap cut a round short, candidates tried less often still count."""
         tried = [c for c in alive if self.counts[c] > 0]
         if not tried:
             return self.candidates[default]
-        return self.candidates[max(tried, key=lambda c: (self.mean(c), c == default, -c))]
+        return self.candidates[max(tried, key=lambda c: (self.mean(c), c == default, -self.tie_rank[c]))]

@@ -21,6 +21,7 @@ from the view's public ``config`` and ``catalogue``), so an id here is the id of
 from __future__ import annotations
 
 import json
+import struct
 from dataclasses import dataclass
 from array import array
 from functools import cached_property
@@ -270,12 +271,12 @@ class Layout(ActionSpace):
         vector[at + 3] = len(game.discard)
         at += 4
         known_positions = game.known_positions
-        memo = _card_memo(game.cards)
+        contents = _card_contents(game.cards)
         for card in deck[:DECK_PEEK]:
             vector[at] = 1.0
             if card in known_positions:
                 vector[at + 1] = 1.0
-                vector[at + 2 : at + 2 + _CARD_SIZE] = _card_features(memo, game, knower, card, None)
+                vector[at + 2 : at + 2 + _CARD_SIZE] = _card_features(contents, game, knower, card, None)
             at += 2 + _CARD_SIZE
         at = self._players_at
         size = self._player_size
@@ -283,47 +284,56 @@ class Layout(ActionSpace):
         first = game.first_player
         for rel in range(min(count, MAX_PLAYERS)):
             other = (seat + rel) % count
-            self._put_engine_player(
-                vector, at + rel * size, game, players[other], memo, knower, other == turn, other == active, other == first
+            player = players[other]
+            start = at + rel * size
+            numbers = _numbers(player)  # quality, vp, ...: the score is their sum (R4)
+            vector[start] = 1.0
+            _PLAYER_ENTRIES.pack_into(
+                vector,
+                4 * (start + 1),
+                *numbers,
+                len(player.hospital),
+                player.passed,
+                numbers[0] + numbers[1],
+                other == turn,
+                other == active,
+                other == first,
             )
+            self._put_patients(vector, start + _PLAYER_HEAD, game, player, contents, knower)
         return np.frombuffer(vector, np.float32)
 
     @cached_property
     def _zeros(self) -> array:
         return array("f", bytes(4 * self.observation_size))
 
-    def _put_engine_player(
-        self,
-        vector: array,
-        at: int,
-        game: Game,
-        player: Any,
-        memo: dict[tuple[Any, ...], array],
-        knower: Any,
-        decides: bool,
-        active: bool,
-        first: bool,
+    def _put_patients(
+        self, vector: array, at: int, game: Game, player: Any, contents: dict[str, int], knower: Any
     ) -> None:
+        """A player's hospital spaces, terminal and pending patients as ``knower`` sees them."""
         hospital = player.hospital
         terminals = player.terminals
         pending = player.pending
         if len(terminals) > self.terminals or len(pending) > self.pending or len(hospital) > self.spaces:
             raise EncodingError("more spaces, terminal or pending patients than this layout holds")
-        vector[at] = 1.0
-        end = at + 7 + len(PLAYER_NUMBERS)
-        vector[at + 1 : end] = array(
-            "f", (*_numbers(player), len(hospital), player.passed, player.score, decides, active, first)
-        )
-        at = end
         slot_size = _SLOT_SIZE
         start = at
+        slots = _SLOT_FEATURES
+        full, priority, not_severe = knower.full, knower.priority, game.not_severe
         for slot in hospital:
             if slot is not None:
-                card_end = start + _CARD_SIZE
-                vector[start:card_end] = _card_features(memo, game, knower, slot.card, slot.time)
-                vector[card_end] = slot.time
-                vector[card_end + 1] = slot.revealed
-                vector[card_end + 2] = slot.placed
+                card = slot.card
+                key = (
+                    contents[card],
+                    2 if card in full else 1 if card in priority else 0,
+                    slot.time,
+                    slot.revealed,
+                    slot.placed,
+                    card in not_severe,
+                )
+                features = slots.get(key)
+                if features is None:
+                    features = slots[key] = _slot_features(contents, game, knower, slot)
+                vector[start : start + slot_size] = features
             start += slot_size
         at += self.spaces * slot_size
         if terminals:
@@ -340,16 +350,16 @@ class Layout(ActionSpace):
         else:
             at += self.terminals * _TERMINAL_SIZE
         for card in pending:
-            vector[at : at + _CARD_SIZE] = _card_features(memo, game, knower, card, None)
+            vector[at : at + _CARD_SIZE] = _card_features(contents, game, knower, card, None)
             at += _CARD_SIZE
 
-    @property
+    @cached_property
     def _players_at(self) -> int:
         return _GAME_PHASE + len(PHASES) + 4 + DECK_PEEK * (2 + _CARD_SIZE)
 
     @cached_property
     def _player_size(self) -> int:
-        fixed = 1 + len(COUNTERS) + 2 + 3
+        fixed = _PLAYER_HEAD
         card, slot = len(_CARD_FIELDS), len(_SLOT_FIELDS)
         return (
             fixed + self.spaces * (card + slot) + self.terminals * len(_TERMINAL_FIELDS) + self.pending * card
@@ -421,37 +431,64 @@ _TERMINAL_SIZE = len(_TERMINAL_FIELDS)
 
 
 _numbers = attrgetter(*PLAYER_NUMBERS)
+assert PLAYER_NUMBERS[:2] == ("quality", "vp")
+#: A player's entries after ``present``: PLAYER_NUMBERS, spaces, passed, score, decides,
+#: active, first (packing them costs less than building a float array of them).
+_PLAYER_ENTRIES = struct.Struct(f"{len(PLAYER_NUMBERS) + 6}f")
+#: A player's block starts with ``present`` and those entries; its patients follow.
+_PLAYER_HEAD = 1 + len(PLAYER_NUMBERS) + 6
 
-#: Per card table (games copied from one another share it): the features of a card for each
-#: (card, knowledge level, Time where a chronic difficulty shows it, publicly not severe).
-_CARD_VECTORS: dict[int, tuple[dict[str, Any], dict[tuple[Any, ...], array]]] = {}
+#: Card contents met so far, numbered: what a card's features depend on besides what the seat
+#: knows of it (its handle does not count: a game's handles are shuffled, K1).
+_CONTENTS: dict[tuple[Any, ...], int] = {}
+#: Handle -> content number, per card table (each game has its own, K1).
+_TABLES: dict[int, tuple[dict[str, Any], dict[str, int]]] = {}
+#: Features by (content number, knowledge, ...): shared by every game of every deck.
+_CARD_FEATURES: dict[tuple[Any, ...], array] = {}
+_SLOT_FEATURES: dict[tuple[Any, ...], array] = {}
+#: The tables above are cleared past this many entries (many custom decks in one process).
+_KEPT = 50_000
 
 
-def _card_memo(cards: dict[str, Any]) -> dict[tuple[Any, ...], array]:
-    """The memo of :func:`_card_features` for one card table."""
-    cached = _CARD_VECTORS.get(id(cards))
+def _card_contents(cards: dict[str, Any]) -> dict[str, int]:
+    """Each card's content number, for one card table (worked out once per game)."""
+    cached = _TABLES.get(id(cards))
     if cached is None or cached[0] is not cards:
-        if len(_CARD_VECTORS) > 256:
-            _CARD_VECTORS.clear()
-        cached = _CARD_VECTORS[id(cards)] = (cards, {})
+        if len(_TABLES) > 256 or len(_CONTENTS) > _KEPT:
+            _TABLES.clear()
+        if len(_CONTENTS) > _KEPT or len(_CARD_FEATURES) + len(_SLOT_FEATURES) > _KEPT:
+            _CONTENTS.clear()
+            _CARD_FEATURES.clear()
+            _SLOT_FEATURES.clear()
+        numbers = {}
+        for handle, spec in cards.items():
+            content = (spec.kind, spec.diagnosis, spec.healing, spec.credits, spec.vp)
+            numbers[handle] = _CONTENTS.setdefault(content, len(_CONTENTS))
+        cached = _TABLES[id(cards)] = (cards, numbers)
     return cached[1]
 
 
 def _card_features(
-    memo: dict[tuple[Any, ...], array], game: Game, knower: _SeatKnowledge, card: str, time: int | None
+    contents: dict[str, int], game: Game, knower: _SeatKnowledge, card: str, time: int | None
 ) -> array:
-    """:func:`_put_card` of ``card_view(game, knower, card, time)``, remembered per card table:
-    the features depend only on the card, how much the seat knows of it, its Time for a chronic
+    """:func:`_put_card` of ``card_view(game, knower, card, time)``, remembered: the features
+    depend only on the card's content, how much the seat knows of it, its Time for a chronic
     one, and whether it is publicly not severe."""
     level = 2 if card in knower.full else 1 if card in knower.priority else 0
     not_severe = card in game.not_severe
-    key = (card, level, time if level and game.cards[card].healing is None else None, not_severe)
-    features = memo.get(key)
+    key = (contents[card], level, time if level and game.cards[card].healing is None else None, not_severe)
+    features = _CARD_FEATURES.get(key)
     if features is None:
         vector = np.zeros(_CARD_SIZE, np.float32)
         _put_card(vector, 0, card_view(game, knower, card, time), not_severe)
-        features = memo[key] = array("f", vector.tobytes())
+        features = _CARD_FEATURES[key] = array("f", vector.tobytes())
     return features
+
+
+def _slot_features(contents: dict[str, int], game: Game, knower: _SeatKnowledge, slot: Any) -> array:
+    """A hospital slot's entries: its card's features, then its Time, revealed and placed."""
+    features = _card_features(contents, game, knower, slot.card, slot.time)
+    return features + array("f", (slot.time, slot.revealed, slot.placed))
 
 
 class _SeatKnowledge:

@@ -36,6 +36,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from triage.engine import Game
 from triage.engine.cards import load_standard_deck
@@ -89,8 +90,32 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
         else:
             super().step(action)
 
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # refuses as the wrapper does
+        return _AgentIterable(self, max_iter)
+
     def __str__(self) -> str:
         return str(self.env)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> AECOrderEnforcingIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing iterator reading the agents from the environment itself,
+    not through the wrapper's ``__getattr__``; the same checks."""
+
+    def __next__(self) -> str:
+        raw = self.env.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        self.env._has_updated = False
+        return raw.agent_selection
 
 
 def parallel_env(**kwargs: Any) -> ParallelEnv:
@@ -211,18 +236,26 @@ class raw_env(AECEnv):
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for an agent whose game is over")
+        table = self.table
+        table.play_quiet(self._seats[agent], int(action))
         before = self._last_values
-        self.table.play_quiet(self._seat(agent), int(action))
         after = self._last_values = self._values()
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {name: float(after[seat] - before[seat]) for seat, name in enumerate(self.agents)}
-        self._accumulate_rewards()
-        if self.table.game.is_over():
+        cumulative = self._cumulative_rewards
+        cumulative[agent] = 0.0
+        rewards = {}
+        for name, old, new in zip(self.agents, before, after):
+            reward = rewards[name] = float(new - old)
+            cumulative[name] += reward
+        self.rewards = rewards
+        game = table.game
+        if game.is_over():
             self.terminations = dict.fromkeys(self.agents, True)
-            result = {"scores": self.table.scores(), "winner": self.table.game.winner}
+            result = {"scores": game.scores(), "winner": game.winner}
             self.infos = {name: dict(result) for name in self.agents}
-        self.agent_selection = self._agent_to_act() if not self.table.game.is_over() else agent
-        self._masks_to_infos()
+        else:
+            self.agent_selection = self.possible_agents[game.turn]
+        if self.flat:
+            self._masks_to_infos()
         if self.render_mode == "human":
             self.render()
 
