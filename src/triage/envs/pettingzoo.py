@@ -159,7 +159,6 @@ class raw_env(AECEnv):
         self.encoder = ObservationEncoder(
             self.table.layout, self.config, load_standard_deck(), players=players, normalize=normalize
         )
-        self._no_actions = np.zeros(self.table.layout.num_actions, dtype=np.int8)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents = list(self.possible_agents)
@@ -213,15 +212,16 @@ class raw_env(AECEnv):
         self._reset_bookkeeping()
 
     def action_mask(self, agent: str) -> np.ndarray:
-        """The agent's legal integers as an int8 mask (all zero when it is not to act)."""
-        seat = self._seat(agent)
-        return self.table.mask(seat) if seat == self.table.game.turn else self._no_actions
+        """The agent's legal integers as a new int8 mask (all zero when it is not to act)."""
+        return self.table.mask(self._seats[agent])
 
     def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
-        vector = self.encoder.encode(self.table.observation(self._seat(agent)))
+        seat = self._seats[agent]
+        table = self.table
+        vector = self.encoder.encode(table.observation(seat))
         if self.flat:
             return vector
-        return {"observation": vector, "action_mask": self.action_mask(agent)}
+        return {"observation": vector, "action_mask": table.mask(seat)}
 
     def _values(self) -> list[float]:
         game = self.table.game

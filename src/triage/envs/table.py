@@ -40,7 +40,7 @@ def make_game_config(rounds: int | None = None, return_to: str | None = None, **
 class Table:
     """A game plus the integer encoding of its actions, seen seat by seat."""
 
-    __slots__ = ("_key", "_legal", "_mask", "_texts", "_views", "game", "layout")
+    __slots__ = ("_key", "_legal", "_texts", "_views", "game", "layout")
 
     def __init__(self, game: Game, layout: Layout | None = None) -> None:
         self.game = game
@@ -51,7 +51,6 @@ class Table:
         #: The legal integers of the seat to decide, sorted (a few: a list answers ``in`` as
         #: fast as a set, without building one per position).
         self._legal: list[int] = []
-        self._mask: np.ndarray | None = None
 
     @classmethod
     def deal(cls, players: int = 2, seed: int = 0, config: Config | None = None) -> Table:
@@ -66,7 +65,6 @@ class Table:
         other._views = dict(self._views)
         other._texts = dict(self._texts)
         other._legal = self._legal
-        other._mask = self._mask
         return other
 
     def _fresh(self) -> None:
@@ -76,7 +74,6 @@ class Table:
             self._key = key
             self._views = {}
             self._texts = {}
-            self._mask = None
             ids = self.game.legal_action_ids()
             ids.sort()
             self._legal = ids
@@ -121,14 +118,9 @@ class Table:
         return list(self._legal) if seat == self.game.turn else []
 
     def mask(self, seat: int) -> np.ndarray:
-        """The seat's int8 mask of legal integers (a new array each call, from one kept per
-        position)."""
+        """The seat's int8 mask of legal integers (a new array each call)."""
         self._fresh()
-        if seat != self.game.turn:
-            return self.layout.mask([])
-        if self._mask is None:
-            self._mask = self.layout.mask(self._legal)
-        return self._mask.copy()
+        return self.layout.mask(self._legal if seat == self.game.turn else [])
 
     def play(self, seat: int, index: int) -> list[dict[str, Any]]:
         """Take integer ``index`` for ``seat``; refused clearly (and nothing changes) when it is
