@@ -153,3 +153,26 @@ def test_the_observation_from_the_game_is_the_observation_of_the_view(players: i
             assert np.array_equal(table.layout.observe_game(world, seat), from_view)
             checked += 1
     assert checked > 50
+
+
+
+def test_the_remembered_card_features_stay_right_when_they_are_forgotten(monkeypatch) -> None:
+    """Card features are remembered across games by card content; when the memory is cleared
+    (here after every few entries) content numbers are handed out afresh, and no game may keep
+    reading features through an old number: games played side by side stay exact."""
+    from triage.envs import encoding
+
+    monkeypatch.setattr(encoding, "_KEPT", 30)
+    tables = [Table.deal(players=2, seed=seed) for seed in range(4)]
+    rng = random.Random(0)
+    checked = 0
+    while any(not table.game.is_over() for table in tables):
+        for table in tables:
+            if table.game.is_over():
+                continue
+            for seat in range(2):
+                assert np.array_equal(table.observation(seat), table.layout.observe(view(table.game, seat)))
+                checked += 1
+            seat = table.game.turn
+            table.play(seat, rng.choice(table.legal_ids(seat)))
+    assert checked > 200

@@ -453,9 +453,11 @@ def _card_contents(cards: dict[str, Any]) -> dict[str, int]:
     """Each card's content number, for one card table (worked out once per game)."""
     cached = _TABLES.get(id(cards))
     if cached is None or cached[0] is not cards:
-        if len(_TABLES) > 256 or len(_CONTENTS) > _KEPT:
+        if len(_TABLES) > 256:
             _TABLES.clear()
-        if len(_CONTENTS) > _KEPT or len(_CARD_FEATURES) + len(_SLOT_FEATURES) > _KEPT:
+        if len(_CONTENTS) + len(_CARD_FEATURES) + len(_SLOT_FEATURES) > _KEPT:
+            # Content numbers are reused after this, so every table that holds them goes too.
+            _TABLES.clear()
             _CONTENTS.clear()
             _CARD_FEATURES.clear()
             _SLOT_FEATURES.clear()
