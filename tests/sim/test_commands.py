@@ -227,3 +227,24 @@ def test_report_refuses_files_it_cannot_use(runs, tmp_path):
         result = cli.invoke(app, ["report", *args, "-o", str(tmp_path / "r.html")])
         assert result.exit_code == 2, args
         assert message in result.output, (args, result.output)
+
+
+def test_report_pools_runs_of_one_experiment(runs, tmp_path):
+    """Two seeds of one experiment are one sample of 24 games (the intervals and targets over
+    both); runs that played another game, or the same deals twice, are refused by name."""
+    more = simulate(tmp_path, "more", "--bots", "greedy,random", "--seed", "4", "--workers", "1")
+    page_path = tmp_path / "pooled.html"
+    result = cli.invoke(app, ["report", "--pool", str(runs[0]), str(more), "-o", str(page_path)])
+    assert result.exit_code == 0, result.output
+    assert "pooled (2 runs): 24 games, 48 player rows" in result.output
+    assert "first-player edge (points)" in result.output and "greedy" in result.output
+    assert figures_in(page_path.read_text()) == [key for key, _, _ in FIGURES]
+    cases = [
+        ([str(runs[0]), str(runs[1])], "config.return_to is 'bottom' against 'top'"),
+        ([str(runs[0]), str(runs[0])], "seed 3 is used twice"),
+        ([str(runs[0])], "--pool needs two or more"),
+        (["--compare", str(runs[0]), str(more)], "--compare and --pool exclude each other"),
+    ]
+    for args, message in cases:
+        refused = cli.invoke(app, ["report", "--pool", *args, "-o", str(tmp_path / "r.html")])
+        assert refused.exit_code == 2 and message in refused.output, (args, refused.output)

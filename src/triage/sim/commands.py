@@ -134,22 +134,38 @@ def report(
         [], "--label", help="A name for each file, in order (default: file names)."
     ),
     title: str = typer.Option("Triage simulation report", help="The report's title."),
+    pool: bool = typer.Option(
+        False,
+        "--pool",
+        help="Pool the files into one sample (runs of one experiment with different seeds).",
+    ),
 ) -> None:
     """A self-contained HTML balance report (plots embedded) from simulation results."""
-    from triage.sim.report import ReportError, build_report, checks_text, load_results
+    from triage.sim.report import ReportError, build_report, checks_text, load_results, pool_results, summary_text
 
     if compare and len(files) < 2:
         _fail("--compare needs two or more result files")
-    if label and len(label) != len(files):
+    if compare and pool:
+        _fail("--compare and --pool exclude each other: compare runs side by side, or pool them into one")
+    if pool and len(files) < 2:
+        _fail("--pool needs two or more result files")
+    if pool and len(label) > 1:
+        _fail(f"--label given {len(label)} times for one pooled run: give one or none")
+    if label and not pool and len(label) != len(files):
         _fail(f"--label given {len(label)} times for {len(files)} files: give one per file or none")
     try:
-        runs = [load_results(path, label[number] if label else None) for number, path in enumerate(files)]
+        if pool:
+            runs = [pool_results([load_results(path) for path in files], label[0] if label else None)]
+        else:
+            runs = [load_results(path, label[number] if label else None) for number, path in enumerate(files)]
         page = build_report(runs, title)
     except ReportError as error:
         _fail(str(error))
     output.write_text(page, encoding="utf-8")
     for run in runs:
-        typer.echo(f"{run.label}: {len(run.players)} player rows\n{checks_text(run)}")
+        games = run.players["game"].nunique()
+        details = summary_text(run.players) if pool else checks_text(run)
+        typer.echo(f"{run.label}: {games} games, {len(run.players)} player rows\n{details}")
     typer.echo(f"report written to {output}")
 
 

@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -57,6 +58,64 @@ def load_results(path: Path, label: str | None = None) -> Results:
     card_file = cards_path(path)
     cards = pq.read_table(card_file).to_pandas() if card_file.is_file() else None
     return Results(label or path.stem, path, players, cards, read_metadata(path))
+
+
+#: What must agree for runs to be pooled: the same game, the same bots, the same way of dealing.
+POOL_KEYS: tuple[str, ...] = ("players", "bots", "rotate", "duplicate", "config", "deck")
+
+
+def pool_results(runs: list[Results], label: str | None = None) -> Results:
+    """Several runs of one experiment (different ``--seed``) as one larger sample: games and
+    deals renumbered so that each stays its own cluster. Refused, naming the setting, when the
+    runs did not play the same game with the same bots; runs with a seed in common would repeat
+    deals, so they are refused too."""
+    first = runs[0].metadata
+    seeds: list[Any] = []
+    for run in runs:
+        for key in POOL_KEYS:
+            differences = _differences(run.metadata.get(key), first.get(key), key)
+            if differences:
+                raise ReportError(
+                    f"{run.path}: cannot pool with {runs[0].path}: {'; '.join(differences[:3])}"
+                )
+        seed = run.metadata.get("seed")
+        if seed is not None and seed in seeds:
+            raise ReportError(f"{run.path}: cannot pool: seed {seed} is used twice, so its deals would count twice")
+        seeds.append(seed)
+    players, cards = [], []
+    offset = 0
+    for run in runs:
+        frame = run.players.copy()
+        frame["game"] += offset
+        frame["deal"] += offset
+        players.append(frame)
+        if run.cards is not None:
+            card_rows = run.cards.copy()
+            card_rows["game"] += offset
+            cards.append(card_rows)
+        offset = int(frame["game"].max()) + 1
+    metadata = dict(first, games=sum(run.metadata.get("games", 0) for run in runs), seed=seeds)
+    return Results(
+        label or f"pooled ({len(runs)} runs)",
+        runs[0].path,
+        pd.concat(players, ignore_index=True),
+        pd.concat(cards, ignore_index=True) if len(cards) == len(runs) else None,
+        metadata,
+    )
+
+
+def _differences(mine: Any, theirs: Any, name: str) -> list[str]:
+    """Where two metadata values differ, as ``name.key: mine against theirs`` lines."""
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        found: list[str] = []
+        for key in sorted(set(mine) | set(theirs), key=str):
+            found += _differences(mine.get(key), theirs.get(key), f"{name}.{key}")
+        return found
+    if mine == theirs:
+        return []
+    if isinstance(mine, list) and isinstance(theirs, list):
+        return [f"{name} differs"]  # a deck: too long to print
+    return [f"{name} is {mine!r} against {theirs!r}"]
 
 
 # ---------------------------------------------------------------------------- figures
