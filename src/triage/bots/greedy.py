@@ -47,6 +47,10 @@ PRIORITIES: tuple[str, ...] = (
 
 #: Rough value of admitting a patient whose back is unknown, by what is known of it (A4).
 ADMIT_VALUE = {"chronic": 5.0, "severe": 3.0, "non_severe": 2.0, None: 2.5}
+#: Which unrevealed patient to diagnose first, by what is known of its kind (None: unknown).
+HIDDEN_ORDER = {"chronic": 0, None: 1, "severe": 2, "non_severe": 3}
+#: Which revealed patient to heal first: the nearest deadline (C2-C4) first.
+DEADLINE_ORDER = {"critical": 0, "severe": 1, "chronic": 2, "non_severe": 3}
 
 
 class GreedyBot:
@@ -235,7 +239,7 @@ class _Turn:
 
     def diagnose_fresh(self) -> Action | None:
         hidden = [slot for slot in self.slots if not slot.get("revealed")]
-        order = {"chronic": 0, None: 1, "severe": 2, "non_severe": 3}
+        order = HIDDEN_ORDER
         hidden.sort(key=lambda slot: (order.get(slot.get("kind"), 1), slot["diagnosis"] or 0, -slot["time"]))
         for slot in hidden:
             if self.last and slot.get("kind") == "non_severe" and self.heal_need(slot) > self.power("healing", True):
@@ -265,7 +269,7 @@ class _Turn:
         return None
 
     def heal_by_deadline(self) -> Action | None:
-        order = {"critical": 0, "severe": 1, "chronic": 2, "non_severe": 3}
+        order = DEADLINE_ORDER
         revealed = [slot for slot in self.slots if slot.get("revealed") and self.heal_need(slot) > 0]
         if self.last:
             # Only a cure counts now: the best reward per unit of healing first.

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from triage.bots.greedy import PRIORITIES
+from triage.bots.greedy import ADMIT_VALUE, DEADLINE_ORDER, HIDDEN_ORDER, PRIORITIES
 from triage.engine.actions import ActionSpace, action_space
 from triage.engine.config import MARKET_ITEMS
 from triage.engine.game import Game
@@ -23,11 +23,6 @@ from triage.engine.state import Patient, PlayerState
 
 Action = dict[str, Any]
 Policy = Callable[[Game], Action]
-
-#: Rough value of admitting a patient by what is known of its kind (as the greedy bot, A4).
-ADMIT_VALUE = {"chronic": 5.0, "severe": 3.0, "non_severe": 2.0, None: 2.5}
-HIDDEN_ORDER = {"chronic": 0, None: 1, "severe": 2, "non_severe": 3}
-DEADLINE_ORDER = {"critical": 0, "severe": 1, "chronic": 2, "non_severe": 3}
 
 
 def greedy_policy(game: Game) -> Action:

@@ -239,13 +239,7 @@ class _Plan:
 
     def diagnose_ids(self, number: int, cost: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:
         """T1, T6: the ids of every mix paying ``cost`` for the patient in space ``number + 1``."""
-        key = (
-            number,
-            cost,
-            tokens if tokens < cost else cost,
-            staff if staff < cost else cost,
-            congress if congress < cost else cost,
-        )
+        key = _budget_key(number, cost, tokens, staff, congress)
         ids = self.diagnose_memo.get(key)
         if ids is None:
             radix = self.radix
@@ -260,13 +254,7 @@ class _Plan:
 
     def heal_ids(self, number: int, need: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:
         """T2, T6: the ids of every amount up to ``need`` and every mix paying it."""
-        key = (
-            number,
-            need,
-            tokens if tokens < need else need,
-            staff if staff < need else need,
-            congress if congress < need else need,
-        )
+        key = _budget_key(number, need, tokens, staff, congress)
         ids = self.heal_memo.get(key)
         if ids is None:
             radix = self.radix
@@ -352,6 +340,18 @@ def _space_of_sizes(spaces: int, pending: int, terminals: int, max_cost: int) ->
     return ActionSpace(spaces, pending, terminals, max_cost)
 
 
+def _budget_key(number: int, cost: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:
+    """The memo key of a payment listing: means beyond the cost change nothing (T6).
+    ``legal_action_ids`` builds the same key inline, on its hot path."""
+    return (
+        number,
+        cost,
+        tokens if tokens < cost else cost,
+        staff if staff < cost else cost,
+        congress if congress < cost else cost,
+    )
+
+
 # ---------------------------------------------------------------------- a position's ids
 
 
@@ -386,7 +386,7 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
         if slot is None:
             continue
         spec = cards[slot.card]
-        # The memo keys of Plan.diagnose_ids and Plan.heal_ids, built here to save a call.
+        # _budget_key (the memo keys of Plan.diagnose_ids and heal_ids), inline to save a call.
         if not slot.revealed:
             cost = spec.diagnosis or 0
             found = diagnose_memo.get(

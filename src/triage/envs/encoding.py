@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import json
 import struct
-from dataclasses import dataclass
 from array import array
+from dataclasses import dataclass
 from functools import cached_property
 from operator import attrgetter
 from typing import Any

@@ -141,7 +141,14 @@ def report(
     ),
 ) -> None:
     """A self-contained HTML balance report (plots embedded) from simulation results."""
-    from triage.sim.report import ReportError, build_report, checks_text, load_results, pool_results, summary_text
+    from triage.sim.report import (
+        ReportError,
+        build_report,
+        checks_text,
+        load_results,
+        pool_results,
+        summary_text,
+    )
 
     if compare and len(files) < 2:
         _fail("--compare needs two or more result files")
