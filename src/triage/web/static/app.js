@@ -571,14 +571,8 @@ function drawCard(card, options) {
   const actionable = options.mine && choicesOn(key).length > 0;
   const node = el(actionable ? "button" : "div", "card");
   node.dataset.card = card.card;
-  if (actionable) {
-    node.type = "button";
-    node.dataset.key = key;
-    node.classList.add("clickable");
-    node.setAttribute("aria-pressed", state.selected === key ? "true" : "false");
-    node.addEventListener("click", () => select(state.selected === key ? null : key));
-  }
-  if (state.selected === key) node.classList.add("selected");
+  if (actionable) node.classList.add("clickable");
+  selectable(node, key, actionable);
   cardBody(node, card, options);
   return node;
 }
@@ -610,6 +604,11 @@ function helicopterButton(player) {
   const can = choicesOn(key).length > 0;
   const node = el(can ? "button" : "span", "heli", `Helicopter × ${player.helicopters}`);
   node.title = "Spend a Helicopter: remove one of your patients, make everyone draw, or both (rule T7)";
+  return selectable(node, key, can);
+}
+
+/** A board thing that can be selected (a button when there is something to do with it). */
+function selectable(node, key, can) {
   if (can) {
     node.type = "button";
     node.dataset.key = key;
@@ -753,14 +752,7 @@ function drawMarket() {
     node.appendChild(el("span", "item-name", ITEM_NAMES[item] || item));
     const limit = entry.limit === null || entry.limit === undefined ? "" : ` · at most ${entry.limit}`;
     node.appendChild(el("span", "price", `${plural(entry.price, "Credit")}${limit}`));
-    if (can) {
-      node.type = "button";
-      node.dataset.key = key;
-      node.setAttribute("aria-pressed", state.selected === key ? "true" : "false");
-      node.addEventListener("click", () => select(state.selected === key ? null : key));
-    }
-    if (state.selected === key) node.classList.add("selected");
-    list.appendChild(node);
+    list.appendChild(selectable(node, key, can));
   }
   box.appendChild(list);
 }
