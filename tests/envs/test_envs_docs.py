@@ -37,13 +37,11 @@ def test_the_worked_figures_are_the_encodings() -> None:
     text = DOCS.read_text(encoding="utf-8")
     assert f"**{layout.num_actions} integers**" in text
     assert f"**{layout.observation_size} numbers**" in text
-    for block, shape in layout.blocks:
-        count = 1
-        for size in shape:
-            count *= size
+    for block, count in layout.blocks:
         assert f"| `{block}` |" in text and f"| {layout.offsets[block]} | {count} |" in text
-    assert '= 660` is "heal the patient in\nspace 2 by 1, paid with one Staff"' in text
-    assert layout.describe(660) == "heal the patient in space 2 by 1 (staff 1, congress 0, tokens the rest)"
+    assert '= 297` (the heal block' in text and '"heal the patient in\nspace 2 by 1, paid with one Staff"' in text
+    assert layout.index("heal", 1, 0, 1, 0) == 297
+    assert layout.describe(297) == "heal the patient in space 2 by 1 (staff 1, congress 0, tokens the rest)"
 
 
 def test_the_quoted_refusal_is_the_real_message() -> None:

@@ -75,7 +75,7 @@ def test_an_overpaid_mix_is_refused_naming_the_payment_rule() -> None:
         slots = [(n, s) for n, s in enumerate(table.game.players[seat].hospital, 1) if s and not s.revealed]
         if table.game.phase == "treatment" and slots:
             space = slots[0][0]
-            index = table.layout.index("diagnose", space - 1, table.layout.max_cost, table.layout.max_cost)
+            index = table.layout.index("diagnose", space - 1, table.layout.max_cost, 0)
             with pytest.raises(IllegalActionError, match=r"more than the cost .* \(T6\)"):
                 table.play(seat, index)
             return

@@ -77,10 +77,10 @@ def _find(patients: list[Patient | None] | list[Patient], card: str) -> int:
 
 def _action_id(space: ActionSpace, game: Game, seat: int, action: Action) -> int:
     """The integer id (:mod:`triage.engine.actions`) of a legal ``action`` of ``seat``,
-    computed directly from the index's mixed-radix layout (no validation: trusted input)."""
+    computed directly from the index's layout (no validation: trusted input)."""
     kind = action["type"]
     offsets = space.offsets
-    spaces, cost = space.spaces, space.max_cost + 1
+    spaces = space.spaces
     player = game.players[seat]
     if kind == "pass":
         return offsets["pass"]
@@ -105,9 +105,8 @@ def _action_id(space: ActionSpace, game: Game, seat: int, action: Action) -> int
         return offsets["treat"] + 3 * _find(player.terminals, action["patient"]) + payer
     number = _find(player.hospital, action["patient"])
     if kind == "diagnose":
-        return offsets["diagnose"] + (number * cost + pay["staff"]) * cost + pay["congress"]
-    amount = action["amount"] - 1
-    return offsets["heal"] + ((number * (cost - 1) + amount) * cost + pay["staff"]) * cost + pay["congress"]
+        return space.ids["diagnose", (number, pay["staff"], pay["congress"])]
+    return space.ids["heal", (number, action["amount"] - 1, pay["staff"], pay["congress"])]
 
 
 def _known_kind(game: Game, seat: int, card: str) -> str | None:

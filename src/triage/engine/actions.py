@@ -11,17 +11,20 @@ view and a determinized game agree on it. The sizes:
 * ``max_cost`` M: the largest single Diagnostics or Healing cost (printed difficulties, and a
   chronic patient's Time, which stays below ``rounds``, T3).
 
-The index is the concatenation of these blocks, each a mixed-radix number (row-major, last
-field fastest); ``staff`` and ``congress`` are the units of the cost paid with available Staff
-and Congress Doctors, tokens pay the rest (T6):
+The index is the concatenation of these blocks. Inside a block the ids follow its fields in
+row-major order (last field fastest), with one exception that keeps the space small: a payment
+field pair lists only the mixes that can pay, ``staff + congress`` at most the cost bound (M for a
+diagnosis, the amount for a healing). ``staff`` and ``congress`` are the units of the cost paid
+with available Staff and Congress Doctors, tokens pay the rest (T6):
 
 =============  ===========================================  ==============================
 block          fields (range)                               engine action
 =============  ===========================================  ==============================
 admit          pending i (P), space s-1 (S)                 admit the i-th pending card to s
 reject         pending i (P)                                reject the i-th pending card
-diagnose       space s-1 (S), staff (M+1), congress (M+1)   diagnose the patient in space s
-heal           space s-1 (S), amount-1 (M), staff, congress heal the patient in space s
+diagnose       space s-1 (S), staff, congress (sum <= M)    diagnose the patient in space s
+heal           space s-1 (S), amount-1 (M), staff,          heal the patient in space s
+               congress (sum <= amount)
 treat          terminal j (T), payer (3: token/staff/cong.) treat the j-th terminal patient
 helicopter     target (1+S+T: none, space, terminal), draw  helicopter remove/draw_all
 buy            item (7, in MARKET_ITEMS order)              buy that market item
@@ -39,7 +42,7 @@ again; the states, events, views and history are those of the dict path.
 >>> game = Game.new(players=2, seed=3)
 >>> index = action_space(game)
 >>> index.num_actions, index.describe(index.num_actions - 1)
-(2466, 'pass')
+(842, 'pass')
 >>> ids = game.legal_action_ids()
 >>> [id_to_action(game, i) for i in ids] == game.legal_actions()
 True
@@ -49,7 +52,6 @@ True
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
@@ -81,26 +83,18 @@ class ActionSpace:
     pending: int
     terminals: int
     max_cost: int
-    blocks: tuple[tuple[str, tuple[int, ...]], ...] = field(init=False)
+    #: (block, number of ids) in id order.
+    blocks: tuple[tuple[str, int], ...] = field(init=False)
     offsets: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        s, p, t, m = self.spaces, self.pending, self.terminals, self.max_cost
-        blocks = (
-            ("admit", (p, s)),
-            ("reject", (p,)),
-            ("diagnose", (s, m + 1, m + 1)),
-            ("heal", (s, m, m + 1, m + 1)),
-            ("treat", (t, len(PAYERS))),
-            ("helicopter", (1 + s + t, 2)),
-            ("buy", (len(MARKET_ITEMS),)),
-            ("pass", (1,)),
-        )
+        shape = (self.spaces, self.pending, self.terminals, self.max_cost)
+        blocks = tuple((name, len(_block_fields(name, *shape))) for name in BLOCKS)
         object.__setattr__(self, "blocks", blocks)
         offsets, start = {}, 0
-        for name, shape in blocks:
+        for name, count in blocks:
             offsets[name] = start
-            start += math.prod(shape)
+            start += count
         object.__setattr__(self, "offsets", offsets)
 
     @staticmethod
@@ -130,18 +124,25 @@ class ActionSpace:
         return _decoded(self.spaces, self.pending, self.terminals, self.max_cost)
 
     @property
+    def ids(self) -> dict[tuple[str, tuple[int, ...]], int]:
+        """The id of every (block, fields) (computed once per shape): :meth:`index` unchecked."""
+        return _ids_of(self.spaces, self.pending, self.terminals, self.max_cost)
+
+    @property
     def num_actions(self) -> int:
-        return sum(math.prod(shape) for _, shape in self.blocks)
+        return sum(count for _, count in self.blocks)
 
     def index(self, block: str, *fields: int) -> int:
-        """The integer of a block's field values (mixed radix, last field fastest)."""
-        shape = dict(self.blocks)[block]
-        number = 0
-        for value, size in zip(fields, shape, strict=True):
-            if not 0 <= value < size:
-                raise EncodingError(f"{block} field value {value} is outside 0..{size - 1} of this index")
-            number = number * size + value
-        return self.offsets[block] + number
+        """The integer of a block's field values (see the module doc for their ranges)."""
+        number = _ids_of(self.spaces, self.pending, self.terminals, self.max_cost).get((block, fields))
+        if number is None:
+            if block not in BLOCKS:
+                raise EncodingError(f"unknown action block {block!r}")
+            raise EncodingError(
+                f"{block} fields {fields} are not in this index (S={self.spaces}, P={self.pending}, "
+                f"T={self.terminals}, M={self.max_cost}; a payment's staff + congress at most its cost)"
+            )
+        return number
 
     def split(self, index: int) -> tuple[str, tuple[int, ...]]:
         """The block of an action index and its field values."""
@@ -182,18 +183,42 @@ class ActionSpace:
         return f"remove terminal patient #{target - self.spaces}"
 
 
+def _block_fields(name: str, spaces: int, pending: int, terminals: int, max_cost: int) -> list[tuple[int, ...]]:
+    """Every field tuple of one block, in id order."""
+    if name == "admit":
+        return [(i, s) for i in range(pending) for s in range(spaces)]
+    if name == "reject":
+        return [(i,) for i in range(pending)]
+    if name == "diagnose":
+        return [(s, *mix) for s in range(spaces) for mix in _mixes(max_cost)]
+    if name == "heal":
+        return [(s, amount - 1, *mix) for s in range(spaces) for amount in range(1, max_cost + 1) for mix in _mixes(amount)]
+    if name == "treat":
+        return [(j, payer) for j in range(terminals) for payer in range(len(PAYERS))]
+    if name == "helicopter":
+        return [(target, draw) for target in range(1 + spaces + terminals) for draw in range(2)]
+    if name == "buy":
+        return [(item,) for item in range(len(MARKET_ITEMS))]
+    return [(0,)]
+
+
+def _mixes(cost: int) -> list[tuple[int, int]]:
+    """T6: the (staff, congress) pairs that can pay part of ``cost``, tokens paying the rest."""
+    return [(staff, congress) for staff in range(cost + 1) for congress in range(cost + 1 - staff)]
+
+
 @lru_cache(maxsize=64)
 def _decoded(spaces: int, pending: int, terminals: int, max_cost: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Every id's block and fields, computed once per shape (``apply_id`` looks ids up here)."""
-    table: list[tuple[str, tuple[int, ...]]] = []
-    for name, shape in ActionSpace(spaces, pending, terminals, max_cost).blocks:
-        for number in range(math.prod(shape)):
-            fields = []
-            for size in reversed(shape):
-                number, value = divmod(number, size)
-                fields.append(value)
-            table.append((name, tuple(reversed(fields))))
-    return tuple(table)
+    return tuple(
+        (name, fields) for name in BLOCKS for fields in _block_fields(name, spaces, pending, terminals, max_cost)
+    )
+
+
+@lru_cache(maxsize=64)
+def _ids_of(spaces: int, pending: int, terminals: int, max_cost: int) -> dict[tuple[str, tuple[int, ...]], int]:
+    """The id of every (block, fields), the inverse of :func:`_decoded`."""
+    return {entry: number for number, entry in enumerate(_decoded(spaces, pending, terminals, max_cost))}
 
 
 class _Plan:
@@ -206,7 +231,7 @@ class _Plan:
         "space",
         "table",
         "offsets",
-        "radix",
+        "ids",
         "buys",
         "diagnose_memo",
         "heal_memo",
@@ -219,7 +244,7 @@ class _Plan:
         self.space = _space_of_sizes(*_game_sizes(cards, config))
         self.table = self.space.table
         self.offsets = self.space.offsets
-        self.radix = self.space.max_cost + 1
+        self.ids = self.space.ids
         # Config.market is built in MARKET_ITEMS order, so the k-th item is buy field k (T8).
         prices = tuple((market.price, market.limit) for market in config.market.values())
         self.buys = _buy_table(self.offsets["buy"], prices)
@@ -242,13 +267,12 @@ class _Plan:
         key = _budget_key(number, cost, tokens, staff, congress)
         ids = self.diagnose_memo.get(key)
         if ids is None:
-            radix = self.radix
-            base = self.offsets["diagnose"] + number * radix * radix
+            id_of = self.ids
             found = []
             for use_staff in range(min(staff, cost) + 1):
                 for use_congress in range(min(congress, cost - use_staff) + 1):
                     if cost - use_staff - use_congress <= tokens:
-                        found.append(base + use_staff * radix + use_congress)
+                        found.append(id_of["diagnose", (number, use_staff, use_congress)])
             ids = self.diagnose_memo[key] = tuple(found)
         return ids
 
@@ -257,17 +281,15 @@ class _Plan:
         key = _budget_key(number, need, tokens, staff, congress)
         ids = self.heal_memo.get(key)
         if ids is None:
-            radix = self.radix
-            base = self.offsets["heal"] + number * self.space.max_cost * radix * radix
+            id_of = self.ids
             found = []
             for amount in range(1, need + 1):
                 if amount > tokens + staff + congress:
                     break
-                block = base + (amount - 1) * radix * radix
                 for use_staff in range(min(staff, amount) + 1):
                     for use_congress in range(min(congress, amount - use_staff) + 1):
                         if amount - use_staff - use_congress <= tokens:
-                            found.append(block + use_staff * radix + use_congress)
+                            found.append(id_of["heal", (number, amount - 1, use_staff, use_congress)])
             ids = self.heal_memo[key] = tuple(found)
         return ids
 
