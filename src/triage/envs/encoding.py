@@ -26,11 +26,12 @@ from array import array
 from dataclasses import dataclass
 from functools import cached_property
 from operator import attrgetter
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from triage.engine.actions import PAYERS, ActionSpace, EncodingError, IllegalActionError
+from triage.engine.actions import PAYERS, ActionSpace, EncodingError, IllegalActionError, action_space
 from triage.engine.cards import KINDS
 from triage.engine.config import MARKET_ITEMS
 from triage.engine.game import PHASES, Game
@@ -173,13 +174,13 @@ class Layout(ActionSpace):
             raise EncodingError("two legal actions share one integer: the layout is too small")
         return sorted(ids)
 
-    def mask(self, ids: list[int]) -> np.ndarray:
+    def mask(self, ids: Sequence[int]) -> np.ndarray:
         """A new writable int8 mask with a 1 at each of ``ids``: set in a ``bytearray`` that the
         array then shares (a byte written there costs a tenth of a write into a NumPy array)."""
         buffer = bytearray(self.num_actions)
         for action_id in ids:
             buffer[action_id] = 1
-        return np.frombuffer(buffer, np.int8)
+        return np.frombuffer(buffer, _INT8)
 
     # ------------------------------------------------------------------ observation
 
@@ -250,45 +251,68 @@ class Layout(ActionSpace):
         :func:`~triage.engine.views.card_view` with the seat's knowledge only (I1-I4).
 
         Written into an ``array('f')`` (a Python-level write there costs about half of one into
-        a NumPy array) that the returned float32 vector then shares without a copy."""
+        a NumPy array) that the returned float32 vector then shares without a copy. This runs
+        at every step of every adapter, so it is one function with its loops inline."""
+        fitted = self._fitted
+        if fitted[0] is not game.cards or fitted[1] is not game.config or fitted[3] != _generation[0]:
+            self._fit(game)
+        contents = fitted[2]
         vector = self._zeros[:]
         players = game.players
         count = len(players)
         turn = game.turn
-        knower = (game.know_full[seat], game.know_priority[seat])
-        vector[0] = game.round
-        vector[1] = game.config.rounds
-        vector[2] = count
-        vector[_GAME_PHASE + _PHASE_AT[game.phase]] = 1.0
-        at = _GAME_PHASE + len(PHASES)
-        if turn == seat:
-            vector[at] = 1.0
-            vector[at + 1] = bool(players[seat].pending)
+        full = game.know_full[seat]
+        priority = game.know_priority[seat]
+        not_severe = game.not_severe
         deck = game.deck
-        vector[at + 2] = len(deck)
-        vector[at + 3] = len(game.discard)
-        at += 4
+        _HEAD.pack_into(
+            vector,
+            0,
+            game.round,
+            game.config.rounds,
+            count,
+            *_PHASE_HOT[game.phase],
+            turn == seat,
+            turn == seat and bool(players[seat].pending),
+            len(deck),
+            len(game.discard),
+        )
+        top = deck[:DECK_PEEK]
+        vector[_DECK_AT : _DECK_AT + len(top) * _PEEK_SIZE : _PEEK_SIZE] = _ONES[len(top)]  # exists
         known_positions = game.known_positions
-        contents = _card_contents(game.cards)
-        for card in deck[:DECK_PEEK]:
-            vector[at] = 1.0
-            if card in known_positions:
-                vector[at + 1] = 1.0
-                vector[at + 2 : at + 2 + _CARD_SIZE] = _card_features(contents, game, knower, card, None)
-            at += 2 + _CARD_SIZE
+        remembered = _CARD_FEATURES
+        if known_positions:
+            at = _DECK_AT
+            for card in top:
+                if card in known_positions:
+                    vector[at + 1] = 1.0
+                    # The key of _card_features (no Time off the board), inline to save a call.
+                    ns = card in not_severe
+                    features = remembered.get(
+                        (contents[card], 2 if card in full else 1 if card in priority else 0, None, ns)
+                    )
+                    if features is None:
+                        features = _card_features(contents, game, full, priority, card, None, ns)
+                    vector[at + 2 : at + _PEEK_SIZE] = features
+                at += _PEEK_SIZE
         at = self._players_at
         size = self._player_size
         active = game.active
         first = game.first_player
-        for rel in range(min(count, MAX_PLAYERS)):
+        slot_size = _SLOT_SIZE
+        terminals_at = _PLAYER_HEAD + self.spaces * _SLOT_SIZE
+        pending_at = terminals_at + self.terminals * _TERMINAL_SIZE
+        slots = _SLOT_FEATURES
+        cards = game.cards
+        for rel in range(count if count < MAX_PLAYERS else MAX_PLAYERS):
             other = (seat + rel) % count
             player = players[other]
             start = at + rel * size
             numbers = _numbers(player)  # quality, vp, ...: the score is their sum (R4)
-            vector[start] = 1.0
             _PLAYER_ENTRIES.pack_into(
                 vector,
-                4 * (start + 1),
+                4 * start,
+                1.0,  # present
                 *numbers,
                 len(player.hospital),
                 player.passed,
@@ -297,64 +321,68 @@ class Layout(ActionSpace):
                 other == active,
                 other == first,
             )
-            self._put_patients(vector, start + _PLAYER_HEAD, game, player, contents, knower)
-        return np.frombuffer(vector, np.float32)
+            slot_at = start + _PLAYER_HEAD
+            for slot in player.hospital:
+                if slot is not None:
+                    card = slot.card
+                    key = (
+                        contents[card],
+                        2 if card in full else 1 if card in priority else 0,
+                        slot.time,
+                        slot.revealed,
+                        slot.placed,
+                        card in not_severe,
+                    )
+                    features = slots.get(key)
+                    if features is None:
+                        features = slots[key] = _slot_features(contents, game, full, priority, slot)
+                    vector[slot_at : slot_at + slot_size] = features
+                slot_at += slot_size
+            terminal_at = start + terminals_at
+            for patient in player.terminals:
+                spec = cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
+                _TERMINAL_ENTRIES.pack_into(
+                    vector, 4 * terminal_at, 1.0, patient.time, patient.treated, spec.credits, spec.vp
+                )
+                terminal_at += _TERMINAL_SIZE
+            card_at = start + pending_at
+            for card in player.pending:
+                ns = card in not_severe
+                features = remembered.get(
+                    (contents[card], 2 if card in full else 1 if card in priority else 0, None, ns)
+                )
+                if features is None:
+                    features = _card_features(contents, game, full, priority, card, None, ns)
+                vector[card_at : card_at + _CARD_SIZE] = features
+                card_at += _CARD_SIZE
+        return np.frombuffer(vector, _FLOAT32)
 
     @cached_property
     def _zeros(self) -> array:
         return array("f", bytes(4 * self.observation_size))
 
-    def _put_patients(
-        self, vector: array, at: int, game: Game, player: Any, contents: dict[str, int], knower: Knowledge
-    ) -> None:
-        """A player's hospital spaces, terminal and pending patients as ``knower`` sees them."""
-        hospital = player.hospital
-        terminals = player.terminals
-        pending = player.pending
-        if len(terminals) > self.terminals or len(pending) > self.pending or len(hospital) > self.spaces:
-            raise EncodingError("more spaces, terminal or pending patients than this layout holds")
-        slot_size = _SLOT_SIZE
-        start = at
-        slots = _SLOT_FEATURES
-        full, priority = knower
-        not_severe = game.not_severe
-        for slot in hospital:
-            if slot is not None:
-                card = slot.card
-                key = (
-                    contents[card],
-                    2 if card in full else 1 if card in priority else 0,
-                    slot.time,
-                    slot.revealed,
-                    slot.placed,
-                    card in not_severe,
-                )
-                features = slots.get(key)
-                if features is None:
-                    features = slots[key] = _slot_features(contents, game, knower, slot)
-                vector[start : start + slot_size] = features
-            start += slot_size
-        at += self.spaces * slot_size
-        if terminals:
-            cards = game.cards
-            for patient in terminals:
-                spec = cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
-                vector[at] = 1.0
-                vector[at + 1] = patient.time
-                vector[at + 2] = patient.treated
-                vector[at + 3] = spec.credits
-                vector[at + 4] = spec.vp
-                at += _TERMINAL_SIZE
-            at += (self.terminals - len(terminals)) * _TERMINAL_SIZE
-        else:
-            at += self.terminals * _TERMINAL_SIZE
-        for card in pending:
-            vector[at : at + _CARD_SIZE] = _card_features(contents, game, knower, card, None)
-            at += _CARD_SIZE
+    @cached_property
+    def _fitted(self) -> list[Any]:
+        """The card table and configuration last checked by :meth:`_fit`, the table's content
+        numbers, and the generation of the memories they belong to."""
+        return [None, None, {}, -1]
+
+    def _fit(self, game: Game) -> None:
+        """Refuse a game that could hold more spaces, pending or terminal patients than this
+        layout has room for (checked once per game: its sizes depend on its configuration and
+        deck only), and number its cards' contents."""
+        sizes = action_space(game)
+        if sizes.spaces > self.spaces or sizes.pending > self.pending or sizes.terminals > self.terminals:
+            raise EncodingError(
+                f"this layout holds {self.spaces} spaces, {self.pending} pending and {self.terminals} "
+                f"terminal patients a player; the game's configuration and deck allow {sizes.spaces}, "
+                f"{sizes.pending} and {sizes.terminals} (K4, A1, A3)"
+            )
+        self._fitted[:] = [game.cards, game.config, _card_contents(game.cards), _generation[0]]
 
     @cached_property
     def _players_at(self) -> int:
-        return _GAME_PHASE + len(PHASES) + 4 + DECK_PEEK * (2 + _CARD_SIZE)
+        return _DECK_AT + DECK_PEEK * _PEEK_SIZE
 
     @cached_property
     def _player_size(self) -> int:
@@ -431,11 +459,13 @@ _TERMINAL_SIZE = len(_TERMINAL_FIELDS)
 
 _numbers = attrgetter(*PLAYER_NUMBERS)
 assert PLAYER_NUMBERS[:2] == ("quality", "vp")
-#: A player's entries after ``present``: PLAYER_NUMBERS, spaces, passed, score, decides,
-#: active, first (packing them costs less than building a float array of them).
-_PLAYER_ENTRIES = struct.Struct(f"{len(PLAYER_NUMBERS) + 6}f")
+#: A player's entries: present, PLAYER_NUMBERS, spaces, passed, score, decides, active, first
+#: (packing them costs less than building a float array of them).
+_PLAYER_ENTRIES = struct.Struct(f"{1 + len(PLAYER_NUMBERS) + 6}f")
 #: A player's block starts with ``present`` and those entries; its patients follow.
 _PLAYER_HEAD = 1 + len(PLAYER_NUMBERS) + 6
+#: A terminal patient's entries (_TERMINAL_FIELDS).
+_TERMINAL_ENTRIES = struct.Struct(f"{len(_TERMINAL_FIELDS)}f")
 
 #: Card contents met so far, numbered: what a card's features depend on besides what the seat
 #: knows of it (its handle does not count: a game's handles are shuffled, K1).
@@ -447,6 +477,8 @@ _CARD_FEATURES: dict[tuple[Any, ...], array] = {}
 _SLOT_FEATURES: dict[tuple[Any, ...], array] = {}
 #: The tables above are cleared past this many entries (many custom decks in one process).
 _KEPT = 50_000
+#: How many times they were cleared.
+_generation = [0]
 
 
 def _card_contents(cards: dict[str, Any]) -> dict[str, int]:
@@ -456,7 +488,9 @@ def _card_contents(cards: dict[str, Any]) -> dict[str, int]:
         if len(_TABLES) > 256:
             _TABLES.clear()
         if len(_CONTENTS) + len(_CARD_FEATURES) + len(_SLOT_FEATURES) > _KEPT:
-            # Content numbers are reused after this, so every table that holds them goes too.
+            # Content numbers are reused after this, so every table that holds them goes too
+            # (and a layout's copy of one: the generation moves on).
+            _generation[0] += 1
             _TABLES.clear()
             _CONTENTS.clear()
             _CARD_FEATURES.clear()
@@ -470,14 +504,14 @@ def _card_contents(cards: dict[str, Any]) -> dict[str, int]:
 
 
 def _card_features(
-    contents: dict[str, int], game: Game, knower: Knowledge, card: str, time: int | None
+    contents: dict[str, int], game: Game, full: set[str], priority: set[str], card: str, time: int | None,
+    not_severe: bool,
 ) -> array:
-    """:func:`_put_card` of ``card_view(game, knower, card, time)``, remembered: the features
+    """:func:`_put_card` of ``card_view(game, knowledge, card, time)`` for a seat that knows
+    ``full`` cards wholly and the priority of ``priority`` ones (I2), remembered: the features
     depend only on the card's content, how much the seat knows of it, its Time for a chronic
     one, and whether it is publicly not severe."""
-    full, priority = knower
     level = 2 if card in full else 1 if card in priority else 0
-    not_severe = card in game.not_severe
     key = (contents[card], level, time if level and game.cards[card].healing is None else None, not_severe)
     features = _CARD_FEATURES.get(key)
     if features is None:
@@ -487,15 +521,11 @@ def _card_features(
     return features
 
 
-def _slot_features(contents: dict[str, int], game: Game, knower: Knowledge, slot: Any) -> array:
+def _slot_features(contents: dict[str, int], game: Game, full: set[str], priority: set[str], slot: Any) -> array:
     """A hospital slot's entries: its card's features, then its Time, revealed and placed."""
-    features = _card_features(contents, game, knower, slot.card, slot.time)
+    card = slot.card
+    features = _card_features(contents, game, full, priority, card, slot.time, card in game.not_severe)
     return features + array("f", (slot.time, slot.revealed, slot.placed))
-
-
-#: A seat's knowledge as :meth:`Layout.observe_game` passes it: the cards it knows fully and
-#: those whose priority it knows (I2).
-Knowledge = tuple[set[str], set[str]]
 
 
 class _SeatKnowledge:
@@ -508,8 +538,20 @@ class _SeatKnowledge:
         self.priority = priority
 
 
+#: dtype objects: np.frombuffer reads them faster than the scalar types.
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
 _GAME_PHASE = 3  # round, rounds, num_players come first
-_PHASE_AT = {phase: i for i, phase in enumerate(PHASES)}
+#: my_decision, my_admission, deck_count, discard_count follow the phases; then the deck peek,
+#: DECK_PEEK positions of exists, known and the card.
+_DECIDES = _GAME_PHASE + len(PHASES)
+_DECK_AT = _DECIDES + 4
+#: Everything before the deck peek: round, rounds, players, the phase, then the four above.
+_HEAD = struct.Struct(f"{_DECK_AT}f")
+_PHASE_HOT = {phase: tuple(float(phase == other) for other in PHASES) for phase in PHASES}
+_PEEK_SIZE = 2 + _CARD_SIZE
+#: The ``exists`` flags of 0..DECK_PEEK deck positions.
+_ONES = [array("f", [1.0] * number) for number in range(DECK_PEEK + 1)]
 _FRONT_AT = {front: 1 + i for i, front in enumerate(FRONTS)}
 _KIND_AT = {kind: 2 + len(FRONTS) + i for i, kind in enumerate(KINDS)}
 _AFTER_KIND = 2 + len(FRONTS) + len(KINDS)

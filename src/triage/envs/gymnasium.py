@@ -90,10 +90,10 @@ class TriageEnv(gymnasium.Env):
         return self.table.mask(0).view(np.bool_)  # a fresh 0/1 int8 array: read as bool, no copy
 
     def _observation(self) -> dict[str, np.ndarray] | np.ndarray:
-        vector = self.encoder.encode(self.table.observation(0))
         if self.flat:
-            return vector
-        return {"observation": vector, "action_mask": self.table.mask(0)}
+            return self.encoder.encode(self.table.observation(0))
+        vector, mask = self.table.observation_and_mask(0)
+        return {"observation": self.encoder.encode(vector), "action_mask": mask}
 
     def _value(self) -> float:
         game = self.table.game

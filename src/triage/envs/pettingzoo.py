@@ -73,15 +73,24 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` with ``last`` and ``step`` handed straight to the
-    environment once it is reset: the inherited ones read five attributes each through the
-    wrapper's ``__getattr__``, which cost more than building the observation's mask. Before
-    ``reset`` they refuse exactly as the wrapper does."""
+    """PettingZoo's ``OrderEnforcingWrapper`` with ``last`` (``AECEnv.last`` on the environment's
+    own attributes) and ``step`` handed straight to the environment once it is reset: the
+    inherited ones read five attributes each through the wrapper's ``__getattr__``, which cost
+    more than building the observation's mask. Before ``reset`` they refuse exactly as the
+    wrapper does."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.env.last(observe)
+        raw = self.env
+        agent = raw.agent_selection
+        return (
+            raw.observe(agent) if observe else None,
+            raw._cumulative_rewards[agent],
+            raw.terminations[agent],
+            raw.truncations[agent],
+            raw.infos[agent],
+        )
 
     def step(self, action: Any) -> None:
         if self._has_reset and self.env.agents:
@@ -187,6 +196,7 @@ class raw_env(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self._agent_to_act()
+        self._last_scores = self.table.game.scores()
         self._last_values = self._values()
         self._masks_to_infos()
 
@@ -216,12 +226,10 @@ class raw_env(AECEnv):
         return self.table.mask(self._seats[agent])
 
     def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
-        seat = self._seats[agent]
-        table = self.table
-        vector = self.encoder.encode(table.observation(seat))
         if self.flat:
-            return vector
-        return {"observation": vector, "action_mask": table.mask(seat)}
+            return self.encoder.encode(self.table.observation(self._seats[agent]))
+        vector, mask = self.table.observation_and_mask(self._seats[agent])
+        return {"observation": self.encoder.encode(vector), "action_mask": mask}
 
     def _values(self) -> list[float]:
         game = self.table.game
@@ -237,20 +245,20 @@ class raw_env(AECEnv):
         if action is None:
             raise ValueError(f"{agent} must act: None is only for an agent whose game is over")
         table = self.table
-        table.play_quiet(self._seats[agent], int(action))
-        before = self._last_values
-        after = self._last_values = self._values()
-        cumulative = self._cumulative_rewards
-        cumulative[agent] = 0.0
-        rewards = {}
-        for name, old, new in zip(self.agents, before, after):
-            reward = rewards[name] = float(new - old)
-            cumulative[name] += reward
-        self.rewards = rewards
         game = table.game
-        if game.is_over():
+        table.play_quiet(self._seats[agent], int(action))
+        self._cumulative_rewards[agent] = 0.0
+        scores = game.scores()
+        over = game.is_over()
+        if scores == self._last_scores and not over:
+            # Most steps: no score moved and the game goes on, so no value moved either.
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+        else:
+            self._last_scores = scores
+            self._reward_changes()
+        if over:
             self.terminations = dict.fromkeys(self.agents, True)
-            result = {"scores": game.scores(), "winner": game.winner}
+            result = {"scores": scores, "winner": game.winner}
             self.infos = {name: dict(result) for name in self.agents}
         else:
             self.agent_selection = self.possible_agents[game.turn]
@@ -258,6 +266,17 @@ class raw_env(AECEnv):
             self._masks_to_infos()
         if self.render_mode == "human":
             self.render()
+
+    def _reward_changes(self) -> None:
+        """Every agent's reward: the change of its value (``returns``) since the last step."""
+        before = self._last_values
+        after = self._last_values = self._values()
+        cumulative = self._cumulative_rewards
+        rewards = {}
+        for name, old, new in zip(self.agents, before, after):
+            reward = rewards[name] = float(new - old)
+            cumulative[name] += reward
+        self.rewards = rewards
 
     def render(self) -> str | None:
         """The acting seat's view as text (``ansi`` returns it, ``human`` prints it)."""

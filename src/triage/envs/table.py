@@ -112,6 +112,13 @@ class Table:
         self._fresh()
         return self.layout.observe_game(self.game, seat)
 
+    def observation_and_mask(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`observation` and :meth:`mask` in one call (what an adapter's step returns)."""
+        self._fresh()
+        game = self.game
+        layout = self.layout
+        return layout.observe_game(game, seat), layout.mask(self._legal if seat == game.turn else ())
+
     def legal_ids(self, seat: int) -> list[int]:
         """The seat's legal integers, sorted; empty when it is not its decision."""
         self._fresh()
@@ -129,20 +136,21 @@ class Table:
 
     def play_quiet(self, seat: int, index: int) -> list[dict[str, Any]]:
         """:meth:`play` returning the engine's own events (all-seeing: never for an agent)."""
-        if self.game.is_over():
-            raise IllegalActionError(f"action {index}: the game is over; no more actions are taken (R4)")
-        if seat != self.game.turn:
+        game = self.game
+        if seat != game.turn:
+            if game.is_over():
+                raise IllegalActionError(f"action {index}: the game is over; no more actions are taken (R4)")
             raise IllegalActionError(
-                f"action {index}: it is player {self.game.turn}'s decision, not player {seat}'s (R1)"
+                f"action {index}: it is player {game.turn}'s decision, not player {seat}'s (R1)"
             )
         self._fresh()
-        if (
-            isinstance(index, bool)
-            or not isinstance(index, (int, np.integer))
-            or index not in self._legal
-        ):
+        if type(index) is not int:  # noqa: E721 - a bool is an int but never an action
+            if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+                raise IllegalActionError(self._refusal(seat, index))
+            index = int(index)
+        if index not in self._legal:
             raise IllegalActionError(self._refusal(seat, index))
-        return self.game.apply_id(int(index))
+        return game.apply_id(index)
 
     def _refusal(self, seat: int, index: Any) -> str:
         """Why an integer is refused, naming the rule where the engine names one."""
