@@ -176,3 +176,38 @@ def test_the_remembered_card_features_stay_right_when_they_are_forgotten(monkeyp
             seat = table.game.turn
             table.play(seat, rng.choice(table.legal_ids(seat)))
     assert checked > 200
+
+
+def test_a_finished_game_refuses_every_integer_and_numpy_integers_are_taken() -> None:
+    """R4: nothing is played after the end; a NumPy integer is an integer, a bool is not."""
+    table = Table.deal(players=1, seed=3, config=make_config({"rounds": 1}))
+    first = True
+    while not table.game.is_over():
+        ids = table.legal_ids(0)
+        if first:
+            with pytest.raises(IllegalActionError, match="an action is an integer"):
+                table.play(0, True)  # type: ignore[arg-type]
+            table.play(0, np.int64(ids[0]))
+            first = False
+        else:
+            table.play(0, ids[-1])
+    before = state_dict(table.game)
+    with pytest.raises(IllegalActionError, match=r"the game is over.*\(R4\)"):
+        table.play(0, 0)
+    assert state_dict(table.game) == before
+
+
+def test_observation_and_mask_come_together_as_apart() -> None:
+    for table in random_positions(3, range(3), every=4):
+        for seat in range(3):
+            vector, mask = table.observation_and_mask(seat)
+            assert np.array_equal(vector, table.observation(seat))
+            assert np.array_equal(mask, table.mask(seat))
+
+
+def test_a_layout_too_small_for_the_game_is_refused_naming_the_sizes() -> None:
+    """K4/T8: a layout made for fewer hospital spaces cannot describe a game that may hold more."""
+    small = Table.deal(players=2, seed=0, config=make_config({"market": {"clinical_trial": {"limit": 0}}}))
+    large = Game.new(players=2, seed=0)
+    with pytest.raises(EncodingError, match=r"this layout holds 6 spaces.*allow 7"):
+        small.layout.observe_game(large, 0)
