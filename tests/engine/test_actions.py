@@ -153,26 +153,30 @@ def test_the_index_depends_on_public_data_only() -> None:
     assert action_space(Game.new(players=4, seed=99)) == first
     seen = view(Game.new(players=3, seed=5), 2)
     assert ActionSpace(*ActionSpace.sizes(seen["config"], seen["catalogue"])) == first
-    assert first.num_actions == 842
+    assert first.num_actions == 716
     assert first.split(first.index("heal", 2, 1, 1, 0)) == ("heal", (2, 1, 1, 0))
 
 
 def test_every_id_round_trips_and_numbers_only_mixes_that_can_pay() -> None:
-    """T6: the index numbers a (staff, congress) mix only if it fits the cost bound (M for a
-    diagnosis, the amount for a healing); every id splits into fields that index back to it."""
+    """T6: the index numbers a (staff, congress) mix only if it fits the cost bound (D, the
+    largest printed diagnosis, T1; the amount for a healing); every id splits into fields that
+    index back to it."""
     index = action_space(Game.new(players=2, seed=1))
     mixes = {"diagnose": set(), "heal": set()}
     for number in range(index.num_actions):
         block, fields = index.split(number)
         assert index.index(block, *fields) == number
         if block == "diagnose":
-            assert fields[1] + fields[2] <= index.max_cost
+            assert fields[1] + fields[2] <= index.max_diagnosis
             mixes[block].add(fields[1:])
         if block == "heal":
             assert fields[2] + fields[3] <= fields[1] + 1
             mixes[block].add(fields[1:])
-    bound = index.max_cost
+    deck = Game.new(players=2, seed=1).cards.values()
+    assert index.max_diagnosis == max(card.diagnosis or 0 for card in deck) == 3
+    bound = index.max_diagnosis
     assert len(mixes["diagnose"]) == (bound + 1) * (bound + 2) // 2
+    bound = index.max_cost
     assert len(mixes["heal"]) == sum((amount + 1) * (amount + 2) // 2 for amount in range(1, bound + 1))
     with pytest.raises(EncodingError, match=r"staff \+ congress at most its cost"):
         index.index("heal", 0, 0, 1, 1)  # two units of means for a healing of one

@@ -72,10 +72,16 @@ def test_an_integer_outside_the_mask_is_refused_clearly_and_changes_nothing() ->
 def test_an_overpaid_mix_is_refused_naming_the_payment_rule() -> None:
     for table in random_positions(2, range(20), every=1):
         seat = table.game.turn
-        slots = [(n, s) for n, s in enumerate(table.game.players[seat].hospital, 1) if s and not s.revealed]
+        bound = table.layout.max_diagnosis
+        cards = table.game.cards
+        slots = [
+            (n, s)
+            for n, s in enumerate(table.game.players[seat].hospital, 1)
+            if s and not s.revealed and (cards[s.card].diagnosis or 0) < bound
+        ]
         if table.game.phase == "treatment" and slots:
             space = slots[0][0]
-            index = table.layout.index("diagnose", space - 1, table.layout.max_cost, 0)
+            index = table.layout.index("diagnose", space - 1, bound, 0)
             with pytest.raises(IllegalActionError, match=r"more than the cost .* \(T6\)"):
                 table.play(seat, index)
             return

@@ -9,11 +9,12 @@ view and a determinized game agree on it. The sizes:
 * ``pending`` P: the most patients a player admits at once (``arrivals``, A1; 1 for a Helicopter);
 * ``terminals`` T: terminal cards in the deck (each may lie beside one board);
 * ``max_cost`` M: the largest single Diagnostics or Healing cost (printed difficulties, and a
-  chronic patient's Time, which stays below ``rounds``, T3).
+  chronic patient's Time, which stays below ``rounds``, T3);
+* ``max_diagnosis`` D: the largest Diagnostics cost (printed on the deck's cards, T1).
 
 The index is the concatenation of these blocks. Inside a block the ids follow its fields in
 row-major order (last field fastest), with one exception that keeps the space small: a payment
-field pair lists only the mixes that can pay, ``staff + congress`` at most the cost bound (M for a
+field pair lists only the mixes that can pay, ``staff + congress`` at most the cost bound (D for a
 diagnosis, the amount for a healing). ``staff`` and ``congress`` are the units of the cost paid
 with available Staff and Congress Doctors, tokens pay the rest (T6):
 
@@ -22,7 +23,7 @@ block          fields (range)                               engine action
 =============  ===========================================  ==============================
 admit          pending i (P), space s-1 (S)                 admit the i-th pending card to s
 reject         pending i (P)                                reject the i-th pending card
-diagnose       space s-1 (S), staff, congress (sum <= M)    diagnose the patient in space s
+diagnose       space s-1 (S), staff, congress (sum <= D)    diagnose the patient in space s
 heal           space s-1 (S), amount-1 (M), staff,          heal the patient in space s
                congress (sum <= amount)
 treat          terminal j (T), payer (3: token/staff/cong.) treat the j-th terminal patient
@@ -42,7 +43,7 @@ again; the states, events, views and history are those of the dict path.
 >>> game = Game.new(players=2, seed=3)
 >>> index = action_space(game)
 >>> index.num_actions, index.describe(index.num_actions - 1)
-(842, 'pass')
+(716, 'pass')
 >>> ids = game.legal_action_ids()
 >>> [id_to_action(game, i) for i in ids] == game.legal_actions()
 True
@@ -83,13 +84,13 @@ class ActionSpace:
     pending: int
     terminals: int
     max_cost: int
+    max_diagnosis: int
     #: (block, number of ids) in id order.
     blocks: tuple[tuple[str, int], ...] = field(init=False)
     offsets: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        shape = (self.spaces, self.pending, self.terminals, self.max_cost)
-        blocks = tuple((name, len(_block_fields(name, *shape))) for name in BLOCKS)
+        blocks = tuple((name, len(_block_fields(name, *self.shape))) for name in BLOCKS)
         object.__setattr__(self, "blocks", blocks)
         offsets, start = {}, 0
         for name, count in blocks:
@@ -98,8 +99,8 @@ class ActionSpace:
         object.__setattr__(self, "offsets", offsets)
 
     @staticmethod
-    def sizes(config: Mapping[str, Any], catalogue: Iterable[tuple[Any, ...]]) -> tuple[int, int, int, int]:
-        """(S, P, T, M) from a configuration in its file shape and the deck's card backs."""
+    def sizes(config: Mapping[str, Any], catalogue: Iterable[tuple[Any, ...]]) -> tuple[int, int, int, int, int]:
+        """(S, P, T, M, D) from a configuration in its file shape and the deck's card backs."""
         extra = 0
         for item in ("clinical_trial", "outpatient_clinic"):
             limit = config["market"][item]["limit"]
@@ -111,22 +112,30 @@ class ActionSpace:
             extra += limit
         terminals = 0
         printed = [config["rounds"], 1]
+        diagnoses = [0]
         for back in catalogue:
             terminals += back[0] == "terminal"
             printed.extend(value for value in (back[1], back[2]) if value is not None)
-        return BASE_SPACES + extra, max(config["arrivals"], 1), terminals, max(printed)
+            if back[1] is not None:
+                diagnoses.append(back[1])
+        return BASE_SPACES + extra, max(config["arrivals"], 1), terminals, max(printed), max(diagnoses)
 
     # ------------------------------------------------------------------ index arithmetic
 
     @property
+    def shape(self) -> tuple[int, int, int, int, int]:
+        """(S, P, T, M, D)."""
+        return (self.spaces, self.pending, self.terminals, self.max_cost, self.max_diagnosis)
+
+    @property
     def table(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """Every id's block and field values, in id order (computed once per shape)."""
-        return _decoded(self.spaces, self.pending, self.terminals, self.max_cost)
+        return _decoded(*self.shape)
 
     @property
     def ids(self) -> dict[tuple[str, tuple[int, ...]], int]:
         """The id of every (block, fields) (computed once per shape): :meth:`index` unchecked."""
-        return _ids_of(self.spaces, self.pending, self.terminals, self.max_cost)
+        return _ids_of(*self.shape)
 
     @property
     def num_actions(self) -> int:
@@ -134,13 +143,14 @@ class ActionSpace:
 
     def index(self, block: str, *fields: int) -> int:
         """The integer of a block's field values (see the module doc for their ranges)."""
-        number = _ids_of(self.spaces, self.pending, self.terminals, self.max_cost).get((block, fields))
+        number = _ids_of(*self.shape).get((block, fields))
         if number is None:
             if block not in BLOCKS:
                 raise EncodingError(f"unknown action block {block!r}")
             raise EncodingError(
                 f"{block} fields {fields} are not in this index (S={self.spaces}, P={self.pending}, "
-                f"T={self.terminals}, M={self.max_cost}; a payment's staff + congress at most its cost)"
+                f"T={self.terminals}, M={self.max_cost}, D={self.max_diagnosis}; a payment's staff + "
+                "congress at most its cost)"
             )
         return number
 
@@ -151,7 +161,7 @@ class ActionSpace:
         index = int(index)
         if not 0 <= index < self.num_actions:
             raise IllegalActionError(f"action {index} is outside the action space 0..{self.num_actions - 1}")
-        return _decoded(self.spaces, self.pending, self.terminals, self.max_cost)[index]
+        return _decoded(*self.shape)[index]
 
     def describe(self, index: int) -> str:
         """A static description of an action index (no position needed)."""
@@ -183,14 +193,16 @@ class ActionSpace:
         return f"remove terminal patient #{target - self.spaces}"
 
 
-def _block_fields(name: str, spaces: int, pending: int, terminals: int, max_cost: int) -> list[tuple[int, ...]]:
+def _block_fields(
+    name: str, spaces: int, pending: int, terminals: int, max_cost: int, max_diagnosis: int
+) -> list[tuple[int, ...]]:
     """Every field tuple of one block, in id order."""
     if name == "admit":
         return [(i, s) for i in range(pending) for s in range(spaces)]
     if name == "reject":
         return [(i,) for i in range(pending)]
     if name == "diagnose":
-        return [(s, *mix) for s in range(spaces) for mix in _mixes(max_cost)]
+        return [(s, *mix) for s in range(spaces) for mix in _mixes(max_diagnosis)]
     if name == "heal":
         return [(s, amount - 1, *mix) for s in range(spaces) for amount in range(1, max_cost + 1) for mix in _mixes(amount)]
     if name == "treat":
@@ -208,17 +220,16 @@ def _mixes(cost: int) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=64)
-def _decoded(spaces: int, pending: int, terminals: int, max_cost: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """Every id's block and fields, computed once per shape (``apply_id`` looks ids up here)."""
-    return tuple(
-        (name, fields) for name in BLOCKS for fields in _block_fields(name, spaces, pending, terminals, max_cost)
-    )
+def _decoded(*shape: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Every id's block and fields for a shape (S, P, T, M, D), computed once per shape
+    (``apply_id`` looks ids up here)."""
+    return tuple((name, fields) for name in BLOCKS for fields in _block_fields(name, *shape))
 
 
 @lru_cache(maxsize=64)
-def _ids_of(spaces: int, pending: int, terminals: int, max_cost: int) -> dict[tuple[str, tuple[int, ...]], int]:
+def _ids_of(*shape: int) -> dict[tuple[str, tuple[int, ...]], int]:
     """The id of every (block, fields), the inverse of :func:`_decoded`."""
-    return {entry: number for number, entry in enumerate(_decoded(spaces, pending, terminals, max_cost))}
+    return {entry: number for number, entry in enumerate(_decoded(*shape))}
 
 
 class _Plan:
@@ -319,7 +330,7 @@ def _memos(space: ActionSpace) -> tuple[dict[tuple[Any, ...], tuple[int, ...]], 
     return {}, {}, {}
 
 
-def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int]:
+def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int, int]:
     """:meth:`ActionSpace.sizes` read from a game's Config and card table directly."""
     limits = [config.market[item].limit for item in ("clinical_trial", "outpatient_clinic")]
     if None in limits:
@@ -329,14 +340,16 @@ def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int]:
         )
     terminals = 0
     largest = max(config.rounds, 1)
+    diagnosis = 0
     for spec in cards.values():
         if spec.kind == "terminal":
             terminals += 1
-        if spec.diagnosis is not None and spec.diagnosis > largest:
-            largest = spec.diagnosis
+        if spec.diagnosis is not None:
+            largest = max(largest, spec.diagnosis)
+            diagnosis = max(diagnosis, spec.diagnosis)
         if spec.healing is not None and spec.healing > largest:
             largest = spec.healing
-    return BASE_SPACES + sum(limits), max(config.arrivals, 1), terminals, largest
+    return BASE_SPACES + sum(limits), max(config.arrivals, 1), terminals, largest, diagnosis
 
 
 def _plan(game: "Game") -> _Plan:
@@ -358,8 +371,8 @@ def action_space(game: "Game") -> ActionSpace:
 
 
 @lru_cache(maxsize=64)
-def _space_of_sizes(spaces: int, pending: int, terminals: int, max_cost: int) -> ActionSpace:
-    return ActionSpace(spaces, pending, terminals, max_cost)
+def _space_of_sizes(*shape: int) -> ActionSpace:
+    return ActionSpace(*shape)
 
 
 def _budget_key(number: int, cost: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ from the view's public ``config`` and ``catalogue``), so an id here is the id of
 >>> game = Game.new(players=2, seed=3)
 >>> layout = Layout.from_view(view(game, 0))
 >>> layout.num_actions, layout.describe(layout.num_actions - 1)
-(2466, 'pass')
+(716, 'pass')
 """
 
 from __future__ import annotations
