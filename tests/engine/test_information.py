@@ -157,7 +157,7 @@ def test_a_spectator_sees_a_back_only_where_every_player_knows_it() -> None:
         game, _ = played(seed, players=2 + seed % 3, steps=40 + 25 * seed)
         watched = spectator_view(game)
         assert watched["viewer"] is None
-        public = set.intersection(*game.know_full)
+        public = frozenset.intersection(*game.know_full)
         for card in cards_in_view(watched):
             assert ("credits" in card) == (card["card"] in public)
         seen = [view(game, seat) for seat in range(game.num_players)]

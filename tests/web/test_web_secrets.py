@@ -83,8 +83,8 @@ def test_every_channel_is_the_same_on_games_the_seat_cannot_tell_apart(client: T
 def known_backs(game: Game, seat: int | None) -> tuple[set[str], set[str]]:
     """Cards whose whole back / whose kind the receiver may know by now (knowledge only grows)."""
     if seat is None:
-        full = set.intersection(*game.know_full)
-        priority = set.intersection(*game.know_priority) | full
+        full = frozenset.intersection(*game.know_full)
+        priority = frozenset.intersection(*game.know_priority) | full
     else:
         full = set(game.know_full[seat])
         priority = set(game.know_priority[seat]) | full

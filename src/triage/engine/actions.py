@@ -55,6 +55,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import not_
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from triage.engine.config import ITEM_HOLDING, MARKET_ITEMS
@@ -404,7 +405,7 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
     if game.resolving == seat and state.pending:
         # A4: every pending patient to every free space, or, with none free, each rejected;
         # the ids depend on the number pending and the free spaces only.
-        key = (len(state.pending), *[slot is None for slot in hospital])
+        key = (len(state.pending), *map(not_, hospital))  # True where a space is free
         found = plan.admission_memo.get(key)
         if found is None:
             found = plan.admission_memo[key] = plan.admission_ids(key[0], hospital)

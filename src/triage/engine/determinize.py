@@ -172,11 +172,11 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Game:
         raise DataError(f"view: {len(hidden)} cards are in no place the view shows")
     game.deck = deck
     game.known_positions = known
-    game.seen_fronts = set(view["cards"])
+    game.seen_fronts = frozenset(view["cards"])
     game.not_severe = set(view["not_severe"])
     for seat, entry in enumerate(view["knowledge"]):
-        game.know_full[seat] = set(entry["full"])
-        game.know_priority[seat] = set(entry["priority"])
+        game.know_full[seat] = frozenset(entry["full"])
+        game.know_priority[seat] = frozenset(entry["priority"])
     return game
 
 

@@ -158,12 +158,14 @@ class Game:
         self._rng: random.Random | int = rng
         self._rng_shared = False
         #: I2: per player, the cards whose treatment side it has seen / whose priority it knows.
-        self.know_full: list[set[str]] = [set() for _ in range(players)]
-        self.know_priority: list[set[str]] = [set() for _ in range(players)]
+        #: Knowledge only grows, so these are frozen and replaced when they grow (``_learn``):
+        #: copies share them, and views key their caches on them without copying.
+        self.know_full: list[frozenset[str]] = [frozenset() for _ in range(players)]
+        self.know_priority: list[frozenset[str]] = [frozenset() for _ in range(players)]
         #: I4: unrevealed cards that survived a Cleanup with 2+ Time, so are publicly not severe.
         self.not_severe: set[str] = set()
-        #: I1: cards whose front has been public at some moment.
-        self.seen_fronts: set[str] = set()
+        #: I1: cards whose front has been public at some moment (frozen, as knowledge).
+        self.seen_fronts: frozenset[str] = frozenset()
         #: I3: cards in the deck whose position public events have fixed.
         self.known_positions: set[str] = set()
         self.winner: int | None = None
@@ -261,10 +263,10 @@ class Game:
         # The generator is shared until one of the two needs it (see :attr:`rng`).
         other._rng = self._rng
         other._rng_shared = self._rng_shared = True
-        other.know_full = [set(known) for known in self.know_full]
-        other.know_priority = [set(known) for known in self.know_priority]
+        other.know_full = list(self.know_full)
+        other.know_priority = list(self.know_priority)
         other.not_severe = set(self.not_severe)
-        other.seen_fronts = set(self.seen_fronts)
+        other.seen_fronts = self.seen_fronts
         other.known_positions = set(self.known_positions)
         other.winner = self.winner
         other.setup = self.setup
@@ -346,7 +348,8 @@ class Game:
         if self.deck:
             top = self.deck[0]
             self.known_positions.add(top)
-            self.seen_fronts.add(top)
+            if top not in self.seen_fronts:  # see_front, inline: this runs at every draw
+                self.seen_fronts = self.seen_fronts | {top}
 
     def _draw(self, events: list[Event]) -> str | None:
         """Take the top card; an empty deck gives nothing (A1), or, with V1 ``discard``, is
@@ -376,14 +379,31 @@ class Game:
             self.known_positions.add(card)
         else:
             self.discard.insert(0, card)
-        self.seen_fronts.add(card)
+        self.see_front(card)
         self._touch_top()
         return where
 
     def _reveal(self, card: str) -> None:
         """A revealed treatment side is public (I1) and remembered by all (I2)."""
-        for known in self.know_full:
-            known.add(card)
+        for seat in range(len(self.players)):
+            self.learn_full(seat, card)
+
+    def see_front(self, card: str) -> None:
+        """I1: ``card``'s front is public from now on."""
+        if card not in self.seen_fronts:
+            self.seen_fronts = self.seen_fronts | {card}
+
+    def learn_full(self, seat: int, card: str) -> None:
+        """I2: ``seat`` has seen ``card``'s treatment side."""
+        known = self.know_full[seat]
+        if card not in known:
+            self.know_full[seat] = known | {card}
+
+    def learn_priority(self, seat: int, card: str) -> None:
+        """I2: ``seat`` knows ``card``'s priority."""
+        known = self.know_priority[seat]
+        if card not in known:
+            self.know_priority[seat] = known | {card}
 
     # ------------------------------------------------------------------ flow
 
@@ -476,7 +496,7 @@ class Game:
             # V2: a passed player made to draw by a Helicopter gets one more Treatment turn.
             self.reopened.add(seat)
         spec = self.cards[card]
-        self.seen_fronts.add(card)
+        self.see_front(card)
         events.append(
             {
                 "type": "drawn",
@@ -555,8 +575,8 @@ class Game:
                 player.hospital[index] = None
                 if not slot.revealed:
                     # I2: a standard patient that dies is known by all to have been severe.
-                    for known in self.know_priority:
-                        known.add(slot.card)
+                    for other in range(len(self.players)):
+                        self.learn_priority(other, slot.card)
                 self._die(seat, slot, 2, events)
             elif checked:
                 self.not_severe.add(slot.card)
@@ -572,7 +592,7 @@ class Game:
         event: Event = {"type": "checked", "player": seat, "card": card, "seen_by": others}
         if others:
             for other in others:
-                self.know_full[other].add(card)
+                self.learn_full(other, card)
             event["secret"] = {
                 "to": others,
                 "kind": spec.kind,
@@ -582,7 +602,7 @@ class Game:
                 "vp": spec.vp,
             }
         else:
-            self.know_priority[seat].add(card)
+            self.learn_priority(seat, card)
             event["secret"] = {"to": [seat], "kind": spec.kind, "priority": spec.priority}
         events.append(event)
 

@@ -106,7 +106,7 @@ class _Knower:
 
     __slots__ = ("full", "priority")
 
-    def __init__(self, full: set[str], priority: set[str]) -> None:
+    def __init__(self, full: frozenset[str], priority: frozenset[str]) -> None:
         self.full = full
         self.priority = priority
 
@@ -116,8 +116,8 @@ def _seat(game: Game, viewer: int) -> _Knower:
 
 
 def _everyone(game: Game) -> _Knower:
-    full = set.intersection(*game.know_full)
-    at_least_priority = set.intersection(
+    full = frozenset.intersection(*game.know_full)
+    at_least_priority = frozenset.intersection(
         *(known | prio for known, prio in zip(game.know_full, game.know_priority))
     )
     return _Knower(full, at_least_priority - full)
@@ -167,8 +167,10 @@ def _memory(game: Game, knower: _Knower, static: "_Static") -> dict[str, dict[st
     priority = knower.priority
     front, known, whole = static.memory_entries(game)
     seen = game.seen_fronts
-    # The same fronts seen and knowledge give the same memory: kept per card table, by content.
-    key = (frozenset(seen), frozenset(full & seen), frozenset(priority & seen))
+    # The same fronts seen and knowledge give the same memory: kept per card table, by content
+    # (the game's knowledge is frozen, so the key costs nothing to build and is mostly found by
+    # identity).
+    key = (seen, full, priority)
     memory = static.memories.get(key)
     if memory is None:
         if len(static.memories) > 4096:
@@ -182,9 +184,9 @@ def _memory(game: Game, knower: _Knower, static: "_Static") -> dict[str, dict[st
     return memory
 
 
-def _knowledge(static: "_Static", full: set[str], priority: set[str]) -> dict[str, list[str]]:
+def _knowledge(static: "_Static", full: frozenset[str], priority: frozenset[str]) -> dict[str, list[str]]:
     """One seat's entry of a view's ``knowledge`` (I2), kept per card table by content."""
-    key = (frozenset(full), frozenset(priority))
+    key = (full, priority)
     entry = static.knowledge.get(key)
     if entry is None:
         if len(static.knowledge) > 4096:
@@ -244,11 +246,11 @@ class _Static:
 
     def memory_entries(self, game: Game) -> tuple[dict[str, dict[str, Any]], ...]:
         if self.entries is None:
-            everything = set(self.cards)
+            everything = frozenset(self.cards)
             self.entries = (
-                _Entries(game, _Knower(set(), set()), 0),
-                _Entries(game, _Knower(set(), everything), 1),
-                _Entries(game, _Knower(everything, set()), 2),
+                _Entries(game, _Knower(frozenset(), frozenset()), 0),
+                _Entries(game, _Knower(frozenset(), everything), 1),
+                _Entries(game, _Knower(everything, frozenset()), 2),
             )
         return self.entries
 

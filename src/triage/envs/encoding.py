@@ -504,7 +504,7 @@ def _card_contents(cards: dict[str, Any]) -> dict[str, int]:
 
 
 def _card_features(
-    contents: dict[str, int], game: Game, full: set[str], priority: set[str], card: str, time: int | None,
+    contents: dict[str, int], game: Game, full: frozenset[str], priority: frozenset[str], card: str, time: int | None,
     not_severe: bool,
 ) -> array:
     """:func:`_put_card` of ``card_view(game, knowledge, card, time)`` for a seat that knows
@@ -521,7 +521,7 @@ def _card_features(
     return features
 
 
-def _slot_features(contents: dict[str, int], game: Game, full: set[str], priority: set[str], slot: Any) -> array:
+def _slot_features(contents: dict[str, int], game: Game, full: frozenset[str], priority: frozenset[str], slot: Any) -> array:
     """A hospital slot's entries: its card's features, then its Time, revealed and placed."""
     card = slot.card
     features = _card_features(contents, game, full, priority, card, slot.time, card in game.not_severe)
@@ -533,7 +533,7 @@ class _SeatKnowledge:
 
     __slots__ = ("full", "priority")
 
-    def __init__(self, full: set[str], priority: set[str]) -> None:
+    def __init__(self, full: frozenset[str], priority: frozenset[str]) -> None:
         self.full = full
         self.priority = priority
 

@@ -194,14 +194,14 @@ def _set_knowledge(game: Game) -> None:
     for player in game.players:
         for slot in player.hospital:
             if slot is not None:
-                game.seen_fronts.add(slot.card)
+                game.see_front(slot.card)
                 if slot.revealed:
                     game._reveal(slot.card)
         for patient in player.terminals:
-            game.seen_fronts.add(patient.card)
+            game.see_front(patient.card)
             game._reveal(patient.card)
-        game.seen_fronts.update(player.pending)
-    game.seen_fronts.update(game.discard)
+        game.seen_fronts |= frozenset(player.pending)
+    game.seen_fronts |= frozenset(game.discard)
     game._touch_top()
 
 
