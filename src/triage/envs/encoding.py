@@ -23,10 +23,10 @@ from __future__ import annotations
 import json
 import struct
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from operator import attrgetter
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -304,7 +304,7 @@ class Layout(ActionSpace):
         pending_at = terminals_at + self.terminals * _TERMINAL_SIZE
         slots = _SLOT_FEATURES
         cards = game.cards
-        for rel in range(count if count < MAX_PLAYERS else MAX_PLAYERS):
+        for rel in range(min(MAX_PLAYERS, count)):
             other = (seat + rel) % count
             player = players[other]
             start = at + rel * size

@@ -229,7 +229,9 @@ class raw_env(AECEnv):
         if self.flat:
             return self.encoder.encode(self.table.observation(self._seats[agent]))
         vector, mask = self.table.observation_and_mask(self._seats[agent])
-        return {"observation": self.encoder.encode(vector), "action_mask": mask}
+        if self.encoder.normalize:
+            vector = self.encoder.encode(vector)
+        return {"observation": vector, "action_mask": mask}
 
     def _values(self) -> list[float]:
         game = self.table.game
