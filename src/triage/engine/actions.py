@@ -396,10 +396,9 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
     seat = game.turn
     if seat is None or (player is not None and player != seat):
         return []
-    plan = game._id_plan
-    if plan is None or plan.cards is not game.cards or plan.config is not game.config:
+    plan = game._id_plan  # a game's cards and configuration never change (see Game)
+    if plan is None:
         plan = game._id_plan = _plan(game)
-    offsets = plan.offsets
     state = game.players[seat]
     hospital = state.hospital
     if game.resolving == seat and state.pending:
@@ -411,6 +410,7 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
             found = plan.admission_memo[key] = plan.admission_ids(key[0], hospital)
         return list(found)
     ids: list[int] = []
+    offsets = plan.offsets
     cards = game.cards
     staff = state.staff_available
     congress = state.congress

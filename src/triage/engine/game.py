@@ -137,6 +137,8 @@ class Game:
     ) -> None:
         if not _is_whole(players) or not 1 <= players <= 4:
             raise ValueError(f"a game has 1 to 4 players (R1), got {players!r}")
+        #: The rules and the card table: fixed for the game's life (copies share them, and the
+        #: integer plan below is worked out from them once).
         self.config = config
         self.cards = cards
         self.players = [PlayerState() for _ in range(players)]
@@ -750,8 +752,8 @@ class Game:
         seat = self.turn
         if seat is None:
             raise RuleError("game_over", "the game is over; no more actions are taken", "R4")
-        plan = self._id_plan
-        if plan is None or plan.cards is not self.cards or plan.config is not self.config:
+        plan = self._id_plan  # a game's cards and configuration never change
+        if plan is None:
             plan = self._id_plan = _actions._plan(self)
         block, f = plan.table[action_id]
         state = self.players[seat]
