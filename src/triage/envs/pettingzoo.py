@@ -233,11 +233,13 @@ class raw_env(AECEnv):
             vector = self.encoder.encode(vector)
         return {"observation": vector, "action_mask": mask}
 
-    def _values(self) -> list[float]:
+    def _values(self, scores: list[int] | None = None) -> list[float]:
         game = self.table.game
+        if scores is None:
+            scores = game.scores()
         if game.is_over():
-            return final_values(game.scores(), game.winner, self.returns, self._start)
-        return values(game.scores(), self.returns, self._start)
+            return final_values(scores, game.winner, self.returns, self._start)
+        return values(scores, self.returns, self._start)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -257,7 +259,7 @@ class raw_env(AECEnv):
             self.rewards = dict.fromkeys(self.agents, 0.0)
         else:
             self._last_scores = scores
-            self._reward_changes()
+            self._reward_changes(scores)
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
             result = {"scores": scores, "winner": game.winner}
@@ -269,10 +271,10 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _reward_changes(self) -> None:
+    def _reward_changes(self, scores: list[int]) -> None:
         """Every agent's reward: the change of its value (``returns``) since the last step."""
         before = self._last_values
-        after = self._last_values = self._values()
+        after = self._last_values = self._values(scores)
         cumulative = self._cumulative_rewards
         rewards = {}
         for name, old, new in zip(self.agents, before, after):

@@ -40,7 +40,7 @@ def make_game_config(rounds: int | None = None, return_to: str | None = None, **
 class Table:
     """A game plus the integer encoding of its actions, seen seat by seat."""
 
-    __slots__ = ("_key", "_legal", "_texts", "_views", "game", "layout")
+    __slots__ = ("_key", "_legal", "_sorted", "_texts", "_views", "game", "layout")
 
     def __init__(self, game: Game, layout: Layout | None = None) -> None:
         self.game = game
@@ -48,9 +48,10 @@ class Table:
         self._key = -1
         self._views: dict[int, View] = {}
         self._texts: dict[int, str] = {}
-        #: The legal integers of the seat to decide, sorted (a few: a list answers ``in`` as
-        #: fast as a set, without building one per position).
+        #: The legal integers of the seat to decide (a few: a list answers ``in`` as fast as a
+        #: set, without building one per position), sorted once someone asks for the list.
         self._legal: list[int] = []
+        self._sorted = True
 
     @classmethod
     def deal(cls, players: int = 2, seed: int = 0, config: Config | None = None) -> Table:
@@ -65,6 +66,7 @@ class Table:
         other._views = dict(self._views)
         other._texts = dict(self._texts)
         other._legal = self._legal
+        other._sorted = self._sorted
         return other
 
     def _fresh(self) -> None:
@@ -74,9 +76,8 @@ class Table:
             self._key = key
             self._views = {}
             self._texts = {}
-            ids = self.game.legal_action_ids()
-            ids.sort()
-            self._legal = ids
+            self._legal = self.game.legal_action_ids()
+            self._sorted = False
 
     def _view(self, seat: int) -> View:
         seat_view = self._views.get(seat)
@@ -123,7 +124,12 @@ class Table:
     def legal_ids(self, seat: int) -> list[int]:
         """The seat's legal integers, sorted; empty when it is not its decision."""
         self._fresh()
-        return list(self._legal) if seat == self.game.turn else []
+        if seat != self.game.turn:
+            return []
+        if not self._sorted:
+            self._legal.sort()
+            self._sorted = True
+        return list(self._legal)
 
     def mask(self, seat: int) -> np.ndarray:
         """The seat's int8 mask of legal integers (a new array each call)."""
