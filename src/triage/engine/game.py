@@ -160,8 +160,8 @@ class Game:
         self._rng: random.Random | int = rng
         self._rng_shared = False
         #: I2: per player, the cards whose treatment side it has seen / whose priority it knows.
-        #: Knowledge only grows, so these are frozen and replaced when they grow (``_learn``):
-        #: copies share them, and views key their caches on them without copying.
+        #: Knowledge only grows, so these are frozen and replaced when they grow (``learn_full``,
+        #: ``learn_priority``): copies share them, and views key their caches on them.
         self.know_full: list[frozenset[str]] = [frozenset() for _ in range(players)]
         self.know_priority: list[frozenset[str]] = [frozenset() for _ in range(players)]
         #: I4: unrevealed cards that survived a Cleanup with 2+ Time, so are publicly not severe.
