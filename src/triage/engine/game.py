@@ -350,8 +350,7 @@ class Game:
         if self.deck:
             top = self.deck[0]
             self.known_positions.add(top)
-            if top not in self.seen_fronts:  # see_front, inline: this runs at every draw
-                self.seen_fronts = self.seen_fronts | {top}
+            self.see_front(top)
 
     def _draw(self, events: list[Event]) -> str | None:
         """Take the top card; an empty deck gives nothing (A1), or, with V1 ``discard``, is

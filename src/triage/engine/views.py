@@ -238,8 +238,8 @@ class _Static:
         #: and a terminal patient by (card, Time, treated, ever treated): nothing else decides them.
         self.slots: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.terminals: dict[tuple[Any, ...], dict[str, Any]] = {}
-        #: A view's ``cards`` by (fronts seen, and of them those known fully / by priority),
-        #: and a seat's ``knowledge`` entry by (cards known fully, by priority).
+        #: A view's ``cards`` by (fronts seen, cards known fully, by priority), and a seat's
+        #: ``knowledge`` entry by (cards known fully, by priority): the game's frozen sets.
         self.memories: dict[tuple[frozenset[str], ...], dict[str, dict[str, Any]]] = {}
         self.knowledge: dict[tuple[frozenset[str], ...], dict[str, list[str]]] = {}
 

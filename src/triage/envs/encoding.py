@@ -582,14 +582,6 @@ def _put_card(vector: np.ndarray, at: int, card: dict[str, Any], not_severe: boo
         vector[at + _AFTER_KIND + 6] = 1.0
 
 
-def _one_hot(value: Any, choices: tuple[str, ...]) -> list[float]:
-    return [float(value == choice) for choice in choices]
-
-
-def _zeros(fields: tuple[str, ...]) -> list[float]:
-    return [0.0] * len(fields)
-
-
 def _position(items: list[str], card: str, what: str) -> int:
     if card not in items:
         raise EncodingError(f"{card!r} is not a {what} of the viewing seat")

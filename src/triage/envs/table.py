@@ -115,9 +115,8 @@ class Table:
 
     def observation_and_mask(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`observation` and :meth:`mask` in one call (what an adapter's step returns)."""
+        self._fresh()
         game = self.game
-        if len(game.history) != self._key:
-            self._fresh()
         layout = self.layout
         return layout.observe_game(game, seat), layout.mask(self._legal if seat == game.turn else ())
 
@@ -150,8 +149,7 @@ class Table:
             raise IllegalActionError(
                 f"action {index}: it is player {game.turn}'s decision, not player {seat}'s (R1)"
             )
-        if len(game.history) != self._key:
-            self._fresh()
+        self._fresh()
         if type(index) is not int:  # a bool is an int, but never an action
             if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
                 raise IllegalActionError(self._refusal(seat, index))
