@@ -306,7 +306,7 @@ class _Plan:
         return ids
 
 
-_PLANS: dict[int, _Plan] = {}
+_PLANS: dict[Any, _Plan] = {}
 
 
 @lru_cache(maxsize=64)
@@ -354,20 +354,27 @@ def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int, int]:
 
 
 def _plan(game: "Game") -> _Plan:
+    """The plan of ``game``'s deck and configuration: one per card table, or one per deck key
+    (``Game.deck_key``) and configuration for deals of a shared deck, which hold the same
+    contents under other handles (the plan depends on the contents only)."""
     cards = game.cards
-    plan = _PLANS.get(id(cards))
-    if plan is not None and plan.cards is cards and plan.config is game.config:
+    config = game.config
+    deck = game.deck_key
+    key: Any = id(cards) if deck is None else (deck, id(config))
+    plan = _PLANS.get(key)
+    # A plan holds its configuration and cards, so the ids in its key stay theirs.
+    if plan is not None and plan.config is config and (deck is not None or plan.cards is cards):
         return plan
-    plan = _Plan(cards, game.config)
+    plan = _Plan(cards, config)
     if len(_PLANS) > 256:
         _PLANS.clear()
-    _PLANS[id(cards)] = plan
+    _PLANS[key] = plan
     return plan
 
 
 def action_space(game: "Game") -> ActionSpace:
-    """The action index of ``game``'s configuration and deck (cached per card table and
-    configuration, which copies of a game share)."""
+    """The action index of ``game``'s configuration and deck (worked out once per card table,
+    or per shared deck, and configuration)."""
     return _plan(game).space
 
 

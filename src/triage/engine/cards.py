@@ -159,6 +159,10 @@ def standard_deck_path() -> Path:
 
 _STANDARD_DECK: tuple[CardSpec, ...] | None = None
 
+#: ``Game.deck_key`` of a game dealt from the standard deck (read once per process, so every
+#: such deal holds the same cards under other handles).
+STANDARD_DECK_KEY = "standard"
+
 
 def load_standard_deck() -> list[CardSpec]:
     """The default deck ``decks/standard.toml`` (read once per process)."""

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from triage.engine import actions as _actions
-from triage.engine.cards import CardSpec, load_standard_deck
+from triage.engine.cards import STANDARD_DECK_KEY, CardSpec, load_standard_deck
 from triage.engine.config import ITEM_HOLDING, MARKET_ITEMS, Config, make_config
 from triage.engine.errors import RuleError
 from triage.engine.state import Patient, PlayerState
@@ -122,6 +122,7 @@ class Game:
         "history",
         "initial_events",
         "origins",
+        "deck_key",
         "_id_plan",
     )
 
@@ -177,6 +178,11 @@ class Game:
         self.initial_events: list[Event] = []
         #: Secret: the deck-file id of each card's neutral handle (K1), for designers' statistics.
         self.origins: dict[str, str] = {card: card for card in cards} if origins is None else origins
+        #: The name of the deck list this game was dealt from when many deals share it
+        #: (:data:`STANDARD_DECK_KEY`), else None. What depends on the deck's contents only (the
+        #: integer action plan, an encoder's card contents) is then worked out once per deck
+        #: and configuration, not once per deal.
+        self.deck_key: str | None = None
         #: The integer action index of these cards and configuration, once asked for.
         self._id_plan: Any = None
 
@@ -216,6 +222,8 @@ class Game:
             setup_deck = [card.to_dict() for card in deck_cards]
         origins = {handle: deck_cards[position].id for handle, position in zip(handles, positions)}
         game = cls(config, cards, players, rng, origins)
+        if deck is None:
+            game.deck_key = STANDARD_DECK_KEY
         game.deck = list(handles)
         game.setup = {
             "players": players,
@@ -275,6 +283,7 @@ class Game:
         other.history = list(self.history)
         other.initial_events = self.initial_events
         other.origins = self.origins
+        other.deck_key = self.deck_key
         other._id_plan = self._id_plan
         return other
 
