@@ -333,7 +333,9 @@ class Game:
         return self.phase == "over"
 
     def scores(self) -> list[int]:
-        return [player.score for player in self.players]
+        """Each player's score, VP plus QoC (R4: ``PlayerState.score``, summed here without
+        the property call: adapters read it after every action)."""
+        return [player.vp + player.quality for player in self.players]
 
     def solo_tier(self) -> str | None:
         """R4 solo: the best score tier of the configuration (``solo.tiers``) that a finished,

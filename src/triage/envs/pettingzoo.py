@@ -190,7 +190,8 @@ class raw_env(AECEnv):
 
     def _reset_bookkeeping(self) -> None:
         self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._no_rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards = self._no_rewards.copy()
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -256,7 +257,7 @@ class raw_env(AECEnv):
         over = game.is_over()
         if scores == self._last_scores and not over:
             # Most steps: no score moved and the game goes on, so no value moved either.
-            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.rewards = self._no_rewards.copy()
         else:
             self._last_scores = scores
             self._reward_changes(scores)
