@@ -150,9 +150,19 @@ def card_view(game: Game, knower: _Knower, card: str, time: int | None = None) -
     return data
 
 
-def _slot_view(game: Game, knower: _Knower, slot: Patient) -> dict[str, Any]:
-    data = card_view(game, knower, slot.card, slot.time)
-    data["time"] = slot.time
+def _slot_view(game: Game, static: "_Static", level: int, slot: Patient) -> dict[str, Any]:
+    """A hospital patient as seen with knowledge ``level`` (0 front, 1 priority, 2 full):
+    :func:`card_view` of the card with its Time, then its Time, revealed and placed. Built from
+    the card's memory entry (made once per card and level and shared across deals): only a
+    chronic patient's healing, its Time (T3), differs from it, and only where its kind is known."""
+    card = slot.card
+    time = slot.time
+    data: dict[str, Any] = {"card": card, **static.memory_entries(game)[level][card]}
+    if level:
+        spec = game.cards[card]
+        if level == 2 and spec.healing is None or level == 1 and spec.kind == "chronic":
+            data["healing"] = time
+    data["time"] = time
     data["revealed"] = slot.revealed
     data["placed"] = slot.placed
     return data
@@ -216,20 +226,7 @@ class _Static:
     def __init__(self, game: Game) -> None:
         self.cards = game.cards
         self.config = game.config
-        self.card_ids = sorted(game.cards)
-        # By diagnosis, healing (none first), credits, VP, then kind.
-        backs = sorted(
-            (spec.back() for spec in game.cards.values()),
-            key=lambda back: (
-                -1 if back[1] is None else back[1],
-                -1 if back[2] is None else back[2],
-                back[3],
-                back[4],
-                back[0],
-            ),
-        )
-        self.catalogue = [list(back) for back in backs]
-        self.config_dict = game.config.to_dict()
+        self.card_ids, self.catalogue, self.config_dict = _deck_parts(game)
         #: Memory entries of every card by level of knowledge (front only, priority, full).
         self.entries: tuple[dict[str, dict[str, Any]], ...] | None = None
         #: The deck's top card as shown (its entry with its id), by level of knowledge.
@@ -253,6 +250,38 @@ class _Static:
                 _Entries(game, _Knower(everything, frozenset()), 2),
             )
         return self.entries
+
+
+_DECK_PARTS: dict[tuple[str, int], tuple[Any, tuple[list[str], list[list[Any]], dict[str, Any]]]] = {}
+
+
+def _deck_parts(game: Game) -> tuple[list[str], list[list[Any]], dict[str, Any]]:
+    """The card ids, the catalogue and the configuration of a view: the same for every deal of
+    a shared deck (``Game.deck_key``: the same cards under the same handles, K1) and
+    configuration, so made once for them."""
+    deck = game.deck_key
+    config = game.config
+    if deck is not None:
+        cached = _DECK_PARTS.get((deck, id(config)))
+        if cached is not None and cached[0] is config:  # it holds the configuration: the id stays its own
+            return cached[1]
+    # By diagnosis, healing (none first), credits, VP, then kind.
+    backs = sorted(
+        (spec.back() for spec in game.cards.values()),
+        key=lambda back: (
+            -1 if back[1] is None else back[1],
+            -1 if back[2] is None else back[2],
+            back[3],
+            back[4],
+            back[0],
+        ),
+    )
+    parts = (sorted(game.cards), [list(back) for back in backs], config.to_dict())
+    if deck is not None:
+        if len(_DECK_PARTS) > 64:
+            _DECK_PARTS.clear()
+        _DECK_PARTS[(deck, id(config))] = (config, parts)
+    return parts
 
 
 class _Entries(dict):  # type: ignore[type-arg]
@@ -360,10 +389,11 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
                 hospital[names[index]] = None
                 continue
             card = slot.card
-            key = (card, 2 if card in full else 1 if card in priority else 0, slot.time, slot.revealed, slot.placed)
+            level = 2 if card in full else 1 if card in priority else 0
+            key = (card, level, slot.time, slot.revealed, slot.placed)
             shown = slots.get(key)
             if shown is None:
-                shown = slots[key] = _slot_view(game, knower, slot)
+                shown = slots[key] = _slot_view(game, static, level, slot)
             hospital[names[index]] = shown
         shown_terminals = []
         for patient in player.terminals:
