@@ -23,10 +23,12 @@ from triage.engine.actions import (
     ActionSpace,
     EncodingError,
     IllegalActionError,
+    _plan,
     action_space,
     action_to_id,
     id_to_action,
 )
+from triage.engine.cards import STANDARD_DECK_KEY, load_standard_deck
 from triage.engine.records import make_record, replay
 
 variants = st.fixed_dictionaries(
@@ -155,6 +157,26 @@ def test_the_index_depends_on_public_data_only() -> None:
     assert ActionSpace(*ActionSpace.sizes(seen["config"], seen["catalogue"])) == first
     assert first.num_actions == 716
     assert first.split(first.index("heal", 2, 1, 1, 0)) == ("heal", (2, 1, 1, 0))
+
+
+def test_deals_of_the_standard_deck_share_one_plan_and_other_decks_get_their_own() -> None:
+    """The plan depends on the deck's contents and the configuration only, so deals of the
+    standard deck (``Game.deck_key``) share it; a deal of another deck list, or under another
+    configuration, gets its own, with its own sizes (T1, T8)."""
+    first, second = Game.new(players=2, seed=1), Game.new(players=3, seed=2)
+    assert first.deck_key == STANDARD_DECK_KEY and first.copy().deck_key == STANDARD_DECK_KEY
+    assert _plan(first) is _plan(second)
+    assert _plan(Game.new(players=2, seed=1, config=make_config({"rounds": 7}))) is not _plan(first)
+    deck = [card for card in load_standard_deck() if card.kind != "terminal"]
+    own = Game.new(players=2, seed=1, deck=deck)
+    assert own.deck_key is None
+    assert _plan(own) is not _plan(first)
+    assert action_space(own).terminals == 0 and action_space(first).terminals > 0
+    rng = random.Random(3)
+    while own.turn is not None:  # its ids are its own deck's
+        ids = own.legal_action_ids()
+        assert [id_to_action(own, i) for i in ids] == own.legal_actions()
+        own.apply_id(rng.choice(ids))
 
 
 def test_every_id_round_trips_and_numbers_only_mixes_that_can_pay() -> None:

@@ -10,13 +10,17 @@ random legal actions, checking after every action the invariants the rules promi
 * a refused action changes nothing, in the state, in any view, in the history or the generator;
 * the record replays to the identical game (D1);
 * a view drawn again by ``determinize`` is the view it came from, and the drawn game offers the
-  same legal actions (I4).
+  same legal actions (I4);
+* a view, whose entries are shared between views, copies and deals, shows exactly what
+  ``card_view`` gives with the seat's knowledge, in the same order (I1, I2).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from types import SimpleNamespace
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -26,6 +30,7 @@ from triage.engine import Game, RuleError, make_config, state_dict, view
 from triage.engine.determinize import determinize
 from triage.engine.records import make_record, replay
 from triage.engine.state import COUNTERS
+from triage.engine.views import card_view
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -304,3 +309,52 @@ def test_refusals_and_legal_actions_depend_only_on_the_view(
             except RuleError as error:
                 answers.append(str(error))
         assert answers[0] == answers[1], f"{action}: {answers}"
+
+
+def uncached_view_parts(game: Game, seat: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Every hospital and the remembered cards of ``seat``'s view, from ``card_view`` alone."""
+    knower = SimpleNamespace(full=game.know_full[seat], priority=game.know_priority[seat])
+    hospitals = [
+        {
+            str(number): None
+            if slot is None
+            else {
+                **card_view(game, knower, slot.card, slot.time),  # type: ignore[arg-type]
+                "time": slot.time,
+                "revealed": slot.revealed,
+                "placed": slot.placed,
+            }
+            for number, slot in enumerate(player.hospital, start=1)
+        }
+        for player in game.players
+    ]
+    memory = {}
+    for card in sorted(game.seen_fronts):
+        entry = card_view(game, knower, card)  # type: ignore[arg-type]
+        del entry["card"]
+        memory[card] = entry
+    return hospitals, memory
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec=games, choices=st.integers(0, 2**32), stop=st.integers(0, 200))
+def test_a_view_shows_what_card_view_shows_whatever_its_caches_hold(
+    spec: dict[str, Any], choices: int, stop: int
+) -> None:
+    """I1, I2: a view's patients, remembered cards, card ids, catalogue and configuration
+    equal (as JSON text, so in the same order) what is built afresh for this position, after
+    other deals of the same deck have filled the shared entries."""
+    rng = random.Random(choices)
+    for other_seed in (spec["seed"] + 1, spec["seed"] + 2):
+        other = played_prefix({**spec, "seed": other_seed}, rng, stop)
+        for seat in range(other.num_players):
+            view(other, seat)
+    game = played_prefix(spec, rng, stop)
+    for seat in range(game.num_players):
+        seen = view(game, seat)
+        hospitals, memory = uncached_view_parts(game, seat)
+        assert json.dumps([player["hospital"] for player in seen["players"]]) == json.dumps(hospitals)
+        assert json.dumps(seen["cards"]) == json.dumps(memory)
+        assert seen["card_ids"] == sorted(game.cards)
+        assert Counter(map(tuple, seen["catalogue"])) == Counter(spec.back() for spec in game.cards.values())
+        assert seen["config"] == game.config.to_dict()

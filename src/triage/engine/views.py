@@ -150,7 +150,7 @@ def card_view(game: Game, knower: _Knower, card: str, time: int | None = None) -
     return data
 
 
-def _slot_view(game: Game, static: "_Static", level: int, slot: Patient) -> dict[str, Any]:
+def _slot_view(game: Game, static: _Static, level: int, slot: Patient) -> dict[str, Any]:
     """A hospital patient as seen with knowledge ``level`` (0 front, 1 priority, 2 full):
     :func:`card_view` of the card with its Time, then its Time, revealed and placed. Built from
     the card's memory entry (made once per card and level and shared across deals): only a
