@@ -7,6 +7,8 @@ import random
 import numpy as np
 import pytest
 from envs_helpers import advanced_table, random_positions
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from triage.engine import Game, make_config, state_dict, view
 from triage.engine.determinize import determinize
@@ -160,6 +162,42 @@ def test_the_observation_from_the_game_is_the_observation_of_the_view(players: i
             checked += 1
     assert checked > 50
 
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.integers(1, 4),
+    seed=st.integers(0, 2**32),
+    options=st.fixed_dictionaries(
+        {
+            "arrivals": st.integers(1, 3),
+            "helicopter_draws": st.sampled_from(["wait", "reopen"]),
+            "terminal_upkeep": st.sampled_from(["death", "reward"]),
+            "return_to": st.sampled_from(["top", "bottom", "discard"]),
+            "quality_floor": st.sampled_from([None, 0]),
+        }
+    ),
+)
+def test_kept_parts_of_an_observation_are_those_worked_out_afresh(
+    players: int, seed: int, options: dict[str, object]
+) -> None:
+    """A table keeps each seat's numbers for the other players while their state
+    (``Game.changes``: every action, draw, V2 reopening and Cleanup raises it), the seat's
+    knowledge and the turn stay the same: at every position of a whole game, on the dict and
+    the integer paths, with seats observing in a random order, the kept vector is the one
+    worked out afresh (I1-I4, every variant V1-V4)."""
+    config = make_config(options)
+    table = Table.deal(players=players, seed=seed, config=config)
+    fresh = Layout.from_view(view(table.game, 0))
+    rng = random.Random(seed)
+    while not table.game.is_over():
+        for seat in rng.sample(range(players), players):
+            assert np.array_equal(table.observation(seat), fresh.observe_game(table.game, seat))
+        seat = table.game.turn
+        if rng.random() < 0.5:
+            table.play(seat, rng.choice(table.legal_ids(seat)))
+        else:
+            table.game.apply(rng.choice(table.game.legal_actions()))
 
 
 def test_the_remembered_card_features_stay_right_when_they_are_forgotten(monkeypatch) -> None:

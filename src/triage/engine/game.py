@@ -123,6 +123,7 @@ class Game:
         "initial_events",
         "origins",
         "deck_key",
+        "changes",
         "_id_plan",
     )
 
@@ -183,6 +184,12 @@ class Game:
         #: integer action plan, an encoder's card contents) is then worked out once per deck
         #: and configuration, not once per deal.
         self.deck_key: str | None = None
+        #: Per player, how many times its board, tracks or supply may have changed: raised for
+        #: the actor of every action, a player who draws, a passed player a Helicopter draw
+        #: reopens (V2), and every player at Cleanup (C1-C5, then the next round's Income). An
+        #: observer may keep what it built from one player's state while this stays the same
+        #: in the same game (a copy starts from these counts, then goes its own way).
+        self.changes: list[int] = [0] * players
         #: The integer action index of these cards and configuration, once asked for.
         self._id_plan: Any = None
 
@@ -284,6 +291,7 @@ class Game:
         other.initial_events = self.initial_events
         other.origins = self.origins
         other.deck_key = self.deck_key
+        other.changes = list(self.changes)
         other._id_plan = self._id_plan
         return other
 
@@ -487,6 +495,7 @@ class Game:
             seat = next(seat for seat in order if seat in self.reopened)
             self.reopened.discard(seat)
             players[seat].passed = False
+            self.changes[seat] += 1
             self.extra_turn = seat
             self.turn = seat
             return True
@@ -504,6 +513,7 @@ class Game:
             events.append({"type": "deck_empty", "player": seat})
             return
         player = self.players[seat]
+        self.changes[seat] += 1
         if self.phase == "treatment" and player.passed and self.config.helicopter_draws == "reopen":
             # V2: a passed player made to draw by a Helicopter gets one more Treatment turn.
             self.reopened.add(seat)
@@ -540,6 +550,7 @@ class Game:
         """C1-C5: Time, checks and deaths, then the end test (R4) or the next round."""
         self.phase = "cleanup"
         self.turn = None
+        self.changes = [count + 1 for count in self.changes]  # C1-C5 and Income touch every board
         order = self.order()
         for seat in order:
             self._add_time(seat, events)
@@ -742,6 +753,7 @@ class Game:
             )
         events: list[Event] = []
         normalised = _HANDLERS[kind](self, actor, action, events)
+        self.changes[actor] += 1
         self.history.append({"by": actor, "do": normalised})
         self._check_cures(actor, events)
         self._run(events)
@@ -811,6 +823,7 @@ class Game:
         else:
             cure = -1
             done = self._pass(seat, events)
+        self.changes[seat] += 1
         self.history.append({"by": seat, "do": done})
         if cure >= 0:
             slot = state.hospital[cure]

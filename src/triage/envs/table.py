@@ -40,7 +40,7 @@ def make_game_config(rounds: int | None = None, return_to: str | None = None, **
 class Table:
     """A game plus the integer encoding of its actions, seen seat by seat."""
 
-    __slots__ = ("_key", "_legal", "_sorted", "_texts", "_views", "game", "layout")
+    __slots__ = ("_key", "_legal", "_memo", "_sorted", "_texts", "_views", "game", "layout")
 
     def __init__(self, game: Game, layout: Layout | None = None) -> None:
         self.game = game
@@ -52,6 +52,8 @@ class Table:
         #: set, without building one per position), sorted once someone asks for the list.
         self._legal: list[int] = []
         self._sorted = True
+        #: What :meth:`Layout.observe_game` keeps between observations of this game.
+        self._memo: dict[Any, Any] = {}
 
     @classmethod
     def deal(cls, players: int = 2, seed: int = 0, config: Config | None = None) -> Table:
@@ -67,6 +69,7 @@ class Table:
         other._texts = dict(self._texts)
         other._legal = self._legal
         other._sorted = self._sorted
+        other._memo = dict(self._memo)  # kept parts are never changed, only replaced
         return other
 
     def _fresh(self) -> None:
@@ -111,14 +114,14 @@ class Table:
         """The seat's observation vector: ``layout.observe(view(game, seat))``, computed straight
         from the game with the seat's knowledge (:meth:`Layout.observe_game`)."""
         self._fresh()
-        return self.layout.observe_game(self.game, seat)
+        return self.layout.observe_game(self.game, seat, self._memo)
 
     def observation_and_mask(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`observation` and :meth:`mask` in one call (what an adapter's step returns)."""
         self._fresh()
         game = self.game
         layout = self.layout
-        return layout.observe_game(game, seat), layout.mask(self._legal if seat == game.turn else ())
+        return layout.observe_game(game, seat, self._memo), layout.mask(self._legal if seat == game.turn else ())
 
     def legal_ids(self, seat: int) -> list[int]:
         """The seat's legal integers, sorted; empty when it is not its decision."""
