@@ -17,6 +17,7 @@ this never paints itself into a corner when some consistent game exists.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
@@ -49,8 +50,9 @@ def _hospital_time(view: dict[str, Any]) -> dict[str, int]:
     return times
 
 
-def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, Back]:
-    """Each unknown card's back, drawn as described in the module doc.
+def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, int]:
+    """Each card's back, as its position in the catalogue's pool (:func:`_catalogue_pool`):
+    known ones as known, the others drawn as described in the module doc.
 
     The pool of backs still free keeps the catalogue's order; a card's candidates are the free
     backs that fit it, in that order, and ``rng.choice`` picks one (so a seed always draws the
@@ -61,8 +63,8 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, Back]:
     full = set(knowledge["full"])
     priority_only = set(knowledge["priority"])
     memory: dict[str, dict[str, Any]] = view["cards"]
-    pool, keys, template, by_back = _catalogue_pool(view["catalogue"])
-    backs: dict[str, Back] = {}
+    pool, keys, template, by_back, _ = _catalogue_pool(view["catalogue"])
+    backs: dict[str, int] = {}
     # A known back takes the first free copy of that back in the pool.
     taken: set[int] = set()
     used: dict[Back, int] = {}
@@ -76,18 +78,18 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, Back]:
             raise DataError(f"view: card {card}'s known back {back} is not in the catalogue")
         used[back] = count + 1
         taken.add(copies[count])
-        backs[card] = back
+        backs[card] = copies[count]
     buckets = {key: list(positions) for key, positions in template.items()}
     for position in taken:
         # Few backs are known: removing them is cheaper than filtering every class list.
         buckets[keys[position]].remove(position)
 
     # What ``choice`` and ``randrange(n)`` draw from (the same numbers from the same seed).
-    randbelow = rng._randbelow
+    randbelow = _below(rng)
 
-    def take(position: int) -> Back:
+    def take(position: int) -> int:
         buckets[keys[position]].remove(position)
-        return pool[position]
+        return position
     not_severe = set(view["not_severe"])
     for card, time in _hospital_time(view).items():
         if time >= 2:
@@ -133,8 +135,33 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, Back]:
     for card in unseen:
         if not alive:
             raise DataError(f"view: no card back fits {card}: no game is consistent with this view")
-        backs[card] = pool[alive.pop(randbelow(len(alive)))]  # = rng.randrange(len(alive))
+        backs[card] = alive.pop(randbelow(len(alive)))  # = rng.randrange(len(alive))
     return backs
+
+
+def _below(rng: random.Random) -> Callable[[int], int]:
+    """``rng._randbelow``: a number in [0, n), the draw that ``choice``, ``randrange`` and
+    ``shuffle`` make. For a plain ``random.Random``, its own algorithm on ``getrandbits``
+    without a method look-up per draw (the same numbers; a world takes 30 to 60 draws)."""
+    if type(rng) is not random.Random:
+        return rng._randbelow  # type: ignore[attr-defined,no-any-return]
+    getrandbits = rng.getrandbits
+
+    def below(n: int) -> int:
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+
+    return below
+
+
+def _shuffle(items: list[Any], below: Callable[[int], int]) -> None:
+    """``random.shuffle`` with ``below`` as its ``_randbelow`` (the same order from one seed)."""
+    for i in reversed(range(1, len(items))):
+        j = below(i + 1)
+        items[i], items[j] = items[j], items[i]
 
 
 def determinize(view: dict[str, Any], rng: random.Random) -> Game:
@@ -147,25 +174,24 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Game:
     True
     """
     backs = _draw_backs(view, rng)
+    pool, *_, named = _catalogue_pool(view["catalogue"])
     # _spec of each card, inline: a world has every card of the deck.
     cards: dict[str, CardSpec] = {}
-    for card, back in backs.items():
-        specs = _SPECS.get(back)
-        spec = specs.get(card) if specs is not None else None
-        cards[card] = spec if spec is not None else _spec(card, back)
+    for card, position in backs.items():
+        spec = named[position].get(card)
+        cards[card] = spec if spec is not None else _spec(card, pool[position])
     # The drawn game's generator: seeded from ``rng`` now, made when first needed.
+    placed: set[str] = set(view["discard"])
+    boards = [_restore_player(data, placed) for data in view["players"]]
     game = Game(
-        _config(view["config"]), cards, len(view["players"]), rng.getrandbits(64), _identity(view["card_ids"])
+        _config(view["config"]), cards, len(boards), rng.getrandbits(64), _identity(view["card_ids"]), boards
     )
     _restore_flow(game, view)
-    placed: set[str] = set(view["discard"])
-    for seat, data in enumerate(view["players"]):
-        game.players[seat] = _restore_player(data, placed)
     game.discard = list(view["discard"])
     known = set(view["deck_known"])
     known.discard(None)
     hidden = [card for card in view["card_ids"] if card not in placed and card not in known]
-    rng.shuffle(hidden)
+    _shuffle(hidden, _below(rng))
     draw = hidden.pop
     deck = [card if card is not None else draw() for card in view["deck_known"]]
     if hidden:
@@ -185,10 +211,16 @@ _POOLS: dict[int, tuple[list[list[Any]], tuple[Any, ...]]] = {}
 
 def _catalogue_pool(
     catalogue: list[list[Any]],
-) -> tuple[list[Back], list[tuple[Any, ...]], dict[tuple[Any, ...], list[int]], dict[Back, list[int]]]:
+) -> tuple[
+    list[Back],
+    list[tuple[Any, ...]],
+    dict[tuple[Any, ...], list[int]],
+    dict[Back, list[int]],
+    list[dict[str, CardSpec]],
+]:
     """The catalogue's backs, each back's (front class, kind), the positions of each such
-    class and of each back: worked out once per catalogue object (views of one game share
-    theirs)."""
+    class and of each back, and each back's cards by id (:func:`_spec`'s table): worked out
+    once per catalogue object (views of one deck and configuration share theirs)."""
     cached = _POOLS.get(id(catalogue))
     if cached is not None and cached[0] is catalogue:
         return cached[1]  # type: ignore[return-value]
@@ -199,10 +231,11 @@ def _catalogue_pool(
     for position, key in enumerate(keys):
         template.setdefault(key, []).append(position)
         by_back.setdefault(pool[position], []).append(position)
+    named = [_SPECS.setdefault(back, {}) for back in pool]
     if len(_POOLS) > 256:
         _POOLS.clear()
-    _POOLS[id(catalogue)] = (catalogue, (pool, keys, template, by_back))
-    return pool, keys, template, by_back
+    _POOLS[id(catalogue)] = (catalogue, (pool, keys, template, by_back, named))
+    return pool, keys, template, by_back, named
 
 
 _SPECS: dict[Back, dict[str, CardSpec]] = {}
@@ -268,7 +301,7 @@ _NUMBERS = itemgetter(*PLAYER_NUMBERS)
 
 
 def _restore_player(data: dict[str, Any], placed: set[str]) -> PlayerState:
-    player = PlayerState()
+    player = PlayerState.__new__(PlayerState)  # every field is set below (as PlayerState.copy)
     (
         player.quality,
         player.vp,

@@ -136,14 +136,19 @@ class Game:
         players: int,
         rng: random.Random | int,
         origins: dict[str, str] | None = None,
+        boards: list[PlayerState] | None = None,
     ) -> None:
+        """``boards``: the players' states when the caller has them already (a drawn world),
+        else new empty ones."""
         if not _is_whole(players) or not 1 <= players <= 4:
             raise ValueError(f"a game has 1 to 4 players (R1), got {players!r}")
+        if boards is not None and len(boards) != players:
+            raise ValueError(f"{len(boards)} boards for {players} players")
         #: The rules and the card table: fixed for the game's life (copies share them, and the
         #: integer plan below is worked out from them once).
         self.config = config
         self.cards = cards
-        self.players = [PlayerState() for _ in range(players)]
+        self.players = boards if boards is not None else [PlayerState() for _ in range(players)]
         self.round = 0
         self.phase = "arrival"
         self.first_player = 0
