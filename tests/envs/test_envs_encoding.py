@@ -182,7 +182,7 @@ def test_kept_parts_of_an_observation_are_those_worked_out_afresh(
     players: int, seed: int, options: dict[str, object]
 ) -> None:
     """A table keeps each seat's numbers for the other players while their state
-    (``Game.changes``: every action, draw, V2 reopening and Cleanup raises it), the seat's
+    (``Game.stamps``: every action, draw, V2 reopening and Cleanup takes a new one), the seat's
     knowledge and the turn stay the same: at every position of a whole game, on the dict and
     the integer paths, with seats observing in a random order, the kept vector is the one
     worked out afresh (I1-I4, every variant V1-V4)."""

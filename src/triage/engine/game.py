@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import random
 from functools import lru_cache
 from typing import Any, Callable, Iterable
@@ -88,6 +89,9 @@ def _standard_setup_deck() -> tuple[dict[str, Any], ...]:
     return tuple(card.to_dict() for card in load_standard_deck())
 
 
+#: Where :attr:`Game.stamps` come from: each change of a player takes the next number.
+_STAMPS = itertools.count(1)
+
 #: ``_ORDERS[players][first]``: :func:`_orders` without a call, for the hot path (R1).
 _ORDERS: tuple[tuple[list[int], ...], ...] = ((), *(_orders(count) for count in range(1, 5)))
 
@@ -123,7 +127,7 @@ class Game:
         "initial_events",
         "origins",
         "deck_key",
-        "changes",
+        "stamps",
         "_id_plan",
     )
 
@@ -189,12 +193,13 @@ class Game:
         #: integer action plan, an encoder's card contents) is then worked out once per deck
         #: and configuration, not once per deal.
         self.deck_key: str | None = None
-        #: Per player, how many times its board, tracks or supply may have changed: raised for
-        #: the actor of every action, a player who draws, a passed player a Helicopter draw
-        #: reopens (V2), and every player at Cleanup (C1-C5, then the next round's Income). An
-        #: observer may keep what it built from one player's state while this stays the same
-        #: in the same game (a copy starts from these counts, then goes its own way).
-        self.changes: list[int] = [0] * players
+        #: Per player, a stamp taken afresh (from one count for the whole process) whenever
+        #: its board, tracks or supply may change: for the actor of every action, a player who
+        #: draws, a passed player a Helicopter draw reopens (V2), and every player at Cleanup
+        #: (C1-C5, then the next round's Income). A copy keeps the stamps until it changes, so
+        #: one stamp is one state of one player in any game: an observer may keep what it built
+        #: from a player on it (``envs`` does). Only this class's methods change a player.
+        self.stamps: list[int] = [next(_STAMPS) for _ in range(players)]
         #: The integer action index of these cards and configuration, once asked for.
         self._id_plan: Any = None
 
@@ -296,9 +301,13 @@ class Game:
         other.initial_events = self.initial_events
         other.origins = self.origins
         other.deck_key = self.deck_key
-        other.changes = list(self.changes)
+        other.stamps = list(self.stamps)
         other._id_plan = self._id_plan
         return other
+
+    def stamp_all(self) -> None:
+        """New stamps for every player: its state may have changed (:attr:`stamps`)."""
+        self.stamps = [next(_STAMPS) for _ in self.stamps]
 
     @property
     def rng(self) -> random.Random:
@@ -500,7 +509,7 @@ class Game:
             seat = next(seat for seat in order if seat in self.reopened)
             self.reopened.discard(seat)
             players[seat].passed = False
-            self.changes[seat] += 1
+            self.stamps[seat] = next(_STAMPS)
             self.extra_turn = seat
             self.turn = seat
             return True
@@ -518,7 +527,7 @@ class Game:
             events.append({"type": "deck_empty", "player": seat})
             return
         player = self.players[seat]
-        self.changes[seat] += 1
+        self.stamps[seat] = next(_STAMPS)
         if self.phase == "treatment" and player.passed and self.config.helicopter_draws == "reopen":
             # V2: a passed player made to draw by a Helicopter gets one more Treatment turn.
             self.reopened.add(seat)
@@ -555,7 +564,7 @@ class Game:
         """C1-C5: Time, checks and deaths, then the end test (R4) or the next round."""
         self.phase = "cleanup"
         self.turn = None
-        self.changes = [count + 1 for count in self.changes]  # C1-C5 and Income touch every board
+        self.stamp_all()  # C1-C5 and Income touch every board
         order = self.order()
         for seat in order:
             self._add_time(seat, events)
@@ -758,7 +767,7 @@ class Game:
             )
         events: list[Event] = []
         normalised = _HANDLERS[kind](self, actor, action, events)
-        self.changes[actor] += 1
+        self.stamps[actor] = next(_STAMPS)
         self.history.append({"by": actor, "do": normalised})
         self._check_cures(actor, events)
         self._run(events)
@@ -828,7 +837,7 @@ class Game:
         else:
             cure = -1
             done = self._pass(seat, events)
-        self.changes[seat] += 1
+        self.stamps[seat] = next(_STAMPS)
         self.history.append({"by": seat, "do": done})
         if cure >= 0:
             slot = state.hospital[cure]

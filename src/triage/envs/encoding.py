@@ -252,7 +252,7 @@ class Layout(ActionSpace):
 
         ``memo``, a dict kept with this one game (a :class:`~triage.envs.table.Table` keeps it),
         holds the seat's last numbers for each other player, reused while that player's state
-        (``Game.changes``), the seat's knowledge and whose turn it is stay the same: in 2-player
+        (``Game.stamps``), the seat's knowledge and whose turn it is stay the same: in 2-player
         random play another player's part is unchanged at two thirds of a seat's observations.
 
         Written into an ``array('f')`` (a Python-level write there costs about half of one into
@@ -309,12 +309,12 @@ class Layout(ActionSpace):
         pending_at = terminals_at + self.terminals * _TERMINAL_SIZE
         slots = _SLOT_FEATURES
         cards = game.cards
-        changes = game.changes
+        stamps = game.stamps
         for rel in range(min(MAX_PLAYERS, count)):
             other = (seat + rel) % count
             start = at + rel * size
             if memo is not None and rel:  # the seat's own part changes with each of its actions
-                stamp = (changes[other], full, priority, other == turn, other == active, other == first)
+                stamp = (stamps[other], full, priority, other == turn, other == active, other == first)
                 kept = memo.get((seat, other))
                 if kept is not None and kept[0] == stamp:
                     vector[start : start + size] = kept[1]

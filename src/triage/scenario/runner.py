@@ -236,6 +236,7 @@ def _start(game: Game, start: Any, source: str, events: list[Event]) -> None:
         game.active_pos = position
     else:
         game._cleanup(events)
+    game.stamp_all()  # the boards were set by hand, not by the game's own methods
     game._run(events)
 
 
