@@ -69,8 +69,8 @@ def _flow(game: Game) -> dict[str, Any]:
         "active": game.active,
         "treatment_position": game.active_pos,
         "extra_turn": game.extra_turn,
-        "reopened": sorted(game.reopened),
-        "queue": [list(entry) for entry in game.queue],
+        "reopened": sorted(game.reopened) if game.reopened else [],
+        "queue": list(map(list, game.queue)),
         "resolving": game.resolving,
         "winner": game.winner,
     }
