@@ -130,6 +130,28 @@ def test_the_paths_table_reports_every_path_as_a_ratio_to_the_dict_path() -> Non
     assert "| game.copy() |" in result.table()
 
 
+def test_the_view_path_is_timed_before_anything_else_views_its_positions(monkeypatch) -> None:
+    """The views determinize starts from are made after the view path, so that the view path
+    fills its own caches inside its timing (made first, they flattered it)."""
+    import triage.engine
+
+    calls: list[str] = []
+    real_view = triage.engine.view
+
+    def counting_view(game: Game, seat: int) -> dict:
+        calls.append("view")
+        return real_view(game, seat)
+
+    clock = iter(range(10**6))
+    monkeypatch.setattr(triage.engine, "view", counting_view)
+    monkeypatch.setattr("triage.sim.bench.time.process_time", lambda: calls.append("clock") or next(clock))
+    result = run_paths_bench(seconds=0.0, paths=("dict", "view", "determinize"))
+    # The dict path's two clock readings, the view path's first, and only then a view.
+    assert calls[: calls.index("view")] == ["clock"] * 3
+    # Each position is viewed once by the view path and once for determinize.
+    assert calls.count("view") == 2 * result.counts["view"]
+
+
 def test_triage_bench_table_and_paths_from_the_command_line() -> None:
     runner = CliRunner()
     table = runner.invoke(app, ["bench", "--table", "--seconds", "0", "--json"])
