@@ -63,7 +63,7 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, int]:
     full = set(knowledge["full"])
     priority_only = set(knowledge["priority"])
     memory: dict[str, dict[str, Any]] = view["cards"]
-    pool, keys, template, by_back, _ = _catalogue_pool(view["catalogue"])
+    _, keys, template, by_back, _ = _catalogue_pool(view["catalogue"])
     backs: dict[str, int] = {}
     # A known back takes the first free copy of that back in the pool.
     taken: set[int] = set()
