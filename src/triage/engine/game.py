@@ -190,8 +190,8 @@ class Game:
         self.origins: dict[str, str] = {card: card for card in cards} if origins is None else origins
         #: The name of the deck list this game was dealt from when many deals share it
         #: (:data:`STANDARD_DECK_KEY`), else None. What depends on the deck's contents only (the
-        #: integer action plan, an encoder's card contents) is then worked out once per deck
-        #: and configuration, not once per deal.
+        #: integer action plan; a view's card ids, catalogue and configuration) is then worked
+        #: out once per deck and configuration, not once per deal.
         self.deck_key: str | None = None
         #: Per player, a stamp taken afresh (from one count for the whole process) whenever
         #: its board, tracks or supply may change: for the actor of every action, a player who
