@@ -358,3 +358,23 @@ def test_a_view_shows_what_card_view_shows_whatever_its_caches_hold(
         assert seen["card_ids"] == sorted(game.cards)
         assert Counter(map(tuple, seen["catalogue"])) == Counter(spec.back() for spec in game.cards.values())
         assert seen["config"] == game.config.to_dict()
+
+
+class _MethodRandom(random.Random):
+    """A generator subclass: determinize then draws through the generator's own methods."""
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec=games, choices=st.integers(0, 2**32), stop=st.integers(0, 200))
+def test_determinize_draws_what_the_generator_methods_draw(spec: dict[str, Any], choices: int, stop: int) -> None:
+    """determinize's own draws on a plain ``random.Random`` (its ``getrandbits`` step, without
+    a method look-up per draw) are exactly those of the generator's ``_randbelow`` and
+    ``shuffle``: the same world and the same generator state from one seed (I4's worlds stay
+    reproducible)."""
+    game = played_prefix(spec, random.Random(choices), stop)
+    for seat in range(game.num_players):
+        seen = view(game, seat)
+        plain, methods = random.Random(choices), _MethodRandom(choices)
+        drawn, expected = determinize(seen, plain), determinize(seen, methods)
+        assert state_dict(drawn) == state_dict(expected)
+        assert drawn.rng.getstate() == expected.rng.getstate() and plain.getstate() == methods.getstate()
