@@ -30,7 +30,7 @@ from triage.engine import Game, RuleError, make_config, state_dict, view
 from triage.engine.determinize import determinize
 from triage.engine.records import make_record, replay
 from triage.engine.state import COUNTERS
-from triage.engine.views import card_view
+from triage.engine.views import _flow, card_view
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -341,9 +341,9 @@ def uncached_view_parts(game: Game, seat: int) -> tuple[list[dict[str, Any]], di
 def test_a_view_shows_what_card_view_shows_whatever_its_caches_hold(
     spec: dict[str, Any], choices: int, stop: int
 ) -> None:
-    """I1, I2: a view's patients, remembered cards, card ids, catalogue and configuration
-    equal (as JSON text, so in the same order) what is built afresh for this position, after
-    other deals of the same deck have filled the shared entries."""
+    """I1-I3: a view's patients, remembered cards, card ids, catalogue, configuration, flow and
+    deck equal (as JSON text or lists, so in the same order) what is built afresh for this
+    position, after other deals of the same deck have filled the shared entries."""
     rng = random.Random(choices)
     for other_seed in (spec["seed"] + 1, spec["seed"] + 2):
         other = played_prefix({**spec, "seed": other_seed}, rng, stop)
@@ -358,6 +358,11 @@ def test_a_view_shows_what_card_view_shows_whatever_its_caches_hold(
         assert seen["card_ids"] == sorted(game.cards)
         assert Counter(map(tuple, seen["catalogue"])) == Counter(spec.back() for spec in game.cards.values())
         assert seen["config"] == game.config.to_dict()
+        # The flow, written inline in the view, is the state's (same keys, same order), and
+        # the deck shows exactly the cards whose position is public (I3).
+        flow = list(_flow(game).items())
+        assert list(seen.items())[2 : 2 + len(flow)] == flow
+        assert seen["deck_known"] == [card if card in game.known_positions else None for card in game.deck]
 
 
 class _MethodRandom(random.Random):

@@ -194,15 +194,19 @@ def _memory(game: Game, knower: _Knower, static: "_Static") -> dict[str, dict[st
     return memory
 
 
-def _knowledge(static: "_Static", full: frozenset[str], priority: frozenset[str]) -> dict[str, list[str]]:
-    """One seat's entry of a view's ``knowledge`` (I2), kept per card table by content."""
+def _knowledge(full: frozenset[str], priority: frozenset[str]) -> dict[str, list[str]]:
+    """One seat's entry of a view's ``knowledge`` (I2), kept by content: it holds card ids
+    only, so deals that use the same ids share it."""
     key = (full, priority)
-    entry = static.knowledge.get(key)
+    entry = _KNOWLEDGE.get(key)
     if entry is None:
-        if len(static.knowledge) > 4096:
-            static.knowledge.clear()
-        entry = static.knowledge[key] = {"full": sorted(full), "priority": sorted(priority - full)}
+        if len(_KNOWLEDGE) > 16384:
+            _KNOWLEDGE.clear()
+        entry = _KNOWLEDGE[key] = {"full": sorted(full), "priority": sorted(priority - full)}
     return entry
+
+
+_KNOWLEDGE: dict[tuple[frozenset[str], frozenset[str]], dict[str, list[str]]] = {}
 
 
 class _Static:
@@ -220,7 +224,6 @@ class _Static:
         "slots",
         "terminals",
         "memories",
-        "knowledge",
     )
 
     def __init__(self, game: Game) -> None:
@@ -235,10 +238,9 @@ class _Static:
         #: and a terminal patient by (card, Time, treated, ever treated): nothing else decides them.
         self.slots: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.terminals: dict[tuple[Any, ...], dict[str, Any]] = {}
-        #: A view's ``cards`` by (fronts seen, cards known fully, by priority), and a seat's
-        #: ``knowledge`` entry by (cards known fully, by priority): the game's frozen sets.
+        #: A view's ``cards`` by (fronts seen, cards known fully, by priority): the game's
+        #: frozen sets.
         self.memories: dict[tuple[frozenset[str], ...], dict[str, dict[str, Any]]] = {}
-        self.knowledge: dict[tuple[frozenset[str], ...], dict[str, list[str]]] = {}
 
 
     def memory_entries(self, game: Game) -> tuple[dict[str, dict[str, Any]], ...]:
@@ -440,21 +442,35 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
             }
         )
     deck = game.deck
-    # I3: the cards whose deck position is public, None elsewhere.
-    known = {card: card for card in game.known_positions}
+    # I3: the cards whose deck position is public, None elsewhere (a few of some thirty).
+    deck_known: list[str | None] = [None] * len(deck)
+    index = deck.index
+    for card in game.known_positions:
+        deck_known[index(card)] = card
+    # The keys of _flow written out, so that the view is one dict display built at its full
+    # size (a test checks they are the state's, in order).
     return {
         "format": VIEW_FORMAT,
         "viewer": viewer,
-        **_flow(game),
+        "round": game.round,
+        "phase": game.phase,
+        "first_player": game.first_player,
+        "turn": game.turn,
+        "active": game.active,
+        "treatment_position": game.active_pos,
+        "extra_turn": game.extra_turn,
+        "reopened": sorted(game.reopened) if game.reopened else [],
+        "queue": list(map(list, game.queue)),
+        "resolving": game.resolving,
+        "winner": game.winner,
         "deck_count": len(deck),
         "deck_top": _deck_top(game, knower, static) if deck else None,
-        "deck_known": list(map(known.get, deck)),
+        "deck_known": deck_known,
         "discard": list(game.discard),
         "players": players,
         "cards": _memory(game, knower, static),
         "knowledge": [
-            _knowledge(static, seat_full, seat_priority)
-            for seat_full, seat_priority in zip(game.know_full, game.know_priority)
+            _knowledge(seat_full, seat_priority) for seat_full, seat_priority in zip(game.know_full, game.know_priority)
         ],
         "not_severe": sorted(game.not_severe),
         "card_ids": static.card_ids,
