@@ -197,8 +197,9 @@ class Game:
         #: its board, tracks or supply may change: for the actor of every action, a player who
         #: draws, a passed player a Helicopter draw reopens (V2), and every player at Cleanup
         #: (C1-C5, then the next round's Income). A copy keeps the stamps until it changes, so
-        #: one stamp is one state of one player in any game: an observer may keep what it built
-        #: from a player on it (``envs`` does). Only this class's methods change a player.
+        #: one stamp is one state of one player in any game of this process (a game unpickled
+        #: from another process holds that one's): an observer may keep what it built from a
+        #: player on it (``envs`` does). Only this class's methods change a player.
         self.stamps: list[int] = [next(_STAMPS) for _ in range(players)]
         #: The integer action index of these cards and configuration, once asked for.
         self._id_plan: Any = None
