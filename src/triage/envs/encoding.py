@@ -358,13 +358,8 @@ class Layout(ActionSpace):
                 )
                 terminal_at += _TERMINAL_SIZE
             card_at = start + pending_at
-            for card in player.pending:
-                ns = card in not_severe
-                features = remembered.get(
-                    (contents[card], 2 if card in full else 1 if card in priority else 0, None, ns)
-                )
-                if features is None:
-                    features = _card_features(contents, game, full, priority, card, None, ns)
+            for card in player.pending:  # only while admitting: the plain call will do
+                features = _card_features(contents, game, full, priority, card, None, card in not_severe)
                 vector[card_at : card_at + _CARD_SIZE] = features
                 card_at += _CARD_SIZE
             if memo is not None and rel:
