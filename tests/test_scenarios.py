@@ -203,7 +203,6 @@ def seen_by(player: int, path: str, value: Any) -> dict[str, Any]:
     return {"expect_view": {"player": player, "paths": {path: value}}}
 
 
-
 def example_with(change: Any) -> dict[str, Any]:
     data = copy.deepcopy(load(EXAMPLE))
     change(data)

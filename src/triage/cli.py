@@ -36,8 +36,12 @@ def fail(message: str) -> None:
 def demo(
     players: int = typer.Option(2, min=1, max=4, help="Number of players (1-4)."),
     seed: int = typer.Option(0, help="Game seed: the same seed deals the same game."),
-    bots: str = typer.Option("random", help="Bot names, one per seat, comma-separated (one name: all seats)."),
-    seat: Optional[int] = typer.Option(None, help="Show the game as this seat sees it (default: the referee's view)."),
+    bots: str = typer.Option(
+        "random", help="Bot names, one per seat, comma-separated (one name: all seats)."
+    ),
+    seat: Optional[int] = typer.Option(
+        None, help="Show the game as this seat sees it (default: the referee's view)."
+    ),
     config: Optional[Path] = typer.Option(None, help="Configuration file (TOML)."),
     deck: Optional[Path] = typer.Option(None, help="Deck file (TOML)."),
     set_: List[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
@@ -118,7 +122,9 @@ def replay_command(
 @scenario_app.command("run")
 def scenario_run(
     files: List[Path] = typer.Argument(..., help="Scenario files, or folders of them."),
-    dump_view: Optional[int] = typer.Option(None, "--dump-view", help="After the last step, print this player's view as JSON."),
+    dump_view: Optional[int] = typer.Option(
+        None, "--dump-view", help="After the last step, print this player's view as JSON."
+    ),
 ) -> None:
     """Run scenario files: one PASS/FAIL line each; exit status 0 only if all pass."""
     paths: list[Path] = []
@@ -147,8 +153,12 @@ def bench(
     games: Optional[int] = typer.Option(None, help="Play exactly this many games instead."),
     seed: int = typer.Option(0, help="Seed of the first game."),
     path: str = typer.Option("dict", help="dict: legal_actions + apply; ids: legal_action_ids + apply_id."),
-    search: bool = typer.Option(False, "--search", help="Search iterations/s (determinize + copy + rollout) against the dict path."),
-    table: bool = typer.Option(False, "--table", help="Every fast path in one run, as ratios to the dict path."),
+    search: bool = typer.Option(
+        False, "--search", help="Search iterations/s (determinize + copy + rollout) against the dict path."
+    ),
+    table: bool = typer.Option(
+        False, "--table", help="Every fast path in one run, as ratios to the dict path."
+    ),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Random legal games on one core: actions per second (legal listing + apply) and games per second."""

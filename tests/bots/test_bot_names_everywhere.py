@@ -46,7 +46,19 @@ def test_triage_simulate_seats_the_expert(tmp_path: Path):
     pq = pytest.importorskip("pyarrow.parquet")
     out = tmp_path / "expert.parquet"
     result = cli.invoke(
-        app, ["simulate", "--games", "2", "--quiet", "--bots", "expert-novice,greedy", "--workers", "1", "--out", str(out)]
+        app,
+        [
+            "simulate",
+            "--games",
+            "2",
+            "--quiet",
+            "--bots",
+            "expert-novice,greedy",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.output
     files = [out] if out.exists() else sorted(tmp_path.glob("expert*.parquet"))
@@ -58,7 +70,18 @@ def test_triage_simulate_takes_a_designers_bot(tmp_path: Path):
     out = tmp_path / "designer.parquet"
     result = cli.invoke(
         app,
-        ["simulate", "--games", "2", "--quiet", "--bots", "triage.bots.greedy:GreedyBot,random", "--workers", "1", "--out", str(out)],
+        [
+            "simulate",
+            "--games",
+            "2",
+            "--quiet",
+            "--bots",
+            "triage.bots.greedy:GreedyBot,random",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.output
 
@@ -79,6 +102,7 @@ def test_the_web_app_lists_and_seats_the_expert(tmp_path: Path):
         table_id = created.json()["table_id"]
         token = created.json()["seats"][0]["token"]
         headers = {"Authorization": f"Bearer {token}"}
+
         def live_game():  # the table's game object is replaced at every stored action
             return client.app.state.service.get(table_id).game
 
@@ -126,5 +150,9 @@ def test_a_game_between_all_levels_ends():
     game = Game.new(players=3, seed=9)
     bots = [make_bot(name) for name in ("expert-novice", "greedy", "expert-novice")]
     while not game.is_over():
-        game.apply(bots[game.turn].choose(view(game, game.turn), game.legal_actions(), random.Random(len(game.history))))
+        game.apply(
+            bots[game.turn].choose(
+                view(game, game.turn), game.legal_actions(), random.Random(len(game.history))
+            )
+        )
     assert game.winner is not None or game.scores()

@@ -27,7 +27,9 @@ def advance(game, steps):
 # ---------------------------------------------------------------------- registry
 
 
-@pytest.mark.parametrize(("name", "level"), [("expert", "expert"), ("expert-club", "club"), ("expert-novice", "novice")])
+@pytest.mark.parametrize(
+    ("name", "level"), [("expert", "expert"), ("expert-club", "club"), ("expert-novice", "novice")]
+)
 def test_expert_levels_are_registered(name, level):
     bot = make_bot(name)
     assert isinstance(bot, ExpertBot) and bot.level == level and bot.name == name
@@ -190,7 +192,10 @@ def test_candidates_keep_one_admission_per_card_and_few_payment_mixes():
     admissions = candidate_actions(
         [{"type": "admit", "card": card, "space": space} for card in ("A", "B") for space in (2, 3)]
     )
-    assert admissions == [{"type": "admit", "card": "A", "space": 2}, {"type": "admit", "card": "B", "space": 2}]
+    assert admissions == [
+        {"type": "admit", "card": "A", "space": 2},
+        {"type": "admit", "card": "B", "space": 2},
+    ]
 
 
 # ---------------------------------------------------------------------- behaviour
@@ -238,15 +243,29 @@ def test_cures_a_critical_patient_before_its_cleanup():
     cards = {
         "C": {"kind": "critical", "healing": 3, "credits": 2, "vp": 3},
         "S": {"kind": "non_severe", "diagnosis": 1, "healing": 3, "credits": 1, "vp": 1},
-        **{f"F{n}": {"kind": "non_severe", "diagnosis": 1, "healing": 1, "credits": 1, "vp": 1} for n in range(1, 9)},
+        **{
+            f"F{n}": {"kind": "non_severe", "diagnosis": 1, "healing": 1, "credits": 1, "vp": 1}
+            for n in range(1, 9)
+        },
     }
     data = {
         "players": 2,
         "cards": cards,
         "deck": [f"F{n}" for n in range(1, 9)],
         "start": {"round": 1, "phase": "treatment", "turn": 0},
-        "state": {"players": [{"hospital": {"1": {"card": "S"}, "2": {"card": "C", "revealed": True}}, "healing": 3, "staff": 0,
-                               "staff_available": 0, "diagnostics": 1, "helicopters": 0}, {}]},
+        "state": {
+            "players": [
+                {
+                    "hospital": {"1": {"card": "S"}, "2": {"card": "C", "revealed": True}},
+                    "healing": 3,
+                    "staff": 0,
+                    "staff_available": 0,
+                    "diagnostics": 1,
+                    "helicopters": 0,
+                },
+                {},
+            ]
+        },
     }
     game, _ = build_game(data)
     bot = make_bot("expert-club")
@@ -306,7 +325,9 @@ def test_exact_ties_are_broken_at_random_not_by_list_order():
     )
 
     def pick(seed, default):
-        search = _Search(seat_view, [trial, clinic, other], random.Random(seed), Budget(3, None), greedy_policy)
+        search = _Search(
+            seat_view, [trial, clinic, other], random.Random(seed), Budget(3, None), greedy_policy
+        )
         search.totals, search.counts = [2.0, 2.0, 1.0], [2, 2, 2]
         return search.best([0, 1, 2], default=default)
 

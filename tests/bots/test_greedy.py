@@ -11,14 +11,18 @@ from triage.engine.determinize import determinize
 from triage.play.match import play_match
 from triage.scenario import build_game
 
-FILLER = {f"F{n}": {"kind": "non_severe", "diagnosis": 1, "healing": 1, "credits": 1, "vp": 1} for n in range(1, 9)}
+FILLER = {
+    f"F{n}": {"kind": "non_severe", "diagnosis": 1, "healing": 1, "credits": 1, "vp": 1} for n in range(1, 9)
+}
 
 
 def position(cards, hospital, deck=None, start=None, player=None, rounds=6, players=2):
     """A game in player 0's Treatment (or the given start) with these patients in its hospital."""
     cards = {**FILLER, **cards}
     me = {"hospital": hospital, **(player or {})}
-    placed = {slot["card"] for slot in hospital.values()} | {entry["card"] for entry in me.get("terminals", [])}
+    placed = {slot["card"] for slot in hospital.values()} | {
+        entry["card"] for entry in me.get("terminals", [])
+    }
     deck = deck if deck is not None else [card for card in cards if card not in placed]
     data = {
         "players": players,
@@ -74,8 +78,10 @@ def decide_legal(game):
 def test_heals_a_critical_patient_in_full_first():
     """C2: a critical patient dies at Cleanup; it comes before a cheap diagnosis."""
     game = position(
-        {"C": {"kind": "critical", "healing": 3, "credits": 2, "vp": 3},
-         "S": {"kind": "severe", "diagnosis": 1, "healing": 2, "credits": 2, "vp": 2}},
+        {
+            "C": {"kind": "critical", "healing": 3, "credits": 2, "vp": 3},
+            "S": {"kind": "severe", "diagnosis": 1, "healing": 2, "credits": 2, "vp": 2},
+        },
         {"1": {"card": "S"}, "2": {"card": "C"}},
     )
     action = decide(game)
@@ -88,7 +94,12 @@ def test_spends_staff_and_congress_to_save_a_critical_patient():
         {"1": {"card": "C"}},
         player={"healing": 1, "staff": 1, "staff_available": 1, "congress": 1},
     )
-    assert decide(game) == {"type": "heal", "patient": "C", "amount": 3, "pay": {"tokens": 1, "staff": 1, "congress": 1}}
+    assert decide(game) == {
+        "type": "heal",
+        "patient": "C",
+        "amount": 3,
+        "pay": {"tokens": 1, "staff": 1, "congress": 1},
+    }
 
 
 def test_flies_out_a_critical_patient_it_cannot_cure():
@@ -124,8 +135,10 @@ def test_diagnoses_a_fresh_patient_so_a_chronic_one_is_cured_at_once():
 
 def test_saves_a_severe_patient_at_its_deadline_before_healing_a_fresh_one():
     game = position(
-        {"S1": {"kind": "severe", "diagnosis": 1, "healing": 2, "credits": 2, "vp": 2},
-         "S2": {"kind": "severe", "diagnosis": 1, "healing": 2, "credits": 3, "vp": 4}},
+        {
+            "S1": {"kind": "severe", "diagnosis": 1, "healing": 2, "credits": 2, "vp": 2},
+            "S2": {"kind": "severe", "diagnosis": 1, "healing": 2, "credits": 3, "vp": 4},
+        },
         {"1": {"card": "S2", "revealed": True}, "2": {"card": "S1", "revealed": True, "time": 1}},
         player={"healing": 2, "staff": 0, "staff_available": 0},
     )
@@ -143,14 +156,25 @@ def test_treats_a_terminal_patient_that_pays_vp():
 
 
 def test_admits_a_curable_critical_before_a_standard_patient_when_space_is_short():
-    cards = {"C": {"kind": "critical", "healing": 2, "credits": 2, "vp": 3},
-             "X": {"kind": "severe", "diagnosis": 1, "healing": 2, "credits": 2, "vp": 2}}
+    cards = {
+        "C": {"kind": "critical", "healing": 2, "credits": 2, "vp": 3},
+        "X": {"kind": "severe", "diagnosis": 1, "healing": 2, "credits": 2, "vp": 2},
+    }
     full = {str(space): {"card": f"F{space}"} for space in range(1, 4)}
-    game = position(cards, full, deck=["X", "C"] + [f"F{n}" for n in range(4, 9)], start={"round": 1, "phase": "arrival", "turn": 0})
+    game = position(
+        cards,
+        full,
+        deck=["X", "C"] + [f"F{n}" for n in range(4, 9)],
+        start={"round": 1, "phase": "arrival", "turn": 0},
+    )
     assert decide(game) == {"type": "admit", "card": "C", "space": 4}
-    poor = position(cards, full, deck=["X", "C"] + [f"F{n}" for n in range(4, 9)],
-                    start={"round": 1, "phase": "arrival", "turn": 0},
-                    player={"healing": 0, "staff": 0, "staff_available": 0})
+    poor = position(
+        cards,
+        full,
+        deck=["X", "C"] + [f"F{n}" for n in range(4, 9)],
+        start={"round": 1, "phase": "arrival", "turn": 0},
+        player={"healing": 0, "staff": 0, "staff_available": 0},
+    )
     assert decide(poor) == {"type": "admit", "card": "X", "space": 4}
 
 

@@ -29,7 +29,10 @@ def test_a_run_takes_a_configuration_and_a_deck(capsys, tmp_path):
     deck = tmp_path / "deck.toml"
     deck.write_text(
         "cards = [\n"
-        + "".join(f'  {{ id = "N{n}", kind = "non_severe", diagnosis = 1, healing = 2, credits = 1, vp = 1 }},\n' for n in range(12))
+        + "".join(
+            f'  {{ id = "N{n}", kind = "non_severe", diagnosis = 1, healing = 2, credits = 1, vp = 1 }},\n'
+            for n in range(12)
+        )
         + "]\n"
     )
     assert main(["--bots", "greedy,random", "--deals", "1", "--set", "rounds=2", "--deck", str(deck)]) == 0
@@ -69,6 +72,8 @@ def test_the_setting_reaches_the_games():
     from triage.engine import make_config
 
     full = measure(("greedy", "random"), deals=2, seed=5).summary()
-    short = measure(("greedy", "random"), deals=2, seed=5, setting=Setting(config=make_config({"rounds": 1}))).summary()
+    short = measure(
+        ("greedy", "random"), deals=2, seed=5, setting=Setting(config=make_config({"rounds": 1}))
+    ).summary()
     decisions = lambda summary: summary["cpu_seconds_per_decision"]["greedy"]["decisions"]  # noqa: E731
     assert decisions(short) * 3 < decisions(full)

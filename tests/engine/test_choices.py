@@ -39,8 +39,12 @@ games = st.fixed_dictionaries(
 
 
 def deal(spec: dict[str, Any]) -> Game:
-    start = {key: spec[key] for key in ("staff", "congress", "healing", "diagnostics", "credits", "helicopters")}
-    variants = {key: spec[key] for key in ("return_to", "rounds", "arrivals", "helicopter_draws", "terminal_upkeep")}
+    start = {
+        key: spec[key] for key in ("staff", "congress", "healing", "diagnostics", "credits", "helicopters")
+    }
+    variants = {
+        key: spec[key] for key in ("return_to", "rounds", "arrivals", "helicopter_draws", "terminal_upkeep")
+    }
     config = make_config({**variants, "start": start})
     return Game.new(players=spec["players"], seed=spec["seed"], config=config)
 
@@ -89,7 +93,9 @@ def check_choices_match_legal_actions(game: Game) -> None:
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spec=games, moves=st.integers(0, 2**32))
-def test_every_legal_action_is_in_exactly_one_choice_over_random_games(spec: dict[str, Any], moves: int) -> None:
+def test_every_legal_action_is_in_exactly_one_choice_over_random_games(
+    spec: dict[str, Any], moves: int
+) -> None:
     rng = random.Random(moves)
     game = deal(spec)
     while game.turn is not None:
@@ -102,7 +108,13 @@ def test_every_legal_action_is_in_exactly_one_choice_over_random_games(spec: dic
 
 def test_a_choice_refuses_what_the_rules_refuse() -> None:
     budget = {"tokens": 2, "staff": 1, "congress": 0}
-    heal = {"type": "heal", "patient": "P01", "amount": {"min": 1, "max": 3}, "token": "healing", "budget": budget}
+    heal = {
+        "type": "heal",
+        "patient": "P01",
+        "amount": {"min": 1, "max": 3},
+        "token": "healing",
+        "budget": budget,
+    }
     assert covers(heal, {"type": "heal", "patient": "P01", "amount": 3})
     assert covers(heal, {"type": "heal", "patient": "P01", "amount": 2, "pay": {"tokens": 1, "staff": 1}})
     refused = [

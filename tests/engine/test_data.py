@@ -19,16 +19,32 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 
 def test_default_configuration_holds_every_outer_game_value() -> None:
     config = make_config()
-    assert (config.rounds, config.arrivals, config.end_on_zero_quality, config.return_to) == (6, 2, True, "top")
+    assert (config.rounds, config.arrivals, config.end_on_zero_quality, config.return_to) == (
+        6,
+        2,
+        True,
+        "top",
+    )
     assert (config.income_diagnostics, config.income_healing) == (2, 3)
     assert dict(config.start) == {
-        "quality": 10, "vp": 0, "credits": 0, "diagnostics": 0, "healing": 0,
-        "staff": 1, "congress": 0, "helicopters": 1,
+        "quality": 10,
+        "vp": 0,
+        "credits": 0,
+        "diagnostics": 0,
+        "healing": 0,
+        "staff": 1,
+        "congress": 0,
+        "helicopters": 1,
     }
     prices = {item: (config.market[item].price, config.market[item].limit) for item in MARKET_ITEMS}
     assert prices == {
-        "diagnostics": (2, None), "healing": (2, None), "congress": (3, None), "helicopter": (4, None),
-        "staff": (6, None), "clinical_trial": (2, 1), "outpatient_clinic": (2, 2),
+        "diagnostics": (2, None),
+        "healing": (2, None),
+        "congress": (3, None),
+        "helicopter": (4, None),
+        "staff": (6, None),
+        "clinical_trial": (2, 1),
+        "outpatient_clinic": (2, 2),
     }
 
 
@@ -81,10 +97,22 @@ def test_standard_deck_has_about_forty_cards_of_all_five_kinds() -> None:
     "card, fragment",
     [
         ('{ id = "X", kind = "grave" }', "card 1 (X): field 'kind' must be one of"),
-        ('{ id = "X", kind = "severe", diagnosis = 1 }', "card 1 (X): field 'healing' is required for a severe card"),
-        ('{ id = "X", kind = "chronic", healing = 2 }', "card 1 (X): field 'healing' does not apply to a chronic card (T3)"),
-        ('{ id = "X", kind = "critical", healing = 2, diagnosis = 1 }', "field 'diagnosis' does not apply to a critical card"),
-        ('{ id = "X", kind = "terminal", credits = -1 }', "card 1 (X): field 'credits': expected a whole number >= 0"),
+        (
+            '{ id = "X", kind = "severe", diagnosis = 1 }',
+            "card 1 (X): field 'healing' is required for a severe card",
+        ),
+        (
+            '{ id = "X", kind = "chronic", healing = 2 }',
+            "card 1 (X): field 'healing' does not apply to a chronic card (T3)",
+        ),
+        (
+            '{ id = "X", kind = "critical", healing = 2, diagnosis = 1 }',
+            "field 'diagnosis' does not apply to a critical card",
+        ),
+        (
+            '{ id = "X", kind = "terminal", credits = -1 }',
+            "card 1 (X): field 'credits': expected a whole number >= 0",
+        ),
         ('{ id = "X", kind = "severe", healing = 2, colour = "red" }', "card 1: unknown field 'colour'"),
         ('{ kind = "severe", healing = 2 }', "card 1: field 'id' must be a non-empty string"),
     ],
@@ -142,10 +170,16 @@ def test_variant_values_are_validated_with_their_rule_id() -> None:
         ({"return_to": {"cured": "sideways"}}, "return_to.cured must be one of top, bottom, discard (V1)"),
         ({"return_to": {"healed": "top"}}, "return_to has no case 'healed'"),
         ({"solo": {"tiers": [{"name": "gold"}]}}, "solo.tiers[0] must be a table of exactly name and score"),
-        ({"solo": {"tiers": [{"name": "a", "score": 1}, {"name": "a", "score": 2}]}}, "names must be distinct"),
+        (
+            {"solo": {"tiers": [{"name": "a", "score": 1}, {"name": "a", "score": 2}]}},
+            "names must be distinct",
+        ),
     ]
     for overrides, message in cases:
-        with pytest.raises(DataError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[").replace("]", r"\]")):
+        with pytest.raises(
+            DataError,
+            match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[").replace("]", r"\]"),
+        ):
             make_config(overrides)
 
 
@@ -162,7 +196,11 @@ def test_configuration_round_trips_through_its_dict_with_every_variant() -> None
         }
     )
     assert make_config(config.to_dict()) == config
-    assert [config.return_place(case) for case in ("cured", "died", "rejected")] == ["bottom", "top", "discard"]
+    assert [config.return_place(case) for case in ("cured", "died", "rejected")] == [
+        "bottom",
+        "top",
+        "discard",
+    ]
     assert config.uses_discard
 
 
@@ -170,7 +208,9 @@ def test_solo_tier_names_the_best_tier_reached_and_none_on_a_loss() -> None:
     from triage.engine import Game
     from triage.engine.config import make_config
 
-    config = make_config({"solo": {"tiers": [{"name": "low", "score": -100}, {"name": "high", "score": 1000}]}})
+    config = make_config(
+        {"solo": {"tiers": [{"name": "low", "score": -100}, {"name": "high", "score": 1000}]}}
+    )
     game = Game.new(players=1, seed=2, config=config)
     while game.turn is not None:
         game.apply({"type": "pass"} if not game.in_admission(game.turn) else game.legal_actions()[0])

@@ -64,7 +64,14 @@ def deal(spec: dict[str, Any]) -> Game:
     config = make_config(
         {
             key: spec[key]
-            for key in ("return_to", "rounds", "arrivals", "helicopter_draws", "terminal_upkeep", "quality_floor")
+            for key in (
+                "return_to",
+                "rounds",
+                "arrivals",
+                "helicopter_draws",
+                "terminal_upkeep",
+                "quality_floor",
+            )
         }
     )
     return Game.new(players=spec["players"], seed=spec["seed"], config=config)
@@ -371,7 +378,9 @@ class _MethodRandom(random.Random):
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spec=games, choices=st.integers(0, 2**32), stop=st.integers(0, 200))
-def test_determinize_draws_what_the_generator_methods_draw(spec: dict[str, Any], choices: int, stop: int) -> None:
+def test_determinize_draws_what_the_generator_methods_draw(
+    spec: dict[str, Any], choices: int, stop: int
+) -> None:
     """determinize's own draws on a plain ``random.Random`` (its ``getrandbits`` step, without
     a method look-up per draw) are exactly those of the generator's ``_randbelow`` and
     ``shuffle``: the same world and the same generator state from one seed (I4's worlds stay

@@ -39,7 +39,10 @@ def test_the_worked_figures_are_the_encodings() -> None:
     assert f"**{layout.observation_size} numbers**" in text
     for block, count in layout.blocks:
         assert f"| `{block}` |" in text and f"| {layout.offsets[block]} | {count} |" in text
-    assert '= 171` (the heal block' in text and '"heal the patient in\nspace 2 by 1, paid with one Staff"' in text
+    assert (
+        "= 171` (the heal block" in text
+        and '"heal the patient in\nspace 2 by 1, paid with one Staff"' in text
+    )
     assert layout.index("heal", 1, 0, 1, 0) == 171
     assert layout.describe(171) == "heal the patient in space 2 by 1 (staff 1, congress 0, tokens the rest)"
 

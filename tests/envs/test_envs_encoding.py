@@ -163,7 +163,6 @@ def test_the_observation_from_the_game_is_the_observation_of_the_view(players: i
     assert checked > 50
 
 
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.integers(1, 4),

@@ -125,7 +125,9 @@ def test_hot_seat_hides_the_board_between_seats(monkeypatch):
 
 
 def test_watching_bots_play_to_the_end():
-    session = Session.new(players=3, seats=["greedy", "random", "greedy"], seed=4, config=make_config({"rounds": 2}))
+    session = Session.new(
+        players=3, seats=["greedy", "random", "greedy"], seed=4, config=make_config({"rounds": 2})
+    )
 
     async def scenario():
         app = TriageApp(session, bot_delay=0)
@@ -164,7 +166,11 @@ def test_the_log_shows_checks_as_this_seat_may_see_them():
             checks = [e for e in session.events if e["type"] == "checked"]
             assert {e["player"] for e in checks} == {0, 1}, "this seed must check patients of both seats"
             for event in checks:
-                shown = [line for line in lines if f"{event['card']} of player {event['player']} is checked" in line]
+                shown = [
+                    line
+                    for line in lines
+                    if f"{event['card']} of player {event['player']} is checked" in line
+                ]
                 assert shown
                 if event["player"] == 1:
                     assert all(line.endswith("is checked") for line in shown)
@@ -195,7 +201,9 @@ def test_the_helicopter_accident_of_seed_11_cannot_happen():
                 assert command_text(app) == (":" if command != "admit P20 1" else "") + command
                 await pilot.press("enter")
                 await pilot.pause()
-                assert app.focused is app.query_one("#command"), f"focus left the command line after {command!r}"
+                assert app.focused is app.query_one("#command"), (
+                    f"focus left the command line after {command!r}"
+                )
             assert session.game.history[-1]["do"]["type"] == "heal"
             # The position of the accident: the first listed action is the Helicopter.
             assert session.legal()[0]["type"] == "helicopter"
@@ -378,7 +386,9 @@ def burst(app, text):
     """Keys as a fast typist or a paste sends them: all queued before the app handles any."""
     names = {" ": "space", ":": "colon", "?": "question_mark", "\n": "enter"}
     for character in text:
-        app.post_message(events.Key(names.get(character, character), "\r" if character == "\n" else character))
+        app.post_message(
+            events.Key(names.get(character, character), "\r" if character == "\n" else character)
+        )
 
 
 def test_commands_typed_fast_arrive_whole_and_one_at_a_time():
@@ -395,7 +405,10 @@ def test_commands_typed_fast_arrive_whole_and_one_at_a_time():
             for _ in range(3):
                 await pilot.pause()
             mine = [entry["do"] for entry in session.game.history if entry["by"] == 0]
-            assert mine == [{"type": "admit", "card": "P20", "space": 1}, {"type": "admit", "card": "P29", "space": 2}]
+            assert mine == [
+                {"type": "admit", "card": "P20", "space": 1},
+                {"type": "admit", "card": "P29", "space": 2},
+            ]
             assert app.focused is app.query_one("#command") and command_text(app) == ""
             # On the command line itself: two commands in one burst, then the start of a third.
             while not session.human_to_move():

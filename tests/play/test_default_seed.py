@@ -18,5 +18,7 @@ def test_two_default_games_are_different_deals() -> None:
 
 def test_a_chosen_seed_deals_the_same_game_again() -> None:
     runner = CliRunner()
-    outputs = [runner.invoke(app, ["play", "--plain", "--seed", "9"], input="quit\n").output for _ in range(2)]
+    outputs = [
+        runner.invoke(app, ["play", "--plain", "--seed", "9"], input="quit\n").output for _ in range(2)
+    ]
     assert outputs[0] == outputs[1]

@@ -13,8 +13,10 @@ from triage.play.parse import CommandError, choose, parse_command, resolve
         ("diagnose P03", {"type": "diagnose", "patient": "P03"}),
         ("d P03 staff=1", {"type": "diagnose", "patient": "P03", "pay": {"staff": 1}}),
         ("heal P01 2 staff=1", {"type": "heal", "patient": "P01", "amount": 2, "pay": {"staff": 1}}),
-        ("HEAL P01 3 tokens=1 staff=1 congress=1",
-         {"type": "heal", "patient": "P01", "amount": 3, "pay": {"tokens": 1, "staff": 1, "congress": 1}}),
+        (
+            "HEAL P01 3 tokens=1 staff=1 congress=1",
+            {"type": "heal", "patient": "P01", "amount": 3, "pay": {"tokens": 1, "staff": 1, "congress": 1}},
+        ),
         ("treat P09", {"type": "treat", "patient": "P09"}),
         ("helicopter remove=P01 draw", {"type": "helicopter", "remove": "P01", "draw_all": True}),
         ("helicopter remove=P01", {"type": "helicopter", "remove": "P01", "draw_all": False}),

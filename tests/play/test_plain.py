@@ -16,7 +16,9 @@ runner = CliRunner()
 
 def test_all_bot_seats_play_to_the_end_without_input(tmp_path):
     save = tmp_path / "watch.json"
-    result = runner.invoke(app, ["play", "--plain", "--bots", "greedy,random", "--seed", "3", "--save", str(save)], input="")
+    result = runner.invoke(
+        app, ["play", "--plain", "--bots", "greedy,random", "--seed", "3", "--save", str(save)], input=""
+    )
     assert result.exit_code == 0, result.output
     reference = Session.new(players=2, seats=["greedy", "random"], seed=3)
     reference.run_bots()
@@ -67,7 +69,9 @@ def test_input_ending_stops_and_keeps_the_save(tmp_path):
     assert "Stopped before the end" in result.output
     record = json.loads(save.read_text())
     assert len(record["actions"]) >= 1 and record["seats"] == ["human", "greedy"]
-    resumed = runner.invoke(app, ["play", "--plain", "--resume", str(save), "--bots", "greedy,greedy"], input="")
+    resumed = runner.invoke(
+        app, ["play", "--plain", "--resume", str(save), "--bots", "greedy,greedy"], input=""
+    )
     assert resumed.exit_code == 0, resumed.output
     assert "Game over" in resumed.output
 
@@ -110,7 +114,9 @@ def test_games_option_reports_win_rates():
 def test_watching_bots_shows_only_public_events():
     """C3: a check's result is secret; a spectator's output must not name the kind checked."""
     for seed in range(40):
-        session = Session.new(players=2, seats=["random", "random"], seed=seed, config=make_config({"rounds": 3}))
+        session = Session.new(
+            players=2, seats=["random", "random"], seed=seed, config=make_config({"rounds": 3})
+        )
         out = io.StringIO()
         run_plain(session, io.StringIO(""), out)
         checked = [line for line in out.getvalue().splitlines() if " is checked" in line]
@@ -129,11 +135,24 @@ def test_play_names_every_registered_bot_in_its_help_and_seats_the_expert_levels
     save = tmp_path / "expert.json"
     result = runner.invoke(
         app,
-        ["play", "--plain", "--bots", "human,expert-novice", "--seed", "11", "--set", "rounds=1", "--save", str(save)],
+        [
+            "play",
+            "--plain",
+            "--bots",
+            "human,expert-novice",
+            "--seed",
+            "11",
+            "--set",
+            "rounds=1",
+            "--save",
+            str(save),
+        ],
         input="1\n" * 40,
     )
     assert result.exit_code == 0, result.output
     assert load_record(save)["seats"] == ["human", "expert-novice"]
     assert "Player 1 (expert-novice)" in result.output
     result = runner.invoke(app, ["play", "--plain", "--bots", "human,clever"], input="")
-    assert result.exit_code == 2 and "unknown seat 'clever'" in result.output and "expert-club" in result.output
+    assert (
+        result.exit_code == 2 and "unknown seat 'clever'" in result.output and "expert-club" in result.output
+    )

@@ -98,7 +98,9 @@ def test_summary_counts_what_happened_to_each_patient():
         assert sum(row["cured"].values()) == game.players[seat].treated  # T4: one track step per cure
         deaths = [e for e in session.events if e["type"] == "died" and e["player"] == seat]
         assert sum(row["dead"].values()) == len(deaths)
-        lost = sum(e["quality_lost"] for e in session.events if e.get("player") == seat and "quality_lost" in e)
+        lost = sum(
+            e["quality_lost"] for e in session.events if e.get("player") == seat and "quality_lost" in e
+        )
         assert game.config.start["quality"] - lost == game.players[seat].quality
     text = "\n".join(session.final_lines())
     assert f"score {rows[0]['score']}" in text and "cured:" in text and "rejected:" in text
@@ -121,8 +123,16 @@ def test_a_seat_log_never_shows_a_check_to_the_owner():
             continue
         owner = checks[0]["player"]
         other = 1 - owner
-        owner_lines = [line for line in session.log_for(owner) if f"{checks[0]['card']} of player {owner} is checked" in line]
-        other_lines = [line for line in session.log_for(other) if f"{checks[0]['card']} of player {owner} is checked" in line]
+        owner_lines = [
+            line
+            for line in session.log_for(owner)
+            if f"{checks[0]['card']} of player {owner} is checked" in line
+        ]
+        other_lines = [
+            line
+            for line in session.log_for(other)
+            if f"{checks[0]['card']} of player {owner} is checked" in line
+        ]
         kind = checks[0]["secret"]["kind"]
         assert owner_lines and all(":" not in line for line in owner_lines)
         assert other_lines and any(line.endswith(f": {kind}") for line in other_lines)
@@ -150,7 +160,15 @@ def test_bots_choose_from_their_own_view_only(monkeypatch):
     assert seen == turns
 
 
-SOLO = {"solo": {"tiers": [{"name": "gold", "score": 44}, {"name": "silver", "score": 36}, {"name": "bronze", "score": 28}]}}
+SOLO = {
+    "solo": {
+        "tiers": [
+            {"name": "gold", "score": 44},
+            {"name": "silver", "score": 36},
+            {"name": "bronze", "score": 28},
+        ]
+    }
+}
 TIERS = make_config(SOLO)
 
 
@@ -161,7 +179,9 @@ def test_a_solo_game_ends_with_its_tier_and_what_the_next_one_needs():
         session = uninterrupted(seed, ["greedy"], config=TIERS)
         score, tier = session.game.players[0].score, session.game.solo_tier()
         line = session.final_lines()[1]
-        assert line == session.solo_tier_line() and line.startswith(f"Solo tier: {tier or 'none'} (score {score}")
+        assert line == session.solo_tier_line() and line.startswith(
+            f"Solo tier: {tier or 'none'} (score {score}"
+        )
         higher = [(name, lowest) for name, lowest in TIERS.solo_tiers if lowest > score]
         assert line.endswith(f"; {higher[-1][0]} needs {higher[-1][1]})" if higher else ", the best tier)")
         seen.add(tier)

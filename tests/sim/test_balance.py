@@ -78,15 +78,53 @@ def test_clustered_interval_is_the_usual_one_for_independent_rows_and_wider_for_
 
 # Habit bot against greedy, two duplicate deals (each played in both seat orders).
 DUPLICATE = rows(
-    {"game": 0, "deal": 0, "seat": 0, "bot": "greedy-farm", "won": True, "margin": 4, "score": 30, "credits": 2},
+    {
+        "game": 0,
+        "deal": 0,
+        "seat": 0,
+        "bot": "greedy-farm",
+        "won": True,
+        "margin": 4,
+        "score": 30,
+        "credits": 2,
+    },
     {"game": 0, "deal": 0, "seat": 1, "bot": "greedy", "won": False, "margin": -4, "score": 26, "credits": 0},
     {"game": 1, "deal": 0, "seat": 0, "bot": "greedy", "won": False, "margin": -2, "score": 20, "credits": 0},
-    {"game": 1, "deal": 0, "seat": 1, "bot": "greedy-farm", "won": True, "margin": 2, "score": 22, "credits": 4,
-     "bought_helicopter": 1, "flights": 2, "flights_draw": 2},
-    {"game": 2, "deal": 1, "seat": 0, "bot": "greedy-farm", "won": False, "margin": -1, "score": 30, "credits": 0},
+    {
+        "game": 1,
+        "deal": 0,
+        "seat": 1,
+        "bot": "greedy-farm",
+        "won": True,
+        "margin": 2,
+        "score": 22,
+        "credits": 4,
+        "bought_helicopter": 1,
+        "flights": 2,
+        "flights_draw": 2,
+    },
+    {
+        "game": 2,
+        "deal": 1,
+        "seat": 0,
+        "bot": "greedy-farm",
+        "won": False,
+        "margin": -1,
+        "score": 30,
+        "credits": 0,
+    },
     {"game": 2, "deal": 1, "seat": 1, "bot": "greedy", "won": True, "margin": 1, "score": 31, "credits": 0},
     {"game": 3, "deal": 1, "seat": 0, "bot": "greedy", "won": False, "margin": -3, "score": 28, "credits": 0},
-    {"game": 3, "deal": 1, "seat": 1, "bot": "greedy-farm", "won": True, "margin": 3, "score": 31, "credits": 0},
+    {
+        "game": 3,
+        "deal": 1,
+        "seat": 1,
+        "bot": "greedy-farm",
+        "won": True,
+        "margin": 3,
+        "score": 31,
+        "credits": 0,
+    },
 )
 
 

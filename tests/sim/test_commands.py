@@ -65,7 +65,9 @@ def test_set_reaches_the_games(runs):
 )
 def test_set_takes_each_variant(runs, tmp_path, setting, recorded):
     """V1-V4 are configuration values a run can change with --set; each changes play."""
-    out = simulate(tmp_path, "variant", "--bots", "greedy,random", "--seed", "3", "--workers", "1", "--set", setting)
+    out = simulate(
+        tmp_path, "variant", "--bots", "greedy,random", "--seed", "3", "--workers", "1", "--set", setting
+    )
     assert recorded.encode() in pq.read_schema(out).metadata[b"triage.sim"]
     changed = pq.read_table(out).to_pandas()
     default = pq.read_table(runs[0]).to_pandas()
@@ -129,15 +131,30 @@ def test_duplicate_run_reports_win_rate_and_margin_per_bot(tmp_path):
     out = tmp_path / "dup.parquet"
     result = cli.invoke(
         app,
-        ["simulate", "--games", "8", "--quiet", "--duplicate", "--workers", "1",
-         "--bots", "greedy,random", "--out", str(out)],
+        [
+            "simulate",
+            "--games",
+            "8",
+            "--quiet",
+            "--duplicate",
+            "--workers",
+            "1",
+            "--bots",
+            "greedy,random",
+            "--out",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.output
     players = pq.read_table(out).to_pandas()
     assert list(players.deal) == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
     assert list(players.bot[:4]) == ["greedy", "random", "random", "greedy"]  # both seat orders
     assert players.groupby("deal").game_seed.nunique().eq(1).all()
-    lines = {line.split()[0]: line for line in result.output.splitlines() if line.startswith(("greedy ", "random "))}
+    lines = {
+        line.split()[0]: line
+        for line in result.output.splitlines()
+        if line.startswith(("greedy ", "random "))
+    }
     win_rate = players[players.bot == "greedy"].won.mean()
     assert f"{win_rate:.3f} +-" in lines["greedy"]
     assert "first-player edge (points)" in result.output and "games with a purchase" in result.output
@@ -160,8 +177,19 @@ def test_a_designers_bot_plays_as_module_colon_class_in_worker_processes(tmp_pat
     players = pq.read_table(out).to_pandas()
     assert set(players.bot) == {"my_table_bots:FirstLegal", "greedy"}
     assert players[players.bot == "greedy"].won.mean() > 0.5
-    bad = cli.invoke(app, ["simulate", "--games", "2", "--quiet", "--bots", "no_such_module_x:Bot",
-                           "--out", str(tmp_path / "bad.parquet")])
+    bad = cli.invoke(
+        app,
+        [
+            "simulate",
+            "--games",
+            "2",
+            "--quiet",
+            "--bots",
+            "no_such_module_x:Bot",
+            "--out",
+            str(tmp_path / "bad.parquet"),
+        ],
+    )
     assert bad.exit_code == 2 and "--bots: bot 'no_such_module_x:Bot': cannot import module" in bad.output
 
 

@@ -67,7 +67,9 @@ def test_counts_agree_with_the_events_of_the_game(monkeypatch):
     for seat, row in enumerate(players):
         mine = [event for event in seen if event.get("player") == seat]
         bought = Counter(event["item"] for event in mine if event["type"] == "bought")
-        assert {item: row[f"bought_{item}"] for item in MARKET_ITEMS} == {item: bought[item] for item in MARKET_ITEMS}
+        assert {item: row[f"bought_{item}"] for item in MARKET_ITEMS} == {
+            item: bought[item] for item in MARKET_ITEMS
+        }
         assert row["credits_spent"] == sum(event["price"] for event in mine if event["type"] == "bought")
         flights = [event for event in mine if event["type"] == "helicopter"]
         assert row["flights"] == len(flights)
@@ -75,7 +77,9 @@ def test_counts_agree_with_the_events_of_the_game(monkeypatch):
         assert row["flights_draw"] == sum(event["draw_all"] for event in flights)
     assert sum(row["flights"] for row in players) > 0 and sum(row["credits_spent"] for row in players) > 0
     best_other = [max(other["score"] for other in players if other is not row) for row in players]
-    assert [row["margin"] for row in players] == [row["score"] - best for row, best in zip(players, best_other)]
+    assert [row["margin"] for row in players] == [
+        row["score"] - best for row, best in zip(players, best_other)
+    ]
 
 
 def test_card_rows_use_deck_file_ids_one_row_each():
@@ -139,13 +143,19 @@ def test_duplicate_plays_each_deal_in_every_seat_rotation():
     """Both seat orders for 2 players, every rotation for 3 or 4; the games of a deal share its cards."""
     two = job(bots=("greedy", "random"), duplicate=True)
     assert [two.seat_bots(index) for index in range(4)] == [
-        ["greedy", "random"], ["random", "greedy"], ["greedy", "random"], ["random", "greedy"]
+        ["greedy", "random"],
+        ["random", "greedy"],
+        ["greedy", "random"],
+        ["random", "greedy"],
     ]
     assert [two.deal(index) for index in range(4)] == [0, 0, 1, 1]
     three = job(players=3, bots=("greedy", "random", "random"), duplicate=True)
     assert [three.seat_bots(index).index("greedy") for index in range(3)] == [0, 2, 1]
     rows = [play_game(three, index)[0] for index in range(4)]
-    assert len({row[0]["game_seed"] for row in rows[:3]}) == 1 and rows[3][0]["game_seed"] != rows[0][0]["game_seed"]
+    assert (
+        len({row[0]["game_seed"] for row in rows[:3]}) == 1
+        and rows[3][0]["game_seed"] != rows[0][0]["game_seed"]
+    )
     assert [row[0]["deal"] for row in rows] == [0, 0, 0, 1]
     with pytest.raises(ValueError, match="multiple of 3"):
         three.check_games(10)

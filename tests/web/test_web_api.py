@@ -81,7 +81,9 @@ def test_nobody_can_act_for_another_seat(client: TestClient) -> None:
     assert refused.status_code == 409
     assert refused.json()["code"] == "not_your_turn"
     # The body cannot name another seat either: 'player' is no field of an action.
-    spoofed = client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[1]), json={**seat0_action, "player": 0})
+    spoofed = client.post(
+        f"/api/tables/{table_id}/actions", headers=auth(tokens[1]), json={**seat0_action, "player": 0}
+    )
     assert spoofed.status_code == 422 and spoofed.json()["code"] == "invalid_action"
     assert service_of(client).get(table_id).game.history == []
 
@@ -113,7 +115,12 @@ def test_an_accepted_action_returns_the_seats_events(client: TestClient) -> None
     assert response.status_code == 200
     body = response.json()
     assert body["number"] == 0
-    assert body["events"][0] == {"type": "admitted", "player": 0, "card": action["card"], "space": action["space"]}
+    assert body["events"][0] == {
+        "type": "admitted",
+        "player": 0,
+        "card": action["card"],
+        "space": action["space"],
+    }
 
 
 def test_bots_move_on_the_server_until_a_human_must_decide(client: TestClient) -> None:

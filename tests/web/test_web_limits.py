@@ -37,7 +37,10 @@ def refused(response: Any, status: int, code: str, fragment: str = "") -> dict[s
 
 
 def critical_deck(count: int, healing: int) -> list[dict[str, Any]]:
-    return [{"id": f"C{number}", "kind": "critical", "healing": healing, "credits": 1, "vp": 1} for number in range(count)]
+    return [
+        {"id": f"C{number}", "kind": "critical", "healing": healing, "credits": 1, "vp": 1}
+        for number in range(count)
+    ]
 
 
 # ---------------------------------------------------------------------- the big table of the report
@@ -52,13 +55,33 @@ def test_the_big_configuration_is_refused_at_creation(client: TestClient) -> Non
         "config.start.",
     )
     deck = critical_deck(40, 300)
-    refused(client.post("/api/tables", json={"players": 1, "deck": deck}), 422, "limit_exceeded", "'healing' is 300")
-    refused(client.post("/api/tables", json={"players": 2, "config": {"rounds": 1000}}), 422, "limit_exceeded", "config.rounds")
-    refused(client.post("/api/tables", json={"players": 2, "config": {"arrivals": 50}}), 422, "limit_exceeded", "arrivals")
+    refused(
+        client.post("/api/tables", json={"players": 1, "deck": deck}),
+        422,
+        "limit_exceeded",
+        "'healing' is 300",
+    )
+    refused(
+        client.post("/api/tables", json={"players": 2, "config": {"rounds": 1000}}),
+        422,
+        "limit_exceeded",
+        "config.rounds",
+    )
+    refused(
+        client.post("/api/tables", json={"players": 2, "config": {"arrivals": 50}}),
+        422,
+        "limit_exceeded",
+        "arrivals",
+    )
     prices = {"market": {"staff": {"price": 10**6}}}
     refused(client.post("/api/tables", json={"players": 2, "config": prices}), 422, "limit_exceeded", "price")
     free = {"market": {"healing": {"price": 0}}}
-    refused(client.post("/api/tables", json={"players": 2, "config": free}), 422, "limit_exceeded", "limit must be set")
+    refused(
+        client.post("/api/tables", json={"players": 2, "config": free}),
+        422,
+        "limit_exceeded",
+        "limit must be set",
+    )
     assert client.get("/api/tables").json() == []  # nothing was created
 
 
@@ -108,9 +131,14 @@ def test_the_largest_allowed_table_answers_legal_at_once(client: TestClient) -> 
     deck = critical_deck(60, MAX_CARD_VALUES["healing"])
     created = create(client, players=1, seed=1, config={"start": dict(MAX_START)}, deck=deck)
     table_id, token = created["table_id"], tokens_of(created)[0]
-    while (legal := client.get(f"/api/tables/{table_id}/legal", headers=auth(token)).json())["choices"][0]["type"] == "admit":
+    while (legal := client.get(f"/api/tables/{table_id}/legal", headers=auth(token)).json())["choices"][0][
+        "type"
+    ] == "admit":
         action = next(expand(legal["choices"][0]))
-        assert client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=action).status_code == 200
+        assert (
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=action).status_code
+            == 200
+        )
     heals = [choice for choice in legal["choices"] if choice["type"] == "heal"]
     assert heals and all(choice["amount"]["max"] == MAX_CARD_VALUES["healing"] for choice in heals)
     assert len(legal["choices"]) < 20 and len(json.dumps(legal)) < 5_000
@@ -152,10 +180,18 @@ def test_action_fields_and_the_expected_number_are_strict_too(client: TestClient
     card = client.get(f"/api/tables/{table_id}/legal", headers=auth(token)).json()["choices"][0]["card"]
     for space in (1.0, "1", True):
         action = {"type": "admit", "card": card, "space": space}
-        refused(client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=action), 422, "invalid_action")
+        refused(
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=action),
+            422,
+            "invalid_action",
+        )
     for expected in ("0", 0.0, True):
         body = {"action": {"type": "admit", "card": card, "space": 1}, "expected": expected}
-        refused(client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=body), 422, "invalid_request")
+        refused(
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=body),
+            422,
+            "invalid_request",
+        )
 
 
 @pytest.mark.parametrize(
@@ -204,7 +240,9 @@ def test_creating_and_acting_are_rate_limited_per_client(db_url: str) -> None:
         assert 1 <= int(third.headers["Retry-After"]) <= 60
         table_id, token = created[0].json()["table_id"], tokens_of(created[0].json())[0]
         answers = [
-            client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json={"type": "pass"}).status_code
+            client.post(
+                f"/api/tables/{table_id}/actions", headers=auth(token), json={"type": "pass"}
+            ).status_code
             for _ in range(4)
         ]
         # Refused actions count too: the limit is on requests, whatever they ask.

@@ -17,9 +17,11 @@ def test_each_seat_receives_only_its_own_filtered_events(client: TestClient) -> 
     table_id, tokens = created["table_id"], tokens_of(created)
     live = service_of(client).get(table_id)
     url = f"/api/tables/{table_id}/ws"
-    with client.websocket_connect(url) as seat0, client.websocket_connect(url) as seat1, client.websocket_connect(
-        url
-    ) as spectator:
+    with (
+        client.websocket_connect(url) as seat0,
+        client.websocket_connect(url) as seat1,
+        client.websocket_connect(url) as spectator,
+    ):
         seat0.send_json({"token": tokens[0]})
         seat1.send_json({"token": tokens[1]})
         spectator.send_json({"spectate": True})
@@ -32,9 +34,16 @@ def test_each_seat_receives_only_its_own_filtered_events(client: TestClient) -> 
 
         start = len(live.events)
         action = next(expand(hello0["choices"][0]))
-        assert client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action).status_code == 200
+        assert (
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action).status_code
+            == 200
+        )
         everything = live.events[start:]
-        update0, update1, update_spectator = seat0.receive_json(), seat1.receive_json(), spectator.receive_json()
+        update0, update1, update_spectator = (
+            seat0.receive_json(),
+            seat1.receive_json(),
+            spectator.receive_json(),
+        )
         assert update0["type"] == update1["type"] == "update"
         assert update0["events"] == events_for(everything, 0)
         assert update1["events"] == events_for(everything, 1)

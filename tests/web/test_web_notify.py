@@ -34,7 +34,10 @@ def test_a_notified_process_takes_in_the_actions_in_order_and_tells_its_subscrib
         carried = entries if step % 3 else None  # sometimes too big to carry: read from the store
         if step == 5:
             continue  # a lost notification: the next one finds the process behind and reads
-        notify.on_notice(watching, json.dumps({"table": table.id, "start": start, "count": table.actions, "actions": carried}))
+        notify.on_notice(
+            watching,
+            json.dumps({"table": table.id, "start": start, "count": table.actions, "actions": carried}),
+        )
         assert mirror.game.history == table.game.history
     numbers = []
     while not subscriber.queue.empty():

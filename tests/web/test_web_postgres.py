@@ -13,7 +13,9 @@ import pytest
 
 URL = os.environ.get("TRIAGE_TEST_POSTGRES_URL")
 if not URL:
-    pytest.skip("set TRIAGE_TEST_POSTGRES_URL to a scratch PostgreSQL database to run these", allow_module_level=True)
+    pytest.skip(
+        "set TRIAGE_TEST_POSTGRES_URL to a scratch PostgreSQL database to run these", allow_module_level=True
+    )
 
 from triage.engine import view
 from triage.web.storage import Store
@@ -22,7 +24,9 @@ from triage.web.tables import TableService
 
 def test_tables_are_stored_and_replayed_on_postgresql() -> None:
     first = TableService(Store(URL))
-    table, tokens, _invites = first.create(3, [None, "random", None], seed=2**40 + 3, config={"rounds": 2}, deck=None)
+    table, tokens, _invites = first.create(
+        3, [None, "random", None], seed=2**40 + 3, config={"rounds": 2}, deck=None
+    )
     rng = random.Random(0)
     while table.game.turn is not None and len(table.game.history) < 40:
         seat = table.game.turn

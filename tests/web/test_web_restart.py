@@ -35,7 +35,9 @@ def reconnect() -> None:
 
 
 def seat_get(base: str, table_id: str, what: str, token: str) -> Any:
-    response = http().get(f"{base}/api/tables/{table_id}/{what}", headers={"Authorization": f"Bearer {token}"})
+    response = http().get(
+        f"{base}/api/tables/{table_id}/{what}", headers={"Authorization": f"Bearer {token}"}
+    )
     assert response.status_code == 200, response.text
     return response.json()
 
@@ -46,12 +48,18 @@ def post_action(base: str, table_id: str, token: str, action: dict[str, Any]) ->
     )
 
 
-def play(base: str, table_id: str, tokens: dict[int, str], steps: int, rng: random.Random) -> list[dict[str, Any]]:
+def play(
+    base: str, table_id: str, tokens: dict[int, str], steps: int, rng: random.Random
+) -> list[dict[str, Any]]:
     """Random legal actions through HTTP; returns the acknowledged ones."""
     acked = []
     for _ in range(steps):
         for seat, token in tokens.items():
-            legal = [action for choice in seat_get(base, table_id, "legal", token)["choices"] for action in expand(choice)]
+            legal = [
+                action
+                for choice in seat_get(base, table_id, "legal", token)["choices"]
+                for action in expand(choice)
+            ]
             if legal:
                 action = rng.choice(legal)
                 if post_action(base, table_id, token, action).status_code == 200:
@@ -82,7 +90,10 @@ def test_a_killed_server_resumes_every_table_exactly(db_path: Path) -> None:
         for table_id, tokens in (humans, with_bot):
             play(server.url, table_id, tokens, 20, rng)
         before = {
-            (table_id, seat): (seat_get(server.url, table_id, "view", token), seat_get(server.url, table_id, "legal", token))
+            (table_id, seat): (
+                seat_get(server.url, table_id, "view", token),
+                seat_get(server.url, table_id, "legal", token),
+            )
             for table_id, tokens in (humans, with_bot)
             for seat, token in tokens.items()
         }
@@ -94,7 +105,10 @@ def test_a_killed_server_resumes_every_table_exactly(db_path: Path) -> None:
         server.start()  # a new process on the same database
         for (table_id, seat), expected in before.items():
             token = dict(humans[1] if table_id == humans[0] else with_bot[1])[seat]
-            after = (seat_get(server.url, table_id, "view", token), seat_get(server.url, table_id, "legal", token))
+            after = (
+                seat_get(server.url, table_id, "view", token),
+                seat_get(server.url, table_id, "legal", token),
+            )
             assert after == expected, (table_id, seat)
         assert http().get(f"{server.url}/api/tables/{bots_only[0]}").json() == finished
         # The game goes on after the restart, to its end, and its record replays to the same result.

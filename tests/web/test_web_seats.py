@@ -65,7 +65,9 @@ def test_the_lobby_lists_public_tables_only_and_anyone_may_join_their_open_seats
     assert public["table_id"] in listed and private["table_id"] not in listed
     status, joined = join(client, public["table_id"])
     assert status == 200 and joined["seat"] == 1
-    (entry,) = [entry for entry in client.get("/api/tables").json() if entry["table_id"] == public["table_id"]]
+    (entry,) = [
+        entry for entry in client.get("/api/tables").json() if entry["table_id"] == public["table_id"]
+    ]
     assert [seat["taken"] for seat in entry["seats"]] == [True, True, True]
     assert join(client, public["table_id"])[1]["code"] == "table_full"
 
@@ -117,7 +119,9 @@ def test_the_expected_number_must_be_an_action_number(client: TestClient) -> Non
     for expected in ("0", 0.0, True, -1, None):
         response = act(client, table_id, token, {"action": {"type": "pass"}, "expected": expected})
         assert response.status_code == 422 and response.json()["code"] == "invalid_request", expected
-    assert act(client, table_id, token, {"action": {"type": "pass"}, "expected": 0, "x": 1}).status_code == 422
+    assert (
+        act(client, table_id, token, {"action": {"type": "pass"}, "expected": 0, "x": 1}).status_code == 422
+    )
 
 
 def _choices(client: TestClient, table_id: str, token: str) -> list[dict]:
@@ -148,9 +152,14 @@ def test_a_burst_of_retries_applies_the_action_once(tmp_path: Path) -> None:
             legal = httpx.get(f"{url}/legal", headers=auth(token)).json()
             rng = random.Random(round_)
             same = {"action": sample(legal["choices"][0], rng), "expected": legal["actions"]}
-            bodies = [same] * 20 if round_ < 2 else [
-                {"action": sample(choice, rng), "expected": legal["actions"]} for choice in legal["choices"]
-            ]
+            bodies = (
+                [same] * 20
+                if round_ < 2
+                else [
+                    {"action": sample(choice, rng), "expected": legal["actions"]}
+                    for choice in legal["choices"]
+                ]
+            )
             answers: list[tuple[int, dict]] = []
             start = threading.Barrier(len(bodies))
 

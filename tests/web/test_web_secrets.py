@@ -156,7 +156,11 @@ def test_nothing_sent_to_a_seat_or_spectator_holds_what_it_cannot_know(client: T
     received: dict[int | None, list[Any]] = {0: [], 1: [], None: []}
     url = f"/api/tables/{table_id}/ws"
     rng = random.Random(2)
-    with client.websocket_connect(url) as ws0, client.websocket_connect(url) as ws1, client.websocket_connect(url) as wss:
+    with (
+        client.websocket_connect(url) as ws0,
+        client.websocket_connect(url) as ws1,
+        client.websocket_connect(url) as wss,
+    ):
         sockets = {0: ws0, 1: ws1, None: wss}
         ws0.send_json({"token": tokens[0]})
         ws1.send_json({"token": tokens[1]})
@@ -171,7 +175,9 @@ def test_nothing_sent_to_a_seat_or_spectator_holds_what_it_cannot_know(client: T
             accepted_before = len(live.game.history)
             for asker in (0, 1):
                 for what in ("view", "legal", "record"):
-                    received[asker].append(client.get(f"/api/tables/{table_id}/{what}", headers=auth(tokens[asker])).json())
+                    received[asker].append(
+                        client.get(f"/api/tables/{table_id}/{what}", headers=auth(tokens[asker])).json()
+                    )
             for what in ("public", "record", ""):
                 received[None].append(client.get(f"/api/tables/{table_id}/{what}".rstrip("/")).json())
             for probe in list(probe_actions(live.game))[::17]:
@@ -182,7 +188,9 @@ def test_nothing_sent_to_a_seat_or_spectator_holds_what_it_cannot_know(client: T
             legal = legal_actions(client, table_id, tokens[seat])
             if legal:
                 received[seat].append(
-                    client.post(f"/api/tables/{table_id}/actions", headers=headers, json=rng.choice(legal)).json()
+                    client.post(
+                        f"/api/tables/{table_id}/actions", headers=headers, json=rng.choice(legal)
+                    ).json()
                 )
             for _ in range(len(live.game.history) - accepted_before):
                 for who, socket in sockets.items():
@@ -202,6 +210,8 @@ def test_the_scan_finds_a_secret_when_there_is_one() -> None:
         game.apply(game.legal_actions()[-1])
     assert leaks(state_dict(game), game, 0)
     assert leaks(game.initial_events, game, 0) or leaks({"deck": game.deck}, game, 0)
-    assert leaks({"card": "P01", "kind": "x", "credits": 1}, game, None) or game.cards["P01"].front == "terminal"
+    assert (
+        leaks({"card": "P01", "kind": "x", "credits": 1}, game, None) or game.cards["P01"].front == "terminal"
+    )
     assert leaks({"record": {"seed": 41}}, game, 1)
     assert not leaks(view(game, 0), game, 0)

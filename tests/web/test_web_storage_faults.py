@@ -64,7 +64,9 @@ def assert_storage_error(response: Any) -> None:
     assert body["code"] == "storage_error" and "nothing was stored" in body["message"]
 
 
-def test_a_failed_create_stores_nothing_and_remembers_nothing(client: TestClient, faults: FailingStore) -> None:
+def test_a_failed_create_stores_nothing_and_remembers_nothing(
+    client: TestClient, faults: FailingStore
+) -> None:
     faults.fail("INSERT INTO seats")
     before = set(service_of(client).live)
     assert_storage_error(client.post("/api/tables", json={"players": 2}))
@@ -117,7 +119,9 @@ def test_the_seat_action_and_its_bot_moves_are_stored_together_or_not_at_all(
     assert len(stored.actions) == answer["actions"] == live.actions
 
 
-def test_bot_moves_after_the_answer_are_acknowledged_one_batch_at_a_time(client: TestClient, faults: FailingStore) -> None:
+def test_bot_moves_after_the_answer_are_acknowledged_one_batch_at_a_time(
+    client: TestClient, faults: FailingStore
+) -> None:
     """With no time for bots within the request, the answer covers the seat's action alone and
     says so; the bots' later commits failing does not touch what was acknowledged."""
     service_of(client).bot_budget = 0.0
@@ -183,11 +187,20 @@ def test_live_updates_go_on_after_a_storage_failure(client: TestClient, faults: 
         assert socket.receive_json()["type"] == "hello"
         action = first_action(client, table_id, tokens[0])
         faults.fail("INSERT INTO actions")
-        assert_storage_error(client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action))
+        assert_storage_error(
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action)
+        )
         faults.fail(None)
-        assert client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action).status_code == 200
+        assert (
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=action).status_code
+            == 200
+        )
         update = socket.receive_json()
-        assert update["type"] == "update" and update["number"] == 0 and update["action"]["card"] == action["card"]
+        assert (
+            update["type"] == "update"
+            and update["number"] == 0
+            and update["action"]["card"] == action["card"]
+        )
 
 
 def test_a_failing_database_on_reads_answers_503_too(client: TestClient, faults: FailingStore) -> None:
@@ -226,7 +239,9 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         pytest.skip("mounting a small tmpfs needs root")
     mount = tmp_path / "disk"
     mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)], capture_output=True, check=False).returncode:
+    if subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)], capture_output=True, check=False
+    ).returncode:
         pytest.skip("this system does not let us mount a tmpfs")
     try:
         yield mount
@@ -272,7 +287,9 @@ def test_a_full_disk_keeps_memory_database_and_answers_in_step(small_disk: Path)
         assert_storage_error(client.post(f"/api/tables/{table_id}/join", json={"invite": invite}))
         stored = Store(url).load_table(table_id)
         assert stored is not None
-        assert live.game.history == stored.actions and [s.claimed for s in live.seats] == [s.claimed for s in stored.seats]
+        assert live.game.history == stored.actions and [s.claimed for s in live.seats] == [
+            s.claimed for s in stored.seats
+        ]
         filler.unlink()  # space again: the same requests now go through, once
         retried = client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=refused)
         assert retried.status_code == 200 and retried.json()["number"] == refused["expected"]
@@ -331,7 +348,9 @@ def test_a_commit_the_database_did_not_confirm_is_answered_as_stored(client: Tes
         assert repeat.json() == answer
 
 
-def test_an_unconfirmed_commit_that_cannot_be_checked_says_so(client: TestClient, faults: FailingStore) -> None:
+def test_an_unconfirmed_commit_that_cannot_be_checked_says_so(
+    client: TestClient, faults: FailingStore
+) -> None:
     from triage.web.storage import StorageError
 
     created = create(client, players=1, seed=47)
@@ -347,10 +366,15 @@ def test_an_unconfirmed_commit_that_cannot_be_checked_says_so(client: TestClient
     store.add_actions = lost
     try:
         response = client.post(
-            f"/api/tables/{table_id}/actions", headers=auth(token), json={"action": live.game.legal_actions(0)[0], "expected": 0}
+            f"/api/tables/{table_id}/actions",
+            headers=auth(token),
+            json={"action": live.game.legal_actions(0)[0], "expected": 0},
         )
     finally:
         store.add_actions = real
         faults.fail(None)
-    assert response.status_code == 503 and "could not tell whether the action was stored" in response.json()["message"]
+    assert (
+        response.status_code == 503
+        and "could not tell whether the action was stored" in response.json()["message"]
+    )
     assert live.actions == 0

@@ -24,7 +24,9 @@ import pytest
 
 URL = os.environ.get("TRIAGE_TEST_POSTGRES_URL")
 if not URL:
-    pytest.skip("set TRIAGE_TEST_POSTGRES_URL to a scratch PostgreSQL database to run these", allow_module_level=True)
+    pytest.skip(
+        "set TRIAGE_TEST_POSTGRES_URL to a scratch PostgreSQL database to run these", allow_module_level=True
+    )
 
 from websockets.sync.client import connect
 
@@ -72,7 +74,9 @@ def legal(server: Server, table_id: str, token: str) -> dict[str, Any]:
     return response.json()
 
 
-def take_turn(server: Server, table_id: str, tokens: dict[int, str], rng: random.Random) -> dict[str, Any] | None:
+def take_turn(
+    server: Server, table_id: str, tokens: dict[int, str], rng: random.Random
+) -> dict[str, Any] | None:
     """One random legal action of whoever's decision it is, sent to ``server``; its answer."""
     for token in tokens.values():
         seen = legal(server, table_id, token)
@@ -111,11 +115,17 @@ def test_a_stale_action_on_the_other_process_is_refused_not_applied(servers: tup
     table_id, tokens, _ = new_table(a, players=1, seed=43)
     seen = legal(b, table_id, tokens[0])  # B holds the table at action 0
     body = {"action": sample(seen["choices"][0], random.Random(1)), "expected": seen["actions"]}
-    assert a.http.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=body).status_code == 200
+    assert (
+        a.http.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=body).status_code == 200
+    )
     other = {"action": sample(seen["choices"][-1], random.Random(2)), "expected": seen["actions"]}
     if other["action"] != body["action"]:
         stale = b.http.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=other)
-        assert stale.status_code == 409 and stale.json() == {**stale.json(), "code": "stale_action", "actions": 1}
+        assert stale.status_code == 409 and stale.json() == {
+            **stale.json(),
+            "code": "stale_action",
+            "actions": 1,
+        }
     repeat = b.http.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=body)
     assert repeat.status_code == 200 and repeat.json()["number"] == 0  # the original answer, from B
 
@@ -130,7 +140,10 @@ def test_no_seat_is_given_twice_when_both_processes_are_asked_at_once(servers: t
         start = threading.Barrier(4)
 
         def join(
-            server: Server, body: dict[str, Any], start: threading.Barrier = start, results: list[int] = results,
+            server: Server,
+            body: dict[str, Any],
+            start: threading.Barrier = start,
+            results: list[int] = results,
             table_id: str = table_id,
         ) -> None:
             start.wait()
@@ -149,7 +162,9 @@ def test_no_seat_is_given_twice_when_both_processes_are_asked_at_once(servers: t
         assert min(results) == 200 and results.count(200) == 1, results
 
 
-def test_every_websocket_gets_every_update_in_order_whichever_process_took_it(servers: tuple[Server, Server]) -> None:
+def test_every_websocket_gets_every_update_in_order_whichever_process_took_it(
+    servers: tuple[Server, Server],
+) -> None:
     a, b = servers
     table_id, tokens, _ = new_table(a, players=3, bots=[None, "random", None], seed=47)
     received: dict[str, list[int]] = {}
@@ -201,10 +216,17 @@ def test_killing_one_process_loses_no_acknowledged_action(servers: tuple[Server,
                 turn += 1
                 try:
                     for token in tokens.values():
-                        seen = http.get(f"{server.url}/api/tables/{table_id}/legal", headers=auth(token)).json()
+                        seen = http.get(
+                            f"{server.url}/api/tables/{table_id}/legal", headers=auth(token)
+                        ).json()
                         if seen.get("choices"):
-                            body = {"action": sample(rng.choice(seen["choices"]), rng), "expected": seen["actions"]}
-                            answer = http.post(f"{server.url}/api/tables/{table_id}/actions", headers=auth(token), json=body)
+                            body = {
+                                "action": sample(rng.choice(seen["choices"]), rng),
+                                "expected": seen["actions"],
+                            }
+                            answer = http.post(
+                                f"{server.url}/api/tables/{table_id}/actions", headers=auth(token), json=body
+                            )
                             if answer.status_code == 200:
                                 acked[table_id] = max(acked[table_id], answer.json()["actions"])
                             break
@@ -213,7 +235,10 @@ def test_killing_one_process_loses_no_acknowledged_action(servers: tuple[Server,
                 except (httpx.HTTPError, ValueError):
                     continue  # the killed process: go on with the other
 
-    workers = [threading.Thread(target=client, args=(table_id, tokens, n)) for n, (table_id, tokens) in enumerate(tables)]
+    workers = [
+        threading.Thread(target=client, args=(table_id, tokens, n))
+        for n, (table_id, tokens) in enumerate(tables)
+    ]
     for worker in workers:
         worker.start()
     while sum(acked.values()) < 40:
@@ -255,13 +280,20 @@ def test_serve_with_two_workers_survives_kill_9_of_a_worker_and_loses_no_acknowl
             body = None
             for _attempt in range(20):
                 try:
-                    with httpx.Client(base_url=server.url, timeout=20) as fresh:  # a new connection: either worker
+                    with httpx.Client(
+                        base_url=server.url, timeout=20
+                    ) as fresh:  # a new connection: either worker
                         if body is None:
                             seen = fresh.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[0])).json()
                             if not seen["choices"]:
                                 break
-                            body = {"action": sample(rng.choice(seen["choices"]), rng), "expected": seen["actions"]}
-                        answer = fresh.post(f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=body)
+                            body = {
+                                "action": sample(rng.choice(seen["choices"]), rng),
+                                "expected": seen["actions"],
+                            }
+                        answer = fresh.post(
+                            f"/api/tables/{table_id}/actions", headers=auth(tokens[0]), json=body
+                        )
                         assert answer.status_code == 200, answer.text
                         acked.append(answer.json())
                         break
@@ -274,7 +306,11 @@ def test_serve_with_two_workers_survives_kill_9_of_a_worker_and_loses_no_acknowl
         finally:
             store.close()
         assert stored is not None
-        assert [answer["number"] for answer in acked] == list(range(len(acked))) == list(range(len(stored.actions)))
+        assert (
+            [answer["number"] for answer in acked]
+            == list(range(len(acked)))
+            == list(range(len(stored.actions)))
+        )
     finally:
         server.stop()
 
@@ -303,7 +339,9 @@ def test_the_load_benchmark_compares_one_and_two_workers_in_one_run() -> None:
     assert "3 tables, 2 workers against 1: actions/s x" in text.output and ", p99 x" in text.output
 
 
-def test_a_process_whose_listening_connection_dropped_catches_up_its_websockets(servers: tuple[Server, Server]) -> None:
+def test_a_process_whose_listening_connection_dropped_catches_up_its_websockets(
+    servers: tuple[Server, Server],
+) -> None:
     import psycopg
 
     from triage.web.notify import libpq_url

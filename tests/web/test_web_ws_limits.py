@@ -43,7 +43,9 @@ def spectate(client: TestClient, table_id: str) -> Any:
         (lambda socket: socket.send_text('{"token": "' + "x" * 5000 + '"}'), 1009, "4096"),
     ],
 )
-def test_a_bad_first_frame_is_closed_with_a_code(client: TestClient, send: Any, code: int, reason: str) -> None:
+def test_a_bad_first_frame_is_closed_with_a_code(
+    client: TestClient, send: Any, code: int, reason: str
+) -> None:
     table_id = create(client, players=2, seed=1)["table_id"]
     with spectate(client, table_id) as socket:
         send(socket)
@@ -108,7 +110,9 @@ def stalled(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Test
         yield client, wrapper
 
 
-def test_a_client_that_does_not_read_is_closed_once_its_queue_is_full(stalled: tuple[TestClient, StalledClient]) -> None:
+def test_a_client_that_does_not_read_is_closed_once_its_queue_is_full(
+    stalled: tuple[TestClient, StalledClient],
+) -> None:
     client, wrapper = stalled
     created = create(client, players=2, seed=5)
     table_id = created["table_id"]

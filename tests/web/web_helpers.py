@@ -42,7 +42,9 @@ def play_random(client: TestClient, table_id: str, tokens: dict[int, str], steps
         for token in tokens.values():
             legal = legal_actions(client, table_id, token)
             if legal:
-                response = client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=rng.choice(legal))
+                response = client.post(
+                    f"/api/tables/{table_id}/actions", headers=auth(token), json=rng.choice(legal)
+                )
                 assert response.status_code == 200, response.json()
                 played += 1
                 break

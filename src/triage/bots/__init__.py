@@ -40,7 +40,6 @@ BOT_DESCRIPTIONS.update(HABIT_DESCRIPTIONS)
 EXPERT_BUDGET = re.compile(r"expert-(?:([1-9][0-9]*)|([0-9]*\.?[0-9]+)s)")
 
 
-
 def make_bot(name: str) -> Bot:
     """A bot by name: one of :data:`BOTS`, ``expert-<N>`` (N playouts a decision) or
     ``expert-<S>s`` (S CPU seconds a decision), or ``module:Class`` for a designer's own bot."""

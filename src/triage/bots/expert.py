@@ -54,9 +54,15 @@ class Budget:
 
     def __post_init__(self) -> None:
         if self.playouts is not None and (not isinstance(self.playouts, int) or self.playouts < 1):
-            raise ValueError(f"expert bot: playouts must be a whole number of at least 1, got {self.playouts!r}")
-        if self.time_limit is not None and not (isinstance(self.time_limit, (int, float)) and self.time_limit > 0):
-            raise ValueError(f"expert bot: time_limit must be a positive number of seconds, got {self.time_limit!r}")
+            raise ValueError(
+                f"expert bot: playouts must be a whole number of at least 1, got {self.playouts!r}"
+            )
+        if self.time_limit is not None and not (
+            isinstance(self.time_limit, (int, float)) and self.time_limit > 0
+        ):
+            raise ValueError(
+                f"expert bot: time_limit must be a positive number of seconds, got {self.time_limit!r}"
+            )
         if self.playouts is None and self.time_limit is None:
             raise ValueError("expert bot: give a number of playouts, a time limit, or both")
 
@@ -230,9 +236,7 @@ class _Search:
         self.worlds: list[Game] = []
         self.totals = [0.0] * len(candidates)
         self.counts = [0] * len(candidates)
-        self.deadline = (
-            time.thread_time() + budget.time_limit if budget.time_limit is not None else math.inf
-        )
+        self.deadline = time.thread_time() + budget.time_limit if budget.time_limit is not None else math.inf
         self.out_of_time = False
 
     def world(self, index: int) -> Game:

@@ -134,7 +134,9 @@ class _Turn:
 
     # -------------------------------------------------------------- helpers
 
-    def pay(self, kind: str, patient: str, amount: int | None, congress: bool, staff_first: bool) -> Action | None:
+    def pay(
+        self, kind: str, patient: str, amount: int | None, congress: bool, staff_first: bool
+    ) -> Action | None:
         """The legal action for this step with the preferred payment mix, if there is one."""
         options = self.by_key.get((kind, patient, amount))
         if not options:
@@ -218,7 +220,11 @@ class _Turn:
                 return action
         for slot in dying:
             missing = self.heal_need(slot) - self.power("healing", congress=True)
-            if 0 < missing and missing * _price(self.view, "healing") <= self.me["credits"] and self.can_buy("healing"):
+            if (
+                0 < missing
+                and missing * _price(self.view, "healing") <= self.me["credits"]
+                and self.can_buy("healing")
+            ):
                 return {"type": "buy", "item": "healing"}
         for slot in dying:
             rescue = self.helicopters.get((slot["card"], False))
@@ -242,7 +248,11 @@ class _Turn:
         order = HIDDEN_ORDER
         hidden.sort(key=lambda slot: (order.get(slot.get("kind"), 1), slot["diagnosis"] or 0, -slot["time"]))
         for slot in hidden:
-            if self.last and slot.get("kind") == "non_severe" and self.heal_need(slot) > self.power("healing", True):
+            if (
+                self.last
+                and slot.get("kind") == "non_severe"
+                and self.heal_need(slot) > self.power("healing", True)
+            ):
                 continue
             action = self.diagnose(slot, congress=self.last)
             if action is not None:
@@ -297,7 +307,11 @@ class _Turn:
             return None
         for slot in self.slots:
             if not slot.get("revealed"):
-                if self.last and self.can_buy("diagnostics") and self.power("diagnostics", True) < (slot["diagnosis"] or 0):
+                if (
+                    self.last
+                    and self.can_buy("diagnostics")
+                    and self.power("diagnostics", True) < (slot["diagnosis"] or 0)
+                ):
                     return {"type": "buy", "item": "diagnostics"}
                 continue
             need = self.heal_need(slot)
@@ -320,7 +334,9 @@ class _Turn:
         others = [player for seat, player in enumerate(self.view["players"]) if seat != self.view["viewer"]]
         draw = bool(others) and all(player["passed"] for player in others)
         remove = doomed[0] if doomed else None
-        space_after = self.free_spaces + (1 if remove is not None and remove not in self._terminal_cards() else 0)
+        space_after = self.free_spaces + (
+            1 if remove is not None and remove not in self._terminal_cards() else 0
+        )
         draw = draw and space_after > 0
         if remove is None and not draw:
             return None

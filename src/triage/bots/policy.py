@@ -72,7 +72,9 @@ def play_out(game: Game, policy: Policy = greedy_policy, limit: int = 10_000) ->
 
 
 def _find(patients: list[Patient | None] | list[Patient], card: str) -> int:
-    return next(index for index, patient in enumerate(patients) if patient is not None and patient.card == card)
+    return next(
+        index for index, patient in enumerate(patients) if patient is not None and patient.card == card
+    )
 
 
 def _action_id(space: ActionSpace, game: Game, seat: int, action: Action) -> int:
@@ -131,7 +133,9 @@ def _admission(game: Game, seat: int, player: PlayerState) -> Action:
         return {"type": "reject", "card": pending[0]}
     if len(pending) <= len(free):
         return {"type": "admit", "card": pending[0], "space": free[0]}
-    budget = player.healing + player.staff_available + player.congress + player.credits // _price(game, "healing")
+    budget = (
+        player.healing + player.staff_available + player.congress + player.credits // _price(game, "healing")
+    )
 
     def value(card: str) -> float:
         kind = _known_kind(game, seat, card)
@@ -305,7 +309,11 @@ class _Turn:
             key=lambda s: (HIDDEN_ORDER.get(self.kind(s), 1), self.cards[s.card].diagnosis or 0, -s.time)
         )
         for slot in hidden:
-            if self.last and self.kind(slot) == "non_severe" and self.heal_need(slot) > self.power("healing", True):
+            if (
+                self.last
+                and self.kind(slot) == "non_severe"
+                and self.heal_need(slot) > self.power("healing", True)
+            ):
                 continue
             action = self.diagnose(slot, congress=self.last)
             if action is not None:

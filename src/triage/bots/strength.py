@@ -79,7 +79,9 @@ class Setting:
     deck: tuple[CardSpec, ...] | None = None
 
 
-def play_deal(names: tuple[str, str], bots: list[Any], deal: int, seed: int, tally: Tally, setting: Setting) -> None:
+def play_deal(
+    names: tuple[str, str], bots: list[Any], deal: int, seed: int, tally: Tally, setting: Setting
+) -> None:
     """Deal ``seed + deal`` twice, the first bot at seat 0 then at seat 1; the other seats
     (3 or 4 players) go to the second bot."""
     wins, margins = [], []
@@ -125,7 +127,9 @@ def measure(
     """Play ``deals`` duplicated deals; with ``workers`` > 1, in that many processes (the
     result is the same: each decision's generator depends on the deal only)."""
     tally = Tally(names, seconds={name: [] for name in names})
-    chunks = [(names, list(range(start, min(deals, start + 5))), seed, setting) for start in range(0, deals, 5)]
+    chunks = [
+        (names, list(range(start, min(deals, start + 5))), seed, setting) for start in range(0, deals, 5)
+    ]
     if workers > 1:
         import multiprocessing
 
@@ -144,18 +148,32 @@ def _collect(tally: Tally, results: Any, progress: bool) -> None:
         for name, times in part.seconds.items():
             tally.seconds[name] += times
         if progress:
-            print(json.dumps({"progress": len(tally.deal_wins), **tally.summary()}), file=sys.stderr, flush=True)
+            print(
+                json.dumps({"progress": len(tally.deal_wins), **tally.summary()}), file=sys.stderr, flush=True
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m triage.bots.strength", description=__doc__.splitlines()[0])
-    parser.add_argument("--bots", default="expert,greedy", help="two bot names: the one measured, its opponent")
+    parser = argparse.ArgumentParser(
+        prog="python -m triage.bots.strength", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--bots", default="expert,greedy", help="two bot names: the one measured, its opponent"
+    )
     parser.add_argument("--deals", type=int, default=100, help="deals, each played twice (seats swapped)")
-    parser.add_argument("--players", type=int, default=2, help="players (the second bot fills the other seats)")
+    parser.add_argument(
+        "--players", type=int, default=2, help="players (the second bot fills the other seats)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (deal i uses seed + i)")
     parser.add_argument("--deck", help="a deck file (default: the standard deck)")
-    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
-                        help="a configuration value, e.g. return_to=bottom (repeatable)")
+    parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a configuration value, e.g. return_to=bottom (repeatable)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals side by side")
     parser.add_argument("--progress", action="store_true", help="report every 5 deals on stderr")
     args = parser.parse_args(argv)

@@ -100,7 +100,9 @@ class ActionSpace:
         object.__setattr__(self, "offsets", offsets)
 
     @staticmethod
-    def sizes(config: Mapping[str, Any], catalogue: Iterable[tuple[Any, ...]]) -> tuple[int, int, int, int, int]:
+    def sizes(
+        config: Mapping[str, Any], catalogue: Iterable[tuple[Any, ...]]
+    ) -> tuple[int, int, int, int, int]:
         """(S, P, T, M, D) from a configuration in its file shape and the deck's card backs."""
         extra = 0
         for item in ("clinical_trial", "outpatient_clinic"):
@@ -172,7 +174,9 @@ class ActionSpace:
         if block == "reject":
             return f"reject pending patient #{f[0] + 1}"
         if block == "diagnose":
-            return f"diagnose the patient in space {f[0] + 1} (staff {f[1]}, congress {f[2]}, tokens the rest)"
+            return (
+                f"diagnose the patient in space {f[0] + 1} (staff {f[1]}, congress {f[2]}, tokens the rest)"
+            )
         if block == "heal":
             return (
                 f"heal the patient in space {f[0] + 1} by {f[1] + 1} "
@@ -205,7 +209,12 @@ def _block_fields(
     if name == "diagnose":
         return [(s, *mix) for s in range(spaces) for mix in _mixes(max_diagnosis)]
     if name == "heal":
-        return [(s, amount - 1, *mix) for s in range(spaces) for amount in range(1, max_cost + 1) for mix in _mixes(amount)]
+        return [
+            (s, amount - 1, *mix)
+            for s in range(spaces)
+            for amount in range(1, max_cost + 1)
+            for mix in _mixes(amount)
+        ]
     if name == "treat":
         return [(j, payer) for j in range(terminals) for payer in range(len(PAYERS))]
     if name == "helicopter":
@@ -320,9 +329,13 @@ def _buy_table(base: int, prices: tuple[tuple[int, int | None], ...]) -> tuple[t
     ]
     table = []
     for credits in range(max(price for price, _ in prices) + 1):
-        affordable = [(action_id, holding, limit) for action_id, price, holding, limit in items if price <= credits]
+        affordable = [
+            (action_id, holding, limit) for action_id, price, holding, limit in items if price <= credits
+        ]
         limited = any(limit is not None for _, _, limit in affordable)
-        table.append((tuple(action_id for action_id, _, _ in affordable), tuple(affordable) if limited else None))
+        table.append(
+            (tuple(action_id for action_id, _, _ in affordable), tuple(affordable) if limited else None)
+        )
     return tuple(table)
 
 
@@ -494,8 +507,6 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
     return ids
 
 
-
-
 def id_to_action(game: "Game", action_id: int, seat: int | None = None) -> Action:
     """The action (dict form, as ``legal_actions`` lists it) an id stands for in this position,
     for ``seat`` (default: the player to decide). Raises :class:`IllegalActionError` when the id
@@ -531,7 +542,11 @@ def id_to_action(game: "Game", action_id: int, seat: int | None = None) -> Actio
         pay = {name: int(number == f[1]) for number, name in enumerate(PAYERS)}
         return {"type": "treat", "patient": state.terminals[f[0]].card, "pay": pay}
     if block == "helicopter":
-        return {"type": "helicopter", "remove": _target_card(index, state, f[0], what), "draw_all": bool(f[1])}
+        return {
+            "type": "helicopter",
+            "remove": _target_card(index, state, f[0], what),
+            "draw_all": bool(f[1]),
+        }
     if block == "buy":
         return {"type": "buy", "item": MARKET_ITEMS[f[0]]}
     return {"type": "pass"}
@@ -553,7 +568,9 @@ def _target_card(index: ActionSpace, state: Any, target: int, what: str) -> str 
 
 def _pay(what: str, cost: int, staff: int, congress: int) -> dict[str, int]:
     if staff + congress > cost:
-        raise IllegalActionError(f"{what}: staff and congress pay {staff + congress}, more than the cost {cost} (T6)")
+        raise IllegalActionError(
+            f"{what}: staff and congress pay {staff + congress}, more than the cost {cost} (T6)"
+        )
     return {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
 
 

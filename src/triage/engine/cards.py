@@ -69,7 +69,9 @@ class CardSpec:
         if card is None:
             if len(_RENAMED) > 65536:
                 _RENAMED.clear()
-            card = _RENAMED[key] = CardSpec(new_id, self.kind, self.diagnosis, self.healing, self.credits, self.vp)
+            card = _RENAMED[key] = CardSpec(
+                new_id, self.kind, self.diagnosis, self.healing, self.credits, self.vp
+            )
         return card
 
     def to_dict(self) -> dict[str, Any]:
@@ -98,9 +100,7 @@ def parse_card(raw: Any, where: str, card_id: str | None = None) -> CardSpec:
         raise DataError(f"{where}: a card must be a table of fields, got {raw!r}")
     unknown = sorted(set(raw) - CARD_FIELDS)
     if unknown:
-        raise DataError(
-            f"{where}: unknown field {unknown[0]!r} (known: {', '.join(sorted(CARD_FIELDS))})"
-        )
+        raise DataError(f"{where}: unknown field {unknown[0]!r} (known: {', '.join(sorted(CARD_FIELDS))})")
     identifier = card_id if card_id is not None else raw.get("id")
     if not isinstance(identifier, str) or not identifier.strip():
         raise DataError(f"{where}: field 'id' must be a non-empty string, got {identifier!r}")

@@ -136,7 +136,9 @@ def _within(pay: Any, cost: int, budget: dict[str, int]) -> bool:
     mix = [pay.get(key, 0) for key in ("tokens", "staff", "congress")]
     if any(isinstance(count, bool) or not isinstance(count, int) or count < 0 for count in mix):
         return False
-    return sum(mix) == cost and all(count <= budget[key] for count, key in zip(mix, ("tokens", "staff", "congress")))
+    return sum(mix) == cost and all(
+        count <= budget[key] for count, key in zip(mix, ("tokens", "staff", "congress"))
+    )
 
 
 def covers(choice: Choice, action: Action) -> bool:
@@ -149,10 +151,16 @@ def covers(choice: Choice, action: Action) -> bool:
     if kind == "reject":
         return action.get("card") == choice["card"]
     if kind in ("diagnose", "treat"):
-        return action.get("patient") == choice["patient"] and _within(action.get("pay"), choice["cost"], choice["budget"])
+        return action.get("patient") == choice["patient"] and _within(
+            action.get("pay"), choice["cost"], choice["budget"]
+        )
     if kind == "heal":
         amount = action.get("amount")
-        if action.get("patient") != choice["patient"] or isinstance(amount, bool) or not isinstance(amount, int):
+        if (
+            action.get("patient") != choice["patient"]
+            or isinstance(amount, bool)
+            or not isinstance(amount, int)
+        ):
             return False
         if not choice["amount"]["min"] <= amount <= choice["amount"]["max"]:
             return False

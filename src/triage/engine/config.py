@@ -106,8 +106,7 @@ class Config:
             "income": {"diagnostics": self.income_diagnostics, "healing": self.income_healing},
             "start": dict(self.start),
             "market": {
-                name: {"price": item.price, "limit": item.limit}
-                for name, item in self.market.items()
+                name: {"price": item.price, "limit": item.limit} for name, item in self.market.items()
             },
             "solo": {"tiers": [{"name": name, "score": score} for name, score in self.solo_tiers]},
         }
@@ -263,9 +262,7 @@ def _solo_tiers(solo: Any, source: str) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(result, key=lambda tier: -tier[1]))
 
 
-def load_config(
-    path: str | Path | None = None, overrides: Mapping[str, Any] | None = None
-) -> Config:
+def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | None = None) -> Config:
     """The defaults, then the file at ``path`` (any subset of keys), then ``overrides``."""
     values = default_values()
     source = "config"

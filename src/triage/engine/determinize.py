@@ -71,7 +71,13 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, int]:
     for card in sorted(full):
         entry = memory[card]
         kind = entry["kind"]
-        back = (kind, entry["diagnosis"], None if kind == "chronic" else entry["healing"], entry["credits"], entry["vp"])
+        back = (
+            kind,
+            entry["diagnosis"],
+            None if kind == "chronic" else entry["healing"],
+            entry["credits"],
+            entry["vp"],
+        )
         copies = by_back.get(back, ())
         count = used.get(back, 0)
         if count >= len(copies):
@@ -90,6 +96,7 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, int]:
     def take(position: int) -> int:
         buckets[keys[position]].remove(position)
         return position
+
     not_severe = set(view["not_severe"])
     for card, time in _hospital_time(view).items():
         if time >= 2:

@@ -10,7 +10,9 @@ from typing import Any, Callable
 from triage.engine.errors import DataError
 
 
-def _read(path: str | Path, what: str, parse: Callable[[str], Any], errors: type[Exception], form: str) -> Any:
+def _read(
+    path: str | Path, what: str, parse: Callable[[str], Any], errors: type[Exception], form: str
+) -> Any:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")

@@ -236,7 +236,9 @@ class Game:
             cards = {handle: renamed[position][handle] for handle, position in zip(handles, positions)}
             setup_deck = [dict(card) for card in _standard_setup_deck()]
         else:
-            cards = {handle: deck_cards[position].with_id(handle) for handle, position in zip(handles, positions)}
+            cards = {
+                handle: deck_cards[position].with_id(handle) for handle, position in zip(handles, positions)
+            }
             setup_deck = [card.to_dict() for card in deck_cards]
         origins = {handle: deck_cards[position].id for handle, position in zip(handles, positions)}
         game = cls(config, cards, players, rng, origins)
@@ -458,9 +460,7 @@ class Game:
             player.passed = False
             for patient in player.terminals:
                 patient.treated = False
-            events.append(
-                {"type": "income", "player": seat, "diagnostics": income_d, "healing": income_h}
-            )
+            events.append({"type": "income", "player": seat, "diagnostics": income_d, "healing": income_h})
         self.phase = "arrival"
         self.active_pos = 0
         self.extra_turn = None
@@ -592,9 +592,7 @@ class Game:
                 # C1; V3 ``reward``: once treated, no more Time for the rest of this stay.
                 continue
             patient.time += 1
-            events.append(
-                {"type": "time_added", "player": seat, "card": patient.card, "time": patient.time}
-            )
+            events.append({"type": "time_added", "player": seat, "card": patient.card, "time": patient.time})
 
     def _deaths(self, seat: int, events: list[Event]) -> None:
         """C2, C3, C4: spaces in number order, then terminal patients in arrival order."""
@@ -607,9 +605,7 @@ class Game:
             if not slot.revealed and spec.front == "standard" and slot.time >= 2:
                 self._check(seat, slot.card, events)
                 checked = True
-            if (spec.kind == "critical" and slot.time >= 1) or (
-                spec.kind == "severe" and slot.time >= 2
-            ):
+            if (spec.kind == "critical" and slot.time >= 1) or (spec.kind == "severe" and slot.time >= 2):
                 player.hospital[index] = None
                 if not slot.revealed:
                     # I2: a standard patient that dies is known by all to have been severe.
@@ -966,7 +962,9 @@ class Game:
             raise RuleError(
                 "too_much_healing", f"{patient.card} needs only {need} more healing, not {amount}", "T2"
             )
-        pay = self._payment(seat, action.get("pay"), amount, "healing", f"healing {patient.card} by {amount}", "T2")
+        pay = self._payment(
+            seat, action.get("pay"), amount, "healing", f"healing {patient.card} by {amount}", "T2"
+        )
         return self._heal(seat, patient, amount, pay, events)
 
     def _heal(self, seat: int, patient: Patient, amount: int, pay: Pay, events: list[Event]) -> Action:
@@ -1034,7 +1032,12 @@ class Game:
         return self._helicopter(seat, remove, draw_all, space, patient, events)
 
     def _helicopter(
-        self, seat: int, remove: str | None, draw_all: bool, space: int | None, patient: Patient | None,
+        self,
+        seat: int,
+        remove: str | None,
+        draw_all: bool,
+        space: int | None,
+        patient: Patient | None,
         events: list[Event],
     ) -> Action:
         """T7: the effect of a validated Helicopter (``patient`` in ``space``, None for a
@@ -1111,9 +1114,7 @@ class Game:
             return use_tokens, use_staff, use_congress
         mix = (pay.get("tokens", 0), pay.get("staff", 0), pay.get("congress", 0))
         if sum(mix) != cost:
-            raise RuleError(
-                "bad_payment", f"{what} costs {cost}; the payment adds up to {sum(mix)}", "T6"
-            )
+            raise RuleError("bad_payment", f"{what} costs {cost}; the payment adds up to {sum(mix)}", "T6")
         if mix[0] > tokens or mix[1] > player.staff_available or mix[2] > player.congress:
             raise RuleError("cannot_afford", self._afford_message(seat, cost, token, what), "T6")
         return mix
@@ -1149,7 +1150,9 @@ class Game:
                 continue
             spec = cards[slot.card]
             if not slot.revealed:
-                for pay in _mixes(spec.diagnosis or 0, state.diagnostics, state.staff_available, state.congress):
+                for pay in _mixes(
+                    spec.diagnosis or 0, state.diagnostics, state.staff_available, state.congress
+                ):
                     actions.append({"type": "diagnose", "patient": slot.card, "pay": pay})
                 continue
             difficulty = spec.healing if spec.healing is not None else slot.time
@@ -1237,7 +1240,9 @@ def _check_shape(action: Any) -> str:
     if kind == "helicopter":
         missing = [field for field in ("remove", "draw_all") if field not in action]
         if missing:
-            raise _invalid(f"helicopter needs '{missing[0]}' (remove: a card id or null; draw_all: true or false)")
+            raise _invalid(
+                f"helicopter needs '{missing[0]}' (remove: a card id or null; draw_all: true or false)"
+            )
         remove = action["remove"]
         draw_all = action["draw_all"]
         if remove is not None and not isinstance(remove, str):

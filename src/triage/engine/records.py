@@ -59,7 +59,9 @@ def new_game_from_record(record: Any, source: str = "record") -> Game:
     return Game.new(players=players, deck=deck, seed=seed, config=config)
 
 
-def replay_steps(record: Any, source: str = "record") -> Iterator[tuple[Game, list[Event], dict[str, Any] | None]]:
+def replay_steps(
+    record: Any, source: str = "record"
+) -> Iterator[tuple[Game, list[Event], dict[str, Any] | None]]:
     """Yield the game after its start and after each action, with that action's events.
 
     The same :class:`Game` object is yielded each time, changed in place."""

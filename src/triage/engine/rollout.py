@@ -35,7 +35,9 @@ def random_policy(game: Game, ids: list[int], rng: random.Random) -> int:
     return ids[int(rng.random() * len(ids))]
 
 
-def rollout(game: Game, policy: Policy = random_policy, rng: random.Random | None = None, limit: int | None = None) -> int:
+def rollout(
+    game: Game, policy: Policy = random_policy, rng: random.Random | None = None, limit: int | None = None
+) -> int:
     """Play ``game`` on in place with ``policy`` until it ends (or ``limit`` actions); the
     number of actions taken. Copy the game first to keep it."""
     rng = rng or random.Random()

@@ -22,7 +22,9 @@ def player_rows(game: Game, events: Iterable[Event]) -> list[dict[str, Any]]:
     dead and rejected by kind (kinds with none left out), from the game's all-seeing events."""
     if not game.is_over():
         raise ValueError("the summary exists only once the game is over")
-    tallies: list[dict[str, Counter[str]]] = [{what: Counter() for what in OUTCOMES.values()} for _ in game.players]
+    tallies: list[dict[str, Counter[str]]] = [
+        {what: Counter() for what in OUTCOMES.values()} for _ in game.players
+    ]
     for event in events:
         what = OUTCOMES.get(event["type"])
         if what is not None and "player" in event:

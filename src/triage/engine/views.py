@@ -48,8 +48,6 @@ def _terminal_state(spec: CardSpec, patient: Patient) -> dict[str, Any]:
     }
 
 
-
-
 _NUMBERS = attrgetter(*PLAYER_NUMBERS)
 
 
@@ -241,7 +239,6 @@ class _Static:
         #: A view's ``cards`` by (fronts seen, cards known fully, by priority): the game's
         #: frozen sets.
         self.memories: dict[tuple[frozenset[str], ...], dict[str, dict[str, Any]]] = {}
-
 
     def memory_entries(self, game: Game) -> tuple[dict[str, dict[str, Any]], ...]:
         if self.entries is None:
@@ -470,7 +467,8 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
         "players": players,
         "cards": _memory(game, knower, static),
         "knowledge": [
-            _knowledge(seat_full, seat_priority) for seat_full, seat_priority in zip(game.know_full, game.know_priority)
+            _knowledge(seat_full, seat_priority)
+            for seat_full, seat_priority in zip(game.know_full, game.know_priority)
         ],
         "not_severe": sorted(game.not_severe),
         "card_ids": static.card_ids,
@@ -480,6 +478,7 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- events
+
 
 def event_for(event: Event, viewer: int) -> Event:
     """The event as ``viewer`` may see it: its secret part only if it was shown to them."""

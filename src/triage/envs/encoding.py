@@ -513,7 +513,12 @@ def _card_contents(cards: dict[str, Any]) -> dict[str, int]:
 
 
 def _card_features(
-    contents: dict[str, int], game: Game, full: frozenset[str], priority: frozenset[str], card: str, time: int | None,
+    contents: dict[str, int],
+    game: Game,
+    full: frozenset[str],
+    priority: frozenset[str],
+    card: str,
+    time: int | None,
     not_severe: bool,
 ) -> array:
     """:func:`_put_card` of ``card_view(game, knowledge, card, time)`` for a seat that knows
@@ -530,7 +535,9 @@ def _card_features(
     return features
 
 
-def _slot_features(contents: dict[str, int], game: Game, full: frozenset[str], priority: frozenset[str], slot: Any) -> array:
+def _slot_features(
+    contents: dict[str, int], game: Game, full: frozenset[str], priority: frozenset[str], slot: Any
+) -> array:
     """A hospital slot's entries: its card's features, then its Time, revealed and placed."""
     card = slot.card
     features = _card_features(contents, game, full, priority, card, slot.time, card in game.not_severe)

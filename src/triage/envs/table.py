@@ -121,7 +121,9 @@ class Table:
         self._fresh()
         game = self.game
         layout = self.layout
-        return layout.observe_game(game, seat, self._memo), layout.mask(self._legal if seat == game.turn else ())
+        return layout.observe_game(game, seat, self._memo), layout.mask(
+            self._legal if seat == game.turn else ()
+        )
 
     def legal_ids(self, seat: int) -> list[int]:
         """The seat's legal integers, sorted; empty when it is not its decision."""

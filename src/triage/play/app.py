@@ -59,7 +59,10 @@ class PassDeviceScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(
-            Text(f"Pass the device to {self.seat_name}.\n\nPress Enter when {self.seat_name} is ready.", justify="center"),
+            Text(
+                f"Pass the device to {self.seat_name}.\n\nPress Enter when {self.seat_name} is ready.",
+                justify="center",
+            ),
             id="pass-message",
         )
         yield Footer()
@@ -144,7 +147,9 @@ class ActionList(OptionList):
                 return
         self.number = ""
         self.app.set_status(  # type: ignore[attr-defined]
-            f"No action {digit}: the list has {count} action{'s' if count != 1 else ''}." if count else "No action to pick now.",
+            f"No action {digit}: the list has {count} action{'s' if count != 1 else ''}."
+            if count
+            else "No action to pick now.",
             error=True,
         )
 
@@ -154,7 +159,9 @@ class ActionList(OptionList):
             return
         character = event.character
         if character is None or not character.isprintable() or character == " ":
-            self.number = "" if event.key in ("up", "down", "pageup", "pagedown", "home", "end") else self.number
+            self.number = (
+                "" if event.key in ("up", "down", "pageup", "pagedown", "home", "end") else self.number
+            )
             return
         if character.isdigit():
             event.stop()
@@ -253,7 +260,11 @@ class TriageApp(App[None]):
                 yield ActionList(id="actions", markup=False)
                 yield RichLog(id="log", wrap=True)
         yield Static(id="status")
-        yield CommandLine(placeholder="type an action: admit P04 2, heal P01 2 staff=1, pass ... (? or F1: help)", id="command", select_on_focus=False)
+        yield CommandLine(
+            placeholder="type an action: admit P04 2, heal P01 2 staff=1, pass ... (? or F1: help)",
+            id="command",
+            select_on_focus=False,
+        )
         yield Footer()
 
     @property
@@ -267,7 +278,9 @@ class TriageApp(App[None]):
         self.board_screen.query_one("#log").border_title = "Log"
         self.board_screen.query_one("#actions", ActionList).focus()
         if self.session.human_seats():
-            self.set_status("Pick an action with the arrows or its number, then Enter; or type a command. ? or F1: help.")
+            self.set_status(
+                "Pick an action with the arrows or its number, then Enter; or type a command. ? or F1: help."
+            )
         self.advance()
 
     # -------------------------------------------------------------- flow
@@ -294,7 +307,9 @@ class TriageApp(App[None]):
         self.refresh_board()
         if not self.waiting_for_bot:
             self.waiting_for_bot = True
-            self.set_timer(self.bot_delay, self.bot_move) if self.bot_delay > 0 else self.call_later(self.bot_move)
+            self.set_timer(self.bot_delay, self.bot_move) if self.bot_delay > 0 else self.call_later(
+                self.bot_move
+            )
 
     def seat_ready(self, seat: int) -> None:
         """The next human seat is at the device: its board, with a clean command line (keys the
@@ -360,13 +375,18 @@ class TriageApp(App[None]):
         seat = self.viewer
         names = session.names()
         names[seat] += " - you" if session.is_human(seat) else " - watched"
-        self.board_screen.query_one("#board", Static).update(Text(render_position(session.view_for(seat), names)))
+        self.board_screen.query_one("#board", Static).update(
+            Text(render_position(session.view_for(seat), names))
+        )
         game = session.game
         self.sub_title = f"round {game.round}/{game.config.rounds}, {game.phase}; seat on screen: {seat}"
         self.refresh_log(seat)
         self.legal = session.legal() if session.human_to_move() and session.turn == seat else []
         self.board_screen.query_one("#actions", ActionList).show(
-            [Text(f"{number:>2}. {describe_action(action)}") for number, action in enumerate(self.legal, start=1)]
+            [
+                Text(f"{number:>2}. {describe_action(action)}")
+                for number, action in enumerate(self.legal, start=1)
+            ]
         )
         self.list_version += 1
 
@@ -422,8 +442,15 @@ class TriageApp(App[None]):
             self.typed_against = self.list_version
             command.value = text + command.value
             number = int(text)
-            now = f"is now: {describe_action(self.legal[number - 1])}" if 1 <= number <= len(self.legal) else "no longer exists"
-            self.set_status(f"The list changed while you typed: action {number} {now}. Enter again to take it.", error=True)
+            now = (
+                f"is now: {describe_action(self.legal[number - 1])}"
+                if 1 <= number <= len(self.legal)
+                else "no longer exists"
+            )
+            self.set_status(
+                f"The list changed while you typed: action {number} {now}. Enter again to take it.",
+                error=True,
+            )
             return
         if not text:
             return

@@ -31,7 +31,15 @@ USAGE = {
     "buy": "buy ITEM",
     "pass": "pass",
 }
-ALIASES = {"h": "heal", "d": "diagnose", "a": "admit", "r": "reject", "t": "treat", "heli": "helicopter", "p": "pass"}
+ALIASES = {
+    "h": "heal",
+    "d": "diagnose",
+    "a": "admit",
+    "r": "reject",
+    "t": "treat",
+    "heli": "helicopter",
+    "p": "pass",
+}
 
 
 class CommandError(ValueError):
@@ -53,7 +61,9 @@ def _split_pay(words: list[str], usage: str) -> tuple[list[str], dict[str, int]]
             key, _, value = word.partition("=")
             key = key.lower()
             if key not in PAY_KEYS:
-                raise CommandError(f"unknown payment {key!r} (payments: {', '.join(PAY_KEYS)}; usage: {usage})")
+                raise CommandError(
+                    f"unknown payment {key!r} (payments: {', '.join(PAY_KEYS)}; usage: {usage})"
+                )
             if key in pay:
                 raise CommandError(f"payment {key!r} is given twice")
             pay[key] = _whole(value, f"payment {key}", usage)
@@ -65,7 +75,9 @@ def _split_pay(words: list[str], usage: str) -> tuple[list[str], dict[str, int]]
 def _expect(positional: list[str], names: list[str], usage: str) -> list[str]:
     if len(positional) != len(names):
         wanted = " ".join(names) if names else "nothing more"
-        raise CommandError(f"expected {wanted} after the command, got {' '.join(positional) or 'nothing'} (usage: {usage})")
+        raise CommandError(
+            f"expected {wanted} after the command, got {' '.join(positional) or 'nothing'} (usage: {usage})"
+        )
     return positional
 
 
@@ -177,10 +189,18 @@ def resolve(typed: Action, legal: list[Action]) -> Action:
     for action in legal:
         if _matches(typed, action):
             return action
-    ids = {value.upper(): value for action in legal for key, value in action.items()
-           if key in ("card", "patient", "remove") and isinstance(value, str)}
-    return {key: ids.get(value.upper(), value) if key in ("card", "patient", "remove") and isinstance(value, str)
-            else value for key, value in typed.items()}
+    ids = {
+        value.upper(): value
+        for action in legal
+        for key, value in action.items()
+        if key in ("card", "patient", "remove") and isinstance(value, str)
+    }
+    return {
+        key: ids.get(value.upper(), value)
+        if key in ("card", "patient", "remove") and isinstance(value, str)
+        else value
+        for key, value in typed.items()
+    }
 
 
 def choose(text: str, legal: list[Action]) -> Action:

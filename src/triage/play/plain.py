@@ -86,7 +86,9 @@ class PlainGame:
         """One decision of a human seat; False when input ended or the player quit."""
         session = self.session
         if several and self.shown_seat != seat:
-            self.say("\n" * 3 + f"=== Pass the device to {session.seat_name(seat)}. Press Enter when ready. ===")
+            self.say(
+                "\n" * 3 + f"=== Pass the device to {session.seat_name(seat)}. Press Enter when ready. ==="
+            )
             if self.read("") is None:
                 return False
         self.shown_seat = seat

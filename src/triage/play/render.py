@@ -25,7 +25,11 @@ def describe_card(card: dict[str, Any]) -> str:
     else:
         parts.append(KIND_SHORT.get(card.get("front", ""), str(card.get("front"))))
     if "healing" in card and card.get("front") != "terminal":
-        parts.append(f"heal {card['placed'] if 'placed' in card else 0}/{card['healing']}" if card["healing"] is not None else "heal ?")
+        parts.append(
+            f"heal {card['placed'] if 'placed' in card else 0}/{card['healing']}"
+            if card["healing"] is not None
+            else "heal ?"
+        )
     elif kind is None or "credits" not in card:
         parts.append("?")
     if "credits" in card and "vp" in card:
@@ -81,7 +85,9 @@ def render_position(doc: dict[str, Any], names: list[str] | None = None) -> str:
     if doc["phase"] == "over":
         winner = doc.get("winner")
         scores = ", ".join(f"player {seat}: {p['score']}" for seat, p in enumerate(doc["players"]))
-        lines.append(f"Game over. Scores {scores}. Winner: {'player ' + str(winner) if winner is not None else 'none'}")
+        lines.append(
+            f"Game over. Scores {scores}. Winner: {'player ' + str(winner) if winner is not None else 'none'}"
+        )
     return "\n".join(lines)
 
 

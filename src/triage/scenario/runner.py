@@ -133,7 +133,8 @@ def _set_player(game: Game, seat: int, values: Any, where: str, place: Any) -> N
     if not isinstance(terminals, list):
         raise DataError(f"{where}.terminals: must be a list")
     player.terminals = [
-        _patient(game, entry, f"{where}.terminals.{i}", place, terminal=True) for i, entry in enumerate(terminals)
+        _patient(game, entry, f"{where}.terminals.{i}", place, terminal=True)
+        for i, entry in enumerate(terminals)
     ]
     pending = values.get("pending", [])
     if not isinstance(pending, list):
@@ -148,7 +149,11 @@ def _set_player(game: Game, seat: int, values: Any, where: str, place: Any) -> N
         if name in values and values[name] != value:
             raise DataError(
                 f"{where}.{name}: {values[name]!r} disagrees with the other fields, which give {value}"
-                + (" (4 + outpatient_clinics + clinical_trials, K4)" if name == "spaces" else " (vp + quality, R4)")
+                + (
+                    " (4 + outpatient_clinics + clinical_trials, K4)"
+                    if name == "spaces"
+                    else " (vp + quality, R4)"
+                )
             )
     if "passed" in values:
         if not isinstance(values["passed"], bool):
@@ -159,7 +164,9 @@ def _set_player(game: Game, seat: int, values: Any, where: str, place: Any) -> N
 def _patient(game: Game, entry: Any, where: str, place: Any, terminal: bool) -> Patient:
     if not isinstance(entry, dict) or "card" not in entry:
         raise DataError(f"{where}: must be an object with a 'card'")
-    allowed = {"card", "time", "treated", "ever_treated"} if terminal else {"card", "time", "revealed", "placed"}
+    allowed = (
+        {"card", "time", "treated", "ever_treated"} if terminal else {"card", "time", "revealed", "placed"}
+    )
     unknown = sorted(set(entry) - allowed)
     if unknown:
         raise DataError(f"{where}: unknown field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})")
@@ -323,7 +330,9 @@ def _do_step(game: Game, step: dict[str, Any], events: list[Event]) -> None:
         game.apply(action, by)
     except RuleError as error:
         if error.code != expected_error:
-            raise StepFailure(f"expected error {expected_error}, got {error.code} ({error.message})") from None
+            raise StepFailure(
+                f"expected error {expected_error}, got {error.code} ({error.message})"
+            ) from None
         if _snapshot(game) != before:
             raise StepFailure(f"the refused action changed the game (error {error.code})") from None
         return
@@ -349,11 +358,15 @@ def _expect_legal(game: Game, spec: Any) -> None:
     legal = game.legal_actions(spec["by"])
     for wanted in spec.get("includes", []):
         if not any(_matches(wanted, action) for action in legal):
-            raise StepFailure(f"expected legal for {spec['by']}: {json.dumps(wanted)}; not among {len(legal)} legal actions")
+            raise StepFailure(
+                f"expected legal for {spec['by']}: {json.dumps(wanted)}; not among {len(legal)} legal actions"
+            )
     for unwanted in spec.get("excludes", []):
         hit = next((action for action in legal if _matches(unwanted, action)), None)
         if hit is not None:
-            raise StepFailure(f"expected not legal for {spec['by']}: {json.dumps(unwanted)}, but {json.dumps(hit)} is")
+            raise StepFailure(
+                f"expected not legal for {spec['by']}: {json.dumps(unwanted)}, but {json.dumps(hit)} is"
+            )
 
 
 def run_scenario(data: Any, source: str = "scenario") -> ScenarioResult:

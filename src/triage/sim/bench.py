@@ -65,7 +65,6 @@ def play_random_game_ids(game: Game, rng: random.Random) -> int:
     return count
 
 
-
 #: What one action costs on each path of ``triage bench --path``.
 PLAYERS = {"dict": play_random_game, "ids": play_random_game_ids}
 

@@ -80,7 +80,9 @@ def pool_results(runs: list[Results], label: str | None = None) -> Results:
                 )
         seed = run.metadata.get("seed")
         if seed is not None and seed in seeds:
-            raise ReportError(f"{run.path}: cannot pool: seed {seed} is used twice, so its deals would count twice")
+            raise ReportError(
+                f"{run.path}: cannot pool: seed {seed} is used twice, so its deals would count twice"
+            )
         seeds.append(seed)
     players, cards = [], []
     offset = 0
@@ -380,9 +382,7 @@ def summary_text(players: pd.DataFrame) -> str:
         lines.append(balance.solo_text(players))
     purchases = balance.purchase_table(players)
     for row in purchases.to_dict("records"):
-        bought = ", ".join(
-            f"{item} {row[f'{item}: games bought']:.0%}" for item in MARKET_ITEMS
-        )
+        bought = ", ".join(f"{item} {row[f'{item}: games bought']:.0%}" for item in MARKET_ITEMS)
         flights = "/".join(
             f"{row[f'{name} / game']:.2f}" for name in ("flights", "flights removing", "flights drawing")
         )

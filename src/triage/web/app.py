@@ -48,17 +48,24 @@ class TableRequest(BaseModel):
         description="One entry per seat: a bot name (see /api/bots) or null for a human. Default: all human.",
     )
     seed: int | None = Field(
-        None, ge=0, description="Deal seed (D1). Omit it for a secret random deal; whoever chooses it can work out the deal."
+        None,
+        ge=0,
+        description="Deal seed (D1). Omit it for a secret random deal; whoever chooses it can work out the deal.",
     )
-    config: dict[str, Any] | None = Field(None, description="Configuration overrides (scenario-format.md section 1).")
+    config: dict[str, Any] | None = Field(
+        None, description="Configuration overrides (scenario-format.md section 1)."
+    )
     deck: list[dict[str, Any]] | None = Field(
         None,
         max_length=MAX_DECK_CARDS,
         description=f"Deck cards (deck-file format, at most {MAX_DECK_CARDS}); default the standard deck.",
     )
-    public: bool = Field(False, description="List the table in the lobby, its open seats free for anyone to join.")
+    public: bool = Field(
+        False, description="List the table in the lobby, its open seats free for anyone to join."
+    )
     creator_seats: list[int] | None = Field(
-        None, description="The human seats the creator takes at once (default: all); the others get invitations."
+        None,
+        description="The human seats the creator takes at once (default: all); the others get invitations.",
     )
 
 
@@ -70,7 +77,7 @@ class SeatToken(BaseModel):
 class Invite(BaseModel):
     seat: int
     url: str = Field(description="The invitation link (relative to the server root) to send to a friend.")
-    code: str = Field(description="The invitation code: POST /api/tables/{id}/join with {\"invite\": code}.")
+    code: str = Field(description='The invitation code: POST /api/tables/{id}/join with {"invite": code}.')
 
 
 class CreatedTable(BaseModel):
@@ -90,7 +97,9 @@ class JoinRequest(BaseModel):
 
 class ActionResult(BaseModel):
     number: int = Field(description="The number of the accepted action in the table's record (from 0).")
-    actions: int = Field(description="The table's action count once this action and the bot moves after it were stored.")
+    actions: int = Field(
+        description="The table's action count once this action and the bot moves after it were stored."
+    )
     events: list[dict[str, Any]] = Field(
         description="This seat's events of the action and of the bot moves that followed it."
     )
@@ -159,7 +168,8 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:
         problems = "; ".join(
-            f"{'.'.join(str(part) for part in issue['loc'][1:]) or 'body'}: {issue['msg']}" for issue in error.errors()
+            f"{'.'.join(str(part) for part in issue['loc'][1:]) or 'body'}: {issue['msg']}"
+            for issue in error.errors()
         )
         return JSONResponse({"code": "invalid_request", "message": problems}, status_code=422)
 
@@ -173,7 +183,10 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
         # A fault of the server (logged with its traceback): the client still gets the JSON form,
         # naming nothing of the game.
         return JSONResponse(
-            {"code": "internal_error", "message": f"the server failed ({type(error).__name__}); look at the table again"},
+            {
+                "code": "internal_error",
+                "message": f"the server failed ({type(error).__name__}); look at the table again",
+            },
             status_code=500,
         )
 
@@ -196,7 +209,13 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
 
         return sorted(BOTS)
 
-    @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=ERRORS, summary="Create a table")
+    @app.post(
+        "/api/tables",
+        status_code=201,
+        response_model=CreatedTable,
+        responses=ERRORS,
+        summary="Create a table",
+    )
     async def create_table(request: TableRequest, http: Request) -> CreatedTable:
         rate_limits.hit("create", client_of(http))
         check_table_limits(request.config, request.deck)
@@ -235,7 +254,11 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
 
     # ------------------------------------------------------------------ one seat
 
-    @app.get("/api/tables/{table_id}/view", responses=ERRORS, summary="The seat's view (scenario-format.md section 5)")
+    @app.get(
+        "/api/tables/{table_id}/view",
+        responses=ERRORS,
+        summary="The seat's view (scenario-format.md section 5)",
+    )
     async def seat_view(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
         live = await table(table_id)
         return JSONResponse(service().view_answer(live, service().seat_for(live, authorization)))
@@ -269,10 +292,14 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
         if isinstance(action, dict) and "action" in action and "type" not in action:
             # {"action": ACTION, "expected": N}: idempotent (a bare action is taken as it comes).
             if set(action) - {"action", "expected"}:
-                raise WebError(422, "invalid_request", "the body is {\"action\": ACTION, \"expected\": N} (or a bare action)")
+                raise WebError(
+                    422, "invalid_request", 'the body is {"action": ACTION, "expected": N} (or a bare action)'
+                )
             action, expected = action["action"], action.get("expected")
             if expected is None:
-                raise WebError(422, "invalid_request", "'expected' (the action number seen) goes with 'action'")
+                raise WebError(
+                    422, "invalid_request", "'expected' (the action number seen) goes with 'action'"
+                )
         return JSONResponse(service().act(live, seat, action, expected))
 
     @app.get(
@@ -285,7 +312,11 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
         seat = service().seat_for(live, authorization) if authorization else None
         return JSONResponse(service().record_for(live, seat))
 
-    @app.get("/api/tables/{table_id}/public", responses=ERRORS, summary="The spectators' view: what every player knows")
+    @app.get(
+        "/api/tables/{table_id}/public",
+        responses=ERRORS,
+        summary="The spectators' view: what every player knows",
+    )
     async def public_view(table_id: str) -> JSONResponse:
         return JSONResponse(service().view_for(await table(table_id), None))
 
@@ -307,4 +338,3 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     add_review_routes(app)  # the game-over summary and replay of the page (triage.web.review)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
-

@@ -14,14 +14,21 @@ from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE, DEFAULT_DB_URL
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="Port to listen on."),
-    db: str = typer.Option(DEFAULT_DB_URL, help="SQLAlchemy database URL (e.g. postgresql+psycopg://user@host/triage)."),
+    db: str = typer.Option(
+        DEFAULT_DB_URL, help="SQLAlchemy database URL (e.g. postgresql+psycopg://user@host/triage)."
+    ),
     log_level: str = typer.Option("info", help="Uvicorn log level (warning keeps it quiet)."),
     rate_create: str = typer.Option(
-        DEFAULT_CREATE_RATE, help="Tables one client address may create, e.g. 20/minute ('5/second;100/hour': several)."
+        DEFAULT_CREATE_RATE,
+        help="Tables one client address may create, e.g. 20/minute ('5/second;100/hour': several).",
     ),
-    rate_act: str = typer.Option(DEFAULT_ACT_RATE, help="Actions one client address may take, e.g. 30/second."),
+    rate_act: str = typer.Option(
+        DEFAULT_ACT_RATE, help="Actions one client address may take, e.g. 30/second."
+    ),
     workers: int = typer.Option(
-        1, min=1, help="Server processes over one database (more than one needs PostgreSQL; rate limits count per process)."
+        1,
+        min=1,
+        help="Server processes over one database (more than one needs PostgreSQL; rate limits count per process).",
     ),
 ) -> None:
     """Start the web app: play in the browser, solo against bots or with friends."""
@@ -45,7 +52,8 @@ def serve(
         raise typer.Exit(2)
     except ImportError as error:
         typer.echo(
-            f"triage serve: no driver for {db!r} ({error}); for PostgreSQL: pip install 'psycopg[binary]'", err=True
+            f"triage serve: no driver for {db!r} ({error}); for PostgreSQL: pip install 'psycopg[binary]'",
+            err=True,
         )
         raise typer.Exit(2)
     except (SQLAlchemyError, StorageError) as error:
@@ -61,7 +69,9 @@ def serve(
         )
         raise typer.Exit(2)
 
-    typer.echo(f"Triage at http://{host}:{port}/ (tables stored in {db}, {workers} process{'es' if workers > 1 else ''})")
+    typer.echo(
+        f"Triage at http://{host}:{port}/ (tables stored in {db}, {workers} process{'es' if workers > 1 else ''})"
+    )
     if workers > 1:
         # Each worker process builds its own app (uvicorn needs an import string for that).
         os.environ.update(TRIAGE_WEB_DB=db, TRIAGE_WEB_RATE_CREATE=rate_create, TRIAGE_WEB_RATE_ACT=rate_act)
@@ -87,16 +97,23 @@ def serve(
 
 
 def loadtest(
-    tables: str = typer.Option("200", help="Concurrent tables, each played by random bots over HTTP; '200,1000' runs each."),
+    tables: str = typer.Option(
+        "200", help="Concurrent tables, each played by random bots over HTTP; '200,1000' runs each."
+    ),
     players: int = typer.Option(2, min=1, max=4, help="Seats per table."),
-    think: float = typer.Option(1.0, help="Mean seconds each client waits before each action (0: as fast as possible)."),
+    think: float = typer.Option(
+        1.0, help="Mean seconds each client waits before each action (0: as fast as possible)."
+    ),
     ramp: float = typer.Option(2.0, help="The tables arrive evenly over this many seconds at the start."),
     seconds: float = typer.Option(30.0, help="How long to run (each run)."),
     db: str | None = typer.Option(None, help="Database URL for the server (default: a fresh SQLite file)."),
     workers: str = typer.Option(
-        "1", help="Server processes; '1,2' runs each and reports the ratios to the first (PostgreSQL for more than 1)."
+        "1",
+        help="Server processes; '1,2' runs each and reports the ratios to the first (PostgreSQL for more than 1).",
     ),
-    json_output: bool = typer.Option(False, "--json", help="Print one JSON object (a list for several runs)."),
+    json_output: bool = typer.Option(
+        False, "--json", help="Print one JSON object (a list for several runs)."
+    ),
 ) -> None:
     """Load benchmark: start a server on loopback, play many tables at once, report action
     latency (median, p99) and the server's memory."""
@@ -107,7 +124,13 @@ def loadtest(
     for count in table_counts:
         for processes in worker_counts:
             result = run_loadtest(
-                tables=count, players=players, think=think, seconds=seconds, db=db, ramp=ramp, workers=processes
+                tables=count,
+                players=players,
+                think=think,
+                seconds=seconds,
+                db=db,
+                ramp=ramp,
+                workers=processes,
             )
             results.append(result)
             if not json_output:

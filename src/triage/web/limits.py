@@ -70,13 +70,12 @@ MAX_ITEM_LIMIT = 4
 MAX_WS_MESSAGE = 4096
 
 
-
 # ---------------------------------------------------------------------- request bodies
 
 
-def _error_body(status: int, code: str, message: str, headers: list[tuple[bytes, bytes]] | None = None) -> tuple[
-    dict[str, Any], bytes
-]:
+def _error_body(
+    status: int, code: str, message: str, headers: list[tuple[bytes, bytes]] | None = None
+) -> tuple[dict[str, Any], bytes]:
     payload = json.dumps({"code": code, "message": message}).encode()
     start = {
         "type": "http.response.start",
@@ -108,7 +107,9 @@ class BodyProblem(ValueError):
 def _bounded_int(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > MAX_INT_DIGITS:
-        raise BodyProblem(400, "invalid_json", f"an integer of {digits} digits; at most {MAX_INT_DIGITS} are read")
+        raise BodyProblem(
+            400, "invalid_json", f"an integer of {digits} digits; at most {MAX_INT_DIGITS} are read"
+        )
     return int(text)
 
 
@@ -140,10 +141,14 @@ def check_json(body: bytes) -> Any:
     try:
         value = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
     except RecursionError:
-        raise BodyProblem(400, "invalid_json", f"the body nests deeper than {MAX_JSON_DEPTH} levels") from None
+        raise BodyProblem(
+            400, "invalid_json", f"the body nests deeper than {MAX_JSON_DEPTH} levels"
+        ) from None
     except json.JSONDecodeError as error:
         raise BodyProblem(
-            400, "invalid_json", f"the body is not JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+            400,
+            "invalid_json",
+            f"the body is not JSON: {error.msg} (line {error.lineno}, column {error.colno})",
         ) from None
     if json_depth(value) > MAX_JSON_DEPTH:
         raise BodyProblem(400, "invalid_json", f"the body nests deeper than {MAX_JSON_DEPTH} levels")
@@ -160,7 +165,11 @@ class RequestBodyLimit:
         self.prefix = prefix
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith(self.prefix) or scope["method"] in ("GET", "HEAD"):
+        if (
+            scope["type"] != "http"
+            or not scope["path"].startswith(self.prefix)
+            or scope["method"] in ("GET", "HEAD")
+        ):
             await self.app(scope, receive, send)
             return
         too_large = f"the body is larger than {self.max_bytes} bytes (docs/web.md, Limits)"
@@ -169,7 +178,9 @@ class RequestBodyLimit:
                 try:
                     declared = int(value)
                 except ValueError:
-                    await send_error(send, 400, "invalid_request", "the Content-Length header is not a number")
+                    await send_error(
+                        send, 400, "invalid_request", "the Content-Length header is not a number"
+                    )
                     return
                 if declared > self.max_bytes:
                     await send_error(send, 413, "body_too_large", too_large)

@@ -148,7 +148,12 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
             task.cancel()
     if closing in done:
         await close(websocket, subscriber.close_code, subscriber.close_reason)
-    elif reader in done and not reader.cancelled() and reader.exception() is None and reader.result() is not None:
+    elif (
+        reader in done
+        and not reader.cancelled()
+        and reader.exception() is None
+        and reader.result() is not None
+    ):
         code, reason = reader.result()
         await close(websocket, code, reason)
 

@@ -49,9 +49,20 @@ def start_server(
     db_url: str, port: int, rate_create: str = UNLIMITED, rate_act: str = UNLIMITED, workers: int = 1
 ) -> subprocess.Popen[bytes]:
     command = [
-        sys.executable, "-c", "from triage.cli import main; main()",
-        "serve", "--port", str(port), "--db", db_url, "--log-level", "warning",
-        "--rate-create", rate_create, "--rate-act", rate_act,
+        sys.executable,
+        "-c",
+        "from triage.cli import main; main()",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db_url,
+        "--log-level",
+        "warning",
+        "--rate-create",
+        rate_create,
+        "--rate-act",
+        rate_act,
     ]
     if workers != 1:
         command += ["--workers", str(workers)]
@@ -105,7 +116,13 @@ async def call(session: aiohttp.ClientSession, load: Load, method: str, path: st
 
 
 async def play_table(
-    session: aiohttp.ClientSession, load: Load, players: int, think: float, until: float, rng: random.Random, delay: float
+    session: aiohttp.ClientSession,
+    load: Load,
+    players: int,
+    think: float,
+    until: float,
+    rng: random.Random,
+    delay: float,
 ) -> None:
     """One table's clients: arrive after ``delay`` seconds, then play games one after another
     until time is up."""
@@ -197,7 +214,9 @@ async def drive(
     cpu_before = tree_cpu(psutil.Process(pid))
     connector = aiohttp.TCPConnector(limit=tables + 8)
     timeout = aiohttp.ClientTimeout(total=60)
-    async with aiohttp.ClientSession(f"http://127.0.0.1:{port}", connector=connector, timeout=timeout) as client:
+    async with aiohttp.ClientSession(
+        f"http://127.0.0.1:{port}", connector=connector, timeout=timeout
+    ) as client:
         started = time.monotonic()
         until = started + seconds
         clients = [
@@ -226,7 +245,9 @@ def run_loadtest(
         # A benchmark stopped with SIGTERM still stops its server (the finally below).
         previous = signal.signal(signal.SIGTERM, _stop)
         try:
-            load, memory, elapsed, cpu = asyncio.run(drive(port, server.pid, tables, players, think, seconds, ramp))
+            load, memory, elapsed, cpu = asyncio.run(
+                drive(port, server.pid, tables, players, think, seconds, ramp)
+            )
             peak_kb = None if workers > 1 else _peak_kb(server.pid)
         finally:
             signal.signal(signal.SIGTERM, previous)

@@ -313,13 +313,17 @@ class Store:
         if invite_hash is not None:
             conditions.append(SEATS.c.invite_hash == invite_hash)
         with self._writing() as connection:
-            taken = connection.execute(update(SEATS).where(*conditions).values(token_hash=token_hash, claimed=True))
+            taken = connection.execute(
+                update(SEATS).where(*conditions).values(token_hash=token_hash, claimed=True)
+            )
             if taken.rowcount != 1:
                 raise Conflict(f"seat {seat} of table {table_id} is taken")
             connection.execute(
                 update(TABLES).where(TABLES.c.id == table_id).values(seats_version=TABLES.c.seats_version + 1)
             )
-            version = connection.execute(select(TABLES.c.seats_version).where(TABLES.c.id == table_id)).scalar_one()
+            version = connection.execute(
+                select(TABLES.c.seats_version).where(TABLES.c.id == table_id)
+            ).scalar_one()
         return int(version)
 
     def _writing(self) -> _Transaction:
@@ -358,7 +362,9 @@ class Store:
             ).first()
         if row is None:
             return None
-        return StoredAnswer(row.by, json.loads(row.action), row.request, json.loads(row.answer) if row.answer else None)
+        return StoredAnswer(
+            row.by, json.loads(row.action), row.request, json.loads(row.answer) if row.answer else None
+        )
 
     def load_table(self, table_id: str) -> StoredTable | None:
         with self._reading() as connection:
@@ -367,7 +373,9 @@ class Store:
                 return None
             seats = self._seats(connection, table_id)
             actions = connection.execute(
-                select(ACTIONS.c.by, ACTIONS.c.action).where(ACTIONS.c.table_id == table_id).order_by(ACTIONS.c.number)
+                select(ACTIONS.c.by, ACTIONS.c.action)
+                .where(ACTIONS.c.table_id == table_id)
+                .order_by(ACTIONS.c.number)
             ).all()
         return StoredTable(
             id=row.id,
@@ -397,22 +405,36 @@ class Store:
             ).all()
             seats: dict[str, list[SeatInfo]] = {row.id: [] for row in rows}
             for seat in connection.execute(
-                select(SEATS).where(SEATS.c.table_id.in_(list(seats))).order_by(SEATS.c.table_id, SEATS.c.seat)
+                select(SEATS)
+                .where(SEATS.c.table_id.in_(list(seats)))
+                .order_by(SEATS.c.table_id, SEATS.c.seat)
             ):
-                seats[seat.table_id].append(SeatInfo(seat.seat, seat.bot, seat.token_hash, seat.claimed, seat.invite_hash))
+                seats[seat.table_id].append(
+                    SeatInfo(seat.seat, seat.bot, seat.token_hash, seat.claimed, seat.invite_hash)
+                )
         return [
-            {"table_id": row.id, **row.facts, "seats": seat_facts(seats[row.id]), "public": True, "seed_chosen": row.seed_chosen}
+            {
+                "table_id": row.id,
+                **row.facts,
+                "seats": seat_facts(seats[row.id]),
+                "public": True,
+                "seed_chosen": row.seed_chosen,
+            }
             for row in rows
         ]
 
     @staticmethod
     def _seats(connection: Connection, table_id: str) -> list[SeatInfo]:
-        rows = connection.execute(select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat)).all()
+        rows = connection.execute(
+            select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat)
+        ).all()
         return [SeatInfo(row.seat, row.bot, row.token_hash, row.claimed, row.invite_hash) for row in rows]
 
     @staticmethod
     def _seats_version(connection: Connection, table_id: str) -> int:
-        return int(connection.execute(select(TABLES.c.seats_version).where(TABLES.c.id == table_id)).scalar_one())
+        return int(
+            connection.execute(select(TABLES.c.seats_version).where(TABLES.c.id == table_id)).scalar_one()
+        )
 
     def _reading(self) -> _Transaction:
         return _Transaction(self.engine)
@@ -420,7 +442,10 @@ class Store:
 
 def seat_facts(seats: list[SeatInfo]) -> list[dict[str, Any]]:
     """What everyone may know about the seats: who is a bot, which human seats are taken."""
-    return [{"seat": info.seat, "bot": info.bot, "human": info.bot is None, "taken": info.claimed} for info in seats]
+    return [
+        {"seat": info.seat, "bot": info.bot, "human": info.bot is None, "taken": info.claimed}
+        for info in seats
+    ]
 
 
 class _Transaction:

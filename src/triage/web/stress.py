@@ -49,8 +49,14 @@ LIMIT_CONFIG: dict[str, Any] = {
     "income": {"diagnostics": MAX_INCOME, "healing": MAX_INCOME},
 }
 LIMIT_DECK = [
-    {"id": f"C{number}", "kind": "non_severe", "diagnosis": MAX_CARD_VALUES["diagnosis"],
-     "healing": MAX_CARD_VALUES["healing"], "credits": MAX_CARD_VALUES["credits"], "vp": MAX_CARD_VALUES["vp"]}
+    {
+        "id": f"C{number}",
+        "kind": "non_severe",
+        "diagnosis": MAX_CARD_VALUES["diagnosis"],
+        "healing": MAX_CARD_VALUES["healing"],
+        "credits": MAX_CARD_VALUES["credits"],
+        "vp": MAX_CARD_VALUES["vp"],
+    }
     for number in range(200)
 ]
 
@@ -78,7 +84,9 @@ def summary(values: list[float]) -> str:
     return f"median {statistics.median(values):.1f} ms, p99 {percentile(values, 0.99):.1f} ms, max {max(values):.1f} ms"
 
 
-async def timed(client: httpx.AsyncClient, method: str, path: str, **options: Any) -> tuple[httpx.Response, float]:
+async def timed(
+    client: httpx.AsyncClient, method: str, path: str, **options: Any
+) -> tuple[httpx.Response, float]:
     start = time.perf_counter()
     response = await client.request(method, path, **options)
     return response, (time.perf_counter() - start) * 1000
@@ -88,11 +96,18 @@ async def refusals() -> None:
     big = {"staff": 300, "congress": 300, "healing": 300, "diagnostics": 300}
     critical = [{"id": f"C{n}", "kind": "critical", "healing": 300, "credits": 1, "vp": 1} for n in range(40)]
     cases = {
-        "start holdings 300, critical deck with healing 300": {"players": 1, "config": {"start": big}, "deck": critical},
+        "start holdings 300, critical deck with healing 300": {
+            "players": 1,
+            "config": {"start": big},
+            "deck": critical,
+        },
         "1,000 rounds, all bots": {"players": 2, "bots": ["random", "random"], "config": {"rounds": 1000}},
         "a deck of 200,000 cards": {
             "players": 2,
-            "deck": [{"id": f"C{n}", "kind": "critical", "healing": 3, "credits": 1, "vp": 1} for n in range(200_000)],
+            "deck": [
+                {"id": f"C{n}", "kind": "critical", "healing": 3, "credits": 1, "vp": 1}
+                for n in range(200_000)
+            ],
         },
     }
     async with server() as client:
@@ -103,8 +118,10 @@ async def refusals() -> None:
                 client, "POST", "/api/tables", content=content, headers={"content-type": "application/json"}
             )
             answer = response.json()
-            print(f"{name} ({len(content) / 1e6:.2f} MB): {response.status_code} {answer['code']} in {ms:.0f} ms: "
-                  f"{answer['message']}")
+            print(
+                f"{name} ({len(content) / 1e6:.2f} MB): {response.status_code} {answer['code']} in {ms:.0f} ms: "
+                f"{answer['message']}"
+            )
 
 
 async def bots(tables: int) -> None:
@@ -112,7 +129,13 @@ async def bots(tables: int) -> None:
         idle = [(await timed(client, "GET", "/api/bots"))[1] for _ in range(100)]
         ids = []
         for seed in range(tables):
-            body = {"players": 4, "bots": ["random"] * 4, "config": LIMIT_CONFIG, "deck": LIMIT_DECK, "seed": seed}
+            body = {
+                "players": 4,
+                "bots": ["random"] * 4,
+                "config": LIMIT_CONFIG,
+                "deck": LIMIT_DECK,
+                "seed": seed,
+            }
             response, _ = await timed(client, "POST", "/api/tables", json=body)
             ids.append(response.json()["table_id"])
         busy: list[float] = []
@@ -126,9 +149,11 @@ async def bots(tables: int) -> None:
                     break
         played = time.perf_counter() - started
         print(f"GET /api/bots, idle server: {summary(idle)}")
-        print(f"GET /api/bots while {tables} all-bot tables at the limits play ({sum(f['actions'] for f in facts)} "
-              f"actions in {played:.1f} s): {summary(busy)}; median ratio to idle "
-              f"{statistics.median(busy) / statistics.median(idle):.1f}")
+        print(
+            f"GET /api/bots while {tables} all-bot tables at the limits play ({sum(f['actions'] for f in facts)} "
+            f"actions in {played:.1f} s): {summary(busy)}; median ratio to idle "
+            f"{statistics.median(busy) / statistics.median(idle):.1f}"
+        )
 
 
 async def watch(port: int, table_id: str, count: int) -> None:
@@ -168,7 +193,13 @@ async def one_game(client: httpx.AsyncClient, spectators: int, seed: int) -> tup
     if spectators:
         port = str(client.base_url.port)
         watcher = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "triage.web.stress", "watch", port, table_id, str(spectators),
+            sys.executable,
+            "-m",
+            "triage.web.stress",
+            "watch",
+            port,
+            table_id,
+            str(spectators),
             stdout=asyncio.subprocess.PIPE,
         )
         assert watcher.stdout is not None
@@ -180,7 +211,9 @@ async def one_game(client: httpx.AsyncClient, spectators: int, seed: int) -> tup
         headers = {"Authorization": f"Bearer {tokens[turn]}"}
         legal = (await client.get(f"/api/tables/{table_id}/legal", headers=headers)).json()
         action = sample(rng.choice(legal["choices"]), rng)
-        response, ms = await timed(client, "POST", f"/api/tables/{table_id}/actions", headers=headers, json=action)
+        response, ms = await timed(
+            client, "POST", f"/api/tables/{table_id}/actions", headers=headers, json=action
+        )
         latency.append(ms)
         turn = response.json()["turn"]
         await asyncio.sleep(0.02)
@@ -197,8 +230,10 @@ async def spectators(count: int) -> None:
     async with server() as client:
         for watching in (0, count, 0, count):
             latency, got = await one_game(client, watching, 11)
-            print(f"{watching:4} spectators: {len(latency)} actions, POST /actions {summary(latency)}"
-                  + (f"; every spectator got {got} messages or more" if watching else ""))
+            print(
+                f"{watching:4} spectators: {len(latency)} actions, POST /actions {summary(latency)}"
+                + (f"; every spectator got {got} messages or more" if watching else "")
+            )
 
 
 async def slow(count: int) -> None:
@@ -208,13 +243,24 @@ async def slow(count: int) -> None:
     async with server_process() as (client, process):
         memory = psutil.Process(process.pid)
         for watching in (0, count):
-            body = {"players": 4, "bots": [None] * 4, "seed": 3, "config": LIMIT_CONFIG, "deck": LIMIT_DECK[:60]}
+            body = {
+                "players": 4,
+                "bots": [None] * 4,
+                "seed": 3,
+                "config": LIMIT_CONFIG,
+                "deck": LIMIT_DECK[:60],
+            }
             created = (await client.post("/api/tables", json=body)).json()
-            table_id, tokens = created["table_id"], {entry["seat"]: entry["token"] for entry in created["seats"]}
+            table_id, tokens = (
+                created["table_id"],
+                {entry["seat"]: entry["token"] for entry in created["seats"]},
+            )
             sockets = []
             for _ in range(watching):  # max_queue=1: the client stops reading after one message
                 socket = await connect(
-                    f"ws://127.0.0.1:{client.base_url.port}/api/tables/{table_id}/ws", max_queue=1, max_size=None
+                    f"ws://127.0.0.1:{client.base_url.port}/api/tables/{table_id}/ws",
+                    max_queue=1,
+                    max_size=None,
                 )
                 await socket.send(json.dumps({"spectate": True}))
                 sockets.append(socket)
@@ -226,14 +272,18 @@ async def slow(count: int) -> None:
                 headers = {"Authorization": f"Bearer {tokens[turn]}"}
                 legal = (await client.get(f"/api/tables/{table_id}/legal", headers=headers)).json()
                 action = sample(rng.choice(legal["choices"]), rng)
-                answer = (await client.post(f"/api/tables/{table_id}/actions", headers=headers, json=action)).json()
+                answer = (
+                    await client.post(f"/api/tables/{table_id}/actions", headers=headers, json=action)
+                ).json()
                 turn, actions = answer["turn"], actions + 1
                 if actions % 25 == 0:
                     peak = max(peak, memory.memory_info().rss)
             for socket in sockets:
                 await socket.close()
-            print(f"{watching} spectators that never read, {actions} actions: server memory {before / 2**20:.0f} MB "
-                  f"before, peak {max(peak, memory.memory_info().rss) / 2**20:.0f} MB")
+            print(
+                f"{watching} spectators that never read, {actions} actions: server memory {before / 2**20:.0f} MB "
+                f"before, peak {max(peak, memory.memory_info().rss) / 2**20:.0f} MB"
+            )
 
 
 def main() -> None:

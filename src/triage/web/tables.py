@@ -68,7 +68,12 @@ class WebError(Exception):
     """A refusal with an HTTP status and the ``{"code", "message"}`` body clients get."""
 
     def __init__(
-        self, status: int, code: str, message: str, rule: str | None = None, extra: dict[str, Any] | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        rule: str | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -95,7 +100,11 @@ def rule_refusal(error: RuleError) -> WebError:
 
 
 def storage_refusal(error: StorageError) -> WebError:
-    return WebError(503, "storage_error", f"the database failed, nothing was stored and nothing changed; try again ({error})")
+    return WebError(
+        503,
+        "storage_error",
+        f"the database failed, nothing was stored and nothing changed; try again ({error})",
+    )
 
 
 def stale(current: int, expected: Any) -> WebError:
@@ -204,7 +213,9 @@ def check_creator_seats(creator_seats: Any, bots: list[str | None]) -> list[int]
         raise WebError(422, "invalid_request", "'creator_seats' must be a list of seat numbers")
     if len(set(creator_seats)) != len(creator_seats) or not set(creator_seats) <= set(humans):
         raise WebError(
-            422, "invalid_request", f"'creator_seats' must name distinct human seats (human seats: {humans}), got {creator_seats}"
+            422,
+            "invalid_request",
+            f"'creator_seats' must name distinct human seats (human seats: {humans}), got {creator_seats}",
         )
     return sorted(creator_seats)
 
@@ -340,7 +351,9 @@ class TableService:
         game, events = await asyncio.to_thread(self._replayed, stored)
         if table_id in self.live:  # another request loaded it meanwhile: one object per table
             return self.get(table_id)
-        table = LiveTable(stored.id, game, stored.seats, stored.seed_chosen, events, stored.public, stored.seats_version)
+        table = LiveTable(
+            stored.id, game, stored.seats, stored.seed_chosen, events, stored.public, stored.seats_version
+        )
         self._keep(table)
         self.refresh(table)  # anything stored while it was replayed
         self.move_bots(table)
@@ -408,7 +421,12 @@ class TableService:
                 self.rebuild(table)
                 return
             table.events.extend(events)
-            step = Step(number, table.game.history[-1], events, self._updates(table, table.game, number, table.game.history[-1], events))
+            step = Step(
+                number,
+                table.game.history[-1],
+                events,
+                self._updates(table, table.game, number, table.game.history[-1], events),
+            )
             self._deliver(step)
         if entries and table.bots_to_move():
             self.move_bots(table)
@@ -438,7 +456,9 @@ class TableService:
     def seat_for(self, table: LiveTable, authorization: str | None) -> int:
         """The seat whose token is in ``Authorization: Bearer TOKEN``; refuses anything else."""
         if not authorization:
-            raise WebError(401, "unauthorized", "this request needs the seat's token: Authorization: Bearer TOKEN")
+            raise WebError(
+                401, "unauthorized", "this request needs the seat's token: Authorization: Bearer TOKEN"
+            )
         scheme, _, token = authorization.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise WebError(401, "unauthorized", "the Authorization header must be 'Bearer TOKEN'")
@@ -461,12 +481,16 @@ class TableService:
             info = self._open_seat(table, seat)
         token = new_token()
         try:
-            version = self.store.claim_seat(table.id, info.seat, token_digest(token), info.invite_hash if invite is not None else None)
+            version = self.store.claim_seat(
+                table.id, info.seat, token_digest(token), info.invite_hash if invite is not None else None
+            )
         except StorageError as error:
             raise storage_refusal(error) from None
         except Conflict:
             self.refresh(table)
-            raise WebError(409, "seat_taken", f"seat {info.seat} of table {table.id} was taken meanwhile") from None
+            raise WebError(
+                409, "seat_taken", f"seat {info.seat} of table {table.id} was taken meanwhile"
+            ) from None
         info.token_hash, info.claimed = token_digest(token), True
         # Another process's seat change in between: read the seats again on the next request.
         table.seats_version = version if version == table.seats_version + 1 else -1
@@ -480,7 +504,11 @@ class TableService:
         for info in table.seats:
             if info.invite_hash is not None and hmac.compare_digest(info.invite_hash, digest):
                 if info.claimed:
-                    raise WebError(409, "invite_used", f"the invitation to seat {info.seat} has been used: the seat is taken")
+                    raise WebError(
+                        409,
+                        "invite_used",
+                        f"the invitation to seat {info.seat} has been used: the seat is taken",
+                    )
                 return info
         raise WebError(403, "bad_invite", f"this is not an invitation to table {table.id}")
 
@@ -488,10 +516,14 @@ class TableService:
     def _open_seat(table: LiveTable, seat: Any) -> SeatInfo:
         if not table.public:
             raise WebError(
-                403, "private_table", f"table {table.id} is private: a seat is taken with its creator's invitation"
+                403,
+                "private_table",
+                f"table {table.id} is private: a seat is taken with its creator's invitation",
             )
         if seat is not None and (type(seat) is not int or not 0 <= seat < len(table.seats)):
-            raise WebError(422, "invalid_request", f"'seat' must be a seat number from 0 to {len(table.seats) - 1}")
+            raise WebError(
+                422, "invalid_request", f"'seat' must be a seat number from 0 to {len(table.seats) - 1}"
+            )
         for info in table.seats:
             if info.bot is None and not info.claimed and seat in (None, info.seat):
                 return info
@@ -510,7 +542,11 @@ class TableService:
         request = None
         if expected is not None:
             if type(expected) is not int or expected < 0:
-                raise WebError(422, "invalid_request", f"'expected' must be an action number (0 or more), got {expected!r}")
+                raise WebError(
+                    422,
+                    "invalid_request",
+                    f"'expected' must be an action number (0 or more), got {expected!r}",
+                )
             request = canonical(action)
             if expected < number:
                 return self._repeat(table, seat, request, expected, number)
@@ -521,7 +557,11 @@ class TableService:
             events = game.apply(action, seat)
         except RuleError as error:
             raise rule_refusal(error) from None
-        steps = [Step(number, game.history[-1], events, self._updates(table, game, number, game.history[-1], events))]
+        steps = [
+            Step(
+                number, game.history[-1], events, self._updates(table, game, number, game.history[-1], events)
+            )
+        ]
         self._bot_steps(table, game, steps, time.perf_counter() + self.bot_budget)
         seen = [event for step in steps for event in step.events]
         answer = {
@@ -535,17 +575,29 @@ class TableService:
         self.move_bots(table)
         return stored or answer
 
-    def _repeat(self, table: LiveTable, seat: int, request: str, expected: int, current: int) -> dict[str, Any]:
+    def _repeat(
+        self, table: LiveTable, seat: int, request: str, expected: int, current: int
+    ) -> dict[str, Any]:
         try:
             stored = self.store.answer_for(table.id, expected)
         except StorageError as error:
             raise storage_refusal(error) from None
-        if stored is not None and stored.by == seat and stored.request == request and stored.answer is not None:
+        if (
+            stored is not None
+            and stored.by == seat
+            and stored.request == request
+            and stored.answer is not None
+        ):
             return stored.answer
         raise stale(current, expected)
 
     def _commit(
-        self, table: LiveTable, game: Game, steps: list[Step], request: str | None = None, answer: dict[str, Any] | None = None
+        self,
+        table: LiveTable,
+        game: Game,
+        steps: list[Step],
+        request: str | None = None,
+        answer: dict[str, Any] | None = None,
     ) -> dict[str, Any] | None:
         """Store ``steps`` in one transaction, then make ``game`` the table's game and send the
         steps to the subscribers. On failure memory stays as it was. Returns the stored answer
@@ -553,7 +605,9 @@ class TableService:
         moment, or by this commit though the database failed to confirm it."""
         start = steps[0].number
         try:
-            self.store.add_actions(table.id, start, [step.entry for step in steps], facts(game), request, answer)
+            self.store.add_actions(
+                table.id, start, [step.entry for step in steps], facts(game), request, answer
+            )
         except Conflict:
             # Another process acted first: take in what it stored; the client looks again.
             self.catch_up(table)
@@ -599,7 +653,9 @@ class TableService:
         a bot that searches is left to the background runner, which thinks in a thread."""
         steps.extend(self._steps(table, self._bot_moves(table, game, len(steps), deadline, quick_only=True)))
 
-    def _steps(self, table: LiveTable, moves: list[tuple[int, dict[str, Any], list[Event], Game]]) -> list[Step]:
+    def _steps(
+        self, table: LiveTable, moves: list[tuple[int, dict[str, Any], list[Event], Game]]
+    ) -> list[Step]:
         """The moves with each subscriber's message, built from the position after each."""
         return [
             Step(number, entry, events, self._updates(table, after, number, entry, events))
@@ -798,16 +854,18 @@ class TableService:
         built: dict[int | None, str] = {}
         for subscriber in table.subscribers:
             if subscriber.seat not in built:
-                built[subscriber.seat] = json.dumps(self.message_for(
-                    table,
-                    subscriber.seat,
-                    "update",
-                    game,
-                    number=number,
-                    by=entry["by"],
-                    action=entry["do"],
-                    events=self.events_for(table, subscriber.seat, events),
-                ))
+                built[subscriber.seat] = json.dumps(
+                    self.message_for(
+                        table,
+                        subscriber.seat,
+                        "update",
+                        game,
+                        number=number,
+                        by=entry["by"],
+                        action=entry["do"],
+                        events=self.events_for(table, subscriber.seat, events),
+                    )
+                )
             updates.append((subscriber, built[subscriber.seat]))
         return updates
 
