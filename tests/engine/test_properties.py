@@ -12,7 +12,7 @@ random legal actions, checking after every action the invariants the rules promi
 * a view drawn again by ``determinize`` is the view it came from, and the drawn game offers the
   same legal actions (I4);
 * a view, whose entries are shared between views, copies and deals, shows exactly what
-  ``card_view`` gives with the seat's knowledge, in the same order (I1, I2).
+  ``Seat.card`` gives with the seat's knowledge, in the same order (I1, I2).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from types import SimpleNamespace
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -30,7 +29,8 @@ from triage.engine import Game, RuleError, make_config, state_dict, view
 from triage.engine.determinize import determinize
 from triage.engine.records import make_record, replay
 from triage.engine.state import COUNTERS
-from triage.engine.views import _flow, card_view
+from triage.engine.observer import Seat
+from triage.engine.views import _flow
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -319,14 +319,14 @@ def test_refusals_and_legal_actions_depend_only_on_the_view(
 
 
 def uncached_view_parts(game: Game, seat: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Every hospital and the remembered cards of ``seat``'s view, from ``card_view`` alone."""
-    knower = SimpleNamespace(full=game.know_full[seat], priority=game.know_priority[seat])
+    """Every hospital and the remembered cards of ``seat``'s view, from ``Seat.card`` alone."""
+    knower = Seat(game, seat)
     hospitals = [
         {
             str(number): None
             if slot is None
             else {
-                **card_view(game, knower, slot.card, slot.time),  # type: ignore[arg-type]
+                **knower.card(slot.card, slot.time),
                 "time": slot.time,
                 "revealed": slot.revealed,
                 "placed": slot.placed,
@@ -336,8 +336,8 @@ def uncached_view_parts(game: Game, seat: int) -> tuple[list[dict[str, Any]], di
         for player in game.players
     ]
     memory = {}
-    for card in sorted(game.seen_fronts):
-        entry = card_view(game, knower, card)  # type: ignore[arg-type]
+    for card in sorted(knower.fronts_seen()):
+        entry = knower.card(card)
         del entry["card"]
         memory[card] = entry
     return hospitals, memory

@@ -130,7 +130,7 @@ class _Turn:
                 self.by_key.setdefault(key, []).append(action)
         self.slots = [slot for slot in self.me["hospital"].values() if slot is not None]
         self.free_spaces = len(self.me["hospital"]) - len(self.slots)
-        self.not_severe = set(view.get("not_severe", ()))
+        self.cleared = set(view.get("not_severe", ()))
 
     # -------------------------------------------------------------- helpers
 
@@ -197,7 +197,7 @@ class _Turn:
 
     def may_die_unseen(self, slot: dict[str, Any]) -> bool:
         """An unrevealed patient that, if severe, dies at this Cleanup (C2, C3)."""
-        if slot.get("revealed") or slot["card"] in self.not_severe:
+        if slot.get("revealed") or slot["card"] in self.cleared:
             return False
         kind = slot.get("kind")
         return slot["time"] >= 1 and kind in (None, "severe")

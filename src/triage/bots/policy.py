@@ -19,6 +19,7 @@ from triage.bots.greedy import ADMIT_VALUE, DEADLINE_ORDER, HIDDEN_ORDER, PRIORI
 from triage.engine.actions import ActionSpace, action_space
 from triage.engine.config import MARKET_ITEMS
 from triage.engine.game import Game
+from triage.engine.observer import Seat
 from triage.engine.state import Patient, PlayerState
 
 Action = dict[str, Any]
@@ -114,12 +115,7 @@ def _action_id(space: ActionSpace, game: Game, seat: int, action: Action) -> int
 def _known_kind(game: Game, seat: int, card: str) -> str | None:
     """The kind of ``card`` as ``seat`` knows it (I1, I2): public fronts tell critical and
     terminal; a standard back is known only from memory."""
-    spec = game.cards[card]
-    if spec.kind in ("critical", "terminal"):
-        return spec.kind
-    if card in game.know_full[seat] or card in game.know_priority[seat]:
-        return spec.kind
-    return None
+    return Seat(game, seat).kind_of(card)
 
 
 def _price(game: Game, item: str) -> int:
@@ -160,20 +156,14 @@ class _Turn:
         self.last = self.rounds_left <= 0
         self.slots = [slot for slot in player.hospital if slot is not None]
         self.free_spaces = len(player.hospital) - len(self.slots)
-        full, priority = game.know_full[seat], game.know_priority[seat]
+        self.knower = knower = Seat(game, seat)
         #: Per card in the hospital: the kind this seat knows (None if unknown) and the healing
         #: still needed where that is known (T2, T3), both fixed for this decision.
         self.kinds: dict[str, str | None] = {}
         self.needs: dict[str, int] = {}
         for slot in self.slots:
-            spec = cards[slot.card]
-            known = slot.revealed or spec.kind == "critical" or slot.card in full or slot.card in priority
-            self.kinds[slot.card] = spec.kind if known else None
-            if known:
-                difficulty = spec.healing if spec.healing is not None else slot.time
-                self.needs[slot.card] = max(0, difficulty - slot.placed)
-            else:
-                self.needs[slot.card] = 0
+            self.kinds[slot.card] = kind = knower.kind_of(slot.card)
+            self.needs[slot.card] = (knower.need(slot) or 0) if kind is not None else 0
         self._staff_first: dict[str, bool] = {}
 
     # -------------------------------------------------------------- helpers
@@ -256,7 +246,7 @@ class _Turn:
         return kind == "critical" or (kind == "severe" and slot.time >= 1)
 
     def may_die_unseen(self, slot: Patient) -> bool:
-        if slot.revealed or slot.card in self.game.not_severe:
+        if slot.revealed or self.knower.is_not_severe(slot.card):
             return False
         return slot.time >= 1 and self.kind(slot) in (None, "severe")
 

@@ -10,7 +10,8 @@ from triage.engine.cards import CardSpec, load_deck, load_standard_deck, parse_d
 from triage.engine.config import Config, load_config, make_config
 from triage.engine.errors import ERROR_CODES, DataError, RuleError
 from triage.engine.game import Action, Event, Game
-from triage.engine.views import event_for, events_for, public_event, spectator_view, state_dict, view
+from triage.engine.observer import Seat, event_for, events_for, public_event
+from triage.engine.views import spectator_view, state_dict, view
 
 __all__ = [
     "ERROR_CODES",
@@ -21,6 +22,7 @@ __all__ = [
     "Event",
     "Game",
     "RuleError",
+    "Seat",
     "event_for",
     "events_for",
     "load_config",

@@ -204,12 +204,12 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Game:
     if hidden:
         raise DataError(f"view: {len(hidden)} cards are in no place the view shows")
     game.deck = deck
-    game.known_positions = known
-    game.seen_fronts = frozenset(view["cards"])
-    game.not_severe = set(view["not_severe"])
-    for seat, entry in enumerate(view["knowledge"]):
-        game.know_full[seat] = frozenset(entry["full"])
-        game.know_priority[seat] = frozenset(entry["priority"])
+    game.restore_memory(
+        known,
+        frozenset(view["cards"]),
+        set(view["not_severe"]),
+        [(frozenset(entry["full"]), frozenset(entry["priority"])) for entry in view["knowledge"]],
+    )
     return game
 
 

@@ -436,6 +436,22 @@ class Game:
         if card not in known:
             self.know_full[seat] = known | {card}
 
+    def restore_memory(
+        self,
+        known_positions: set[str],
+        seen_fronts: frozenset[str],
+        not_severe: set[str],
+        knowledge: list[tuple[frozenset[str], frozenset[str]]],
+    ) -> None:
+        """I1-I4 as a view records them, for a game drawn from that view (``determinize``):
+        the deck positions fixed, the fronts seen, the cards known not severe, and per seat
+        the cards known fully and by priority."""
+        self.known_positions = known_positions
+        self.seen_fronts = seen_fronts
+        self.not_severe = not_severe
+        self.know_full = [full for full, _ in knowledge]
+        self.know_priority = [priority for _, priority in knowledge]
+
     def learn_priority(self, seat: int, card: str) -> None:
         """I2: ``seat`` knows ``card``'s priority."""
         known = self.know_priority[seat]
@@ -627,8 +643,8 @@ class Game:
         if others:
             for other in others:
                 self.learn_full(other, card)
+            # Who sees the secret part is the observer's decision (observer.secret_audience).
             event["secret"] = {
-                "to": others,
                 "kind": spec.kind,
                 "priority": spec.priority,
                 "healing": spec.healing,
@@ -637,7 +653,7 @@ class Game:
             }
         else:
             self.learn_priority(seat, card)
-            event["secret"] = {"to": [seat], "kind": spec.kind, "priority": spec.priority}
+            event["secret"] = {"kind": spec.kind, "priority": spec.priority}
         events.append(event)
 
     def _die(self, seat: int, patient: Patient, cost: int, events: list[Event]) -> None:

@@ -21,7 +21,7 @@ from triage.engine.config import make_config
 from triage.engine.errors import DataError, RuleError
 from triage.engine.files import read_json
 from triage.engine.game import Event, Game
-from triage.engine.views import events_for
+from triage.engine.observer import events_for
 
 RECORD_FORMAT = "triage.record/1"
 
@@ -86,8 +86,8 @@ def replay(record: Any, source: str = "record") -> Game:
     return game
 
 
-def record_for(record: dict[str, Any], viewer: int) -> dict[str, Any]:
-    """The record as seat ``viewer`` may see it. Once the game is over, everything is public;
+def record_for(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """The record as seat ``viewer`` (None: a spectator) may see it. Once the game is over, everything is public;
     before, the seed and deck order are withheld and each event is filtered for the seat."""
     events: list[Event] = []
     game: Game | None = None

@@ -4,8 +4,8 @@
 (section 5): the same shape, with every card field the player cannot know left out, the deck
 replaced by what is public of it, and the public memory of the game (fronts seen, who knows
 which treatment side, cards publicly known not to be severe) that a player could have noted
-down. ``event_for`` filters an event for one player. None of these ever reads a secret the
-viewer does not hold.
+down. What the viewer knows comes from :class:`~triage.engine.observer.Seat` alone, the one
+module that reads the players' knowledge.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from operator import attrgetter
 from typing import Any
 
 from triage.engine.cards import CardSpec
-from triage.engine.game import Event, Game
+from triage.engine.game import Game
+from triage.engine.observer import FRONT, FULL, PRIORITY, Seat, card_at_level
 from triage.engine.state import PLAYER_NUMBERS, Patient, PlayerState
 
 VIEW_FORMAT = "triage.view/1"
@@ -99,58 +100,9 @@ def state_dict(game: Game) -> dict[str, Any]:
 # ---------------------------------------------------------------------- one player's view
 
 
-class _Knower:
-    """Whose knowledge a view shows: a seat's, or what every seat knows (a spectator's)."""
-
-    __slots__ = ("full", "priority")
-
-    def __init__(self, full: frozenset[str], priority: frozenset[str]) -> None:
-        self.full = full
-        self.priority = priority
-
-
-def _seat(game: Game, viewer: int) -> _Knower:
-    return _Knower(game.know_full[viewer], game.know_priority[viewer])
-
-
-def _everyone(game: Game) -> _Knower:
-    full = frozenset.intersection(*game.know_full)
-    at_least_priority = frozenset.intersection(
-        *(known | prio for known, prio in zip(game.know_full, game.know_priority))
-    )
-    return _Knower(full, at_least_priority - full)
-
-
-def card_view(game: Game, knower: _Knower, card: str, time: int | None = None) -> dict[str, Any]:
-    """A card as seen with ``knower``'s knowledge: the front always, back fields only where
-    known (I1, I2). ``time`` is the patient's Time when it lies in a hospital (a chronic
-    patient's healing difficulty, T3)."""
-    spec = game.cards[card]
-    data: dict[str, Any] = {"card": card, "front": spec.front, "diagnosis": spec.diagnosis}
-    if card in knower.full:
-        data["kind"] = spec.kind
-        data["priority"] = spec.priority
-        data["healing"] = spec.healing if spec.healing is not None else time
-        data["credits"] = spec.credits
-        data["vp"] = spec.vp
-    elif card in knower.priority:
-        data["kind"] = spec.kind
-        data["priority"] = spec.priority
-        if spec.kind == "chronic" and time is not None:
-            data["healing"] = time
-    elif spec.front == "critical":
-        # K2: the critical front shows the kind and the priority.
-        data["kind"] = "critical"
-        data["priority"] = 1
-    elif spec.front == "terminal":
-        data["kind"] = "terminal"
-        data["priority"] = None
-    return data
-
-
 def _slot_view(game: Game, static: _Static, level: int, slot: Patient) -> dict[str, Any]:
     """A hospital patient as seen with knowledge ``level`` (0 front, 1 priority, 2 full):
-    :func:`card_view` of the card with its Time, then its Time, revealed and placed. Built from
+    :meth:`Seat.card` of the card with its Time, then its Time, revealed and placed. Built from
     the card's memory entry (made once per card and level and shared across deals): only a
     chronic patient's healing, its Time (T3), differs from it, and only where its kind is known."""
     card = slot.card
@@ -166,7 +118,7 @@ def _slot_view(game: Game, static: _Static, level: int, slot: Patient) -> dict[s
     return data
 
 
-def _memory(game: Game, knower: _Knower, static: "_Static") -> dict[str, dict[str, Any]]:
+def _memory(game: Game, knower: Seat, static: _Static) -> dict[str, dict[str, Any]]:
     """Every card whose front has been public, as remembered with this knowledge (I2).
 
     An entry depends only on the card and on what the viewer knows of it, so entries are made
@@ -174,7 +126,7 @@ def _memory(game: Game, knower: _Knower, static: "_Static") -> dict[str, dict[st
     full = knower.full
     priority = knower.priority
     front, known, whole = static.memory_entries(game)
-    seen = game.seen_fronts
+    seen = knower.fronts_seen()
     # The same fronts seen and knowledge give the same memory: kept per card table, by content
     # (the game's knowledge is frozen, so the key costs nothing to build and is mostly found by
     # identity).
@@ -212,16 +164,16 @@ class _Static:
     and shared by every view of the games that share them (copies, one game's whole life)."""
 
     __slots__ = (
-        "cards",
-        "config",
         "card_ids",
+        "cards",
         "catalogue",
+        "config",
         "config_dict",
         "entries",
-        "tops",
+        "memories",
         "slots",
         "terminals",
-        "memories",
+        "tops",
     )
 
     def __init__(self, game: Game) -> None:
@@ -242,12 +194,7 @@ class _Static:
 
     def memory_entries(self, game: Game) -> tuple[dict[str, dict[str, Any]], ...]:
         if self.entries is None:
-            everything = frozenset(self.cards)
-            self.entries = (
-                _Entries(game, _Knower(frozenset(), frozenset()), 0),
-                _Entries(game, _Knower(frozenset(), everything), 1),
-                _Entries(game, _Knower(everything, frozenset()), 2),
-            )
+            self.entries = (_Entries(game, FRONT), _Entries(game, PRIORITY), _Entries(game, FULL))
         return self.entries
 
 
@@ -286,10 +233,9 @@ def _deck_parts(game: Game) -> tuple[list[str], list[list[Any]], dict[str, Any]]
 class _Entries(dict):  # type: ignore[type-arg]
     """Memory entries of one level of knowledge, made the first time a card is looked up."""
 
-    def __init__(self, game: Game, knower: _Knower, level: int) -> None:
+    def __init__(self, game: Game, level: int) -> None:
         super().__init__()
         self.game = game
-        self.knower = knower
         self.level = level
 
     def __missing__(self, card: str) -> dict[str, Any]:
@@ -301,7 +247,7 @@ class _Entries(dict):  # type: ignore[type-arg]
         if cached is not None and cached[0] is spec:
             entry = cached[1]
         else:
-            entry = card_view(self.game, self.knower, card)
+            entry = card_at_level(self.game, card, self.level)
             del entry["card"]
             if len(_SHARED_ENTRIES) > 65536:
                 _SHARED_ENTRIES.clear()
@@ -313,9 +259,11 @@ class _Entries(dict):  # type: ignore[type-arg]
 _SHARED_ENTRIES: dict[tuple[int, int], tuple[CardSpec, dict[str, Any]]] = {}
 
 
-def _deck_top(game: Game, knower: _Knower, static: _Static) -> dict[str, Any]:
+def _deck_top(game: Game, knower: Seat, static: _Static) -> dict[str, Any] | None:
     """The top card as this viewer sees it: its memory entry with its id (I3)."""
-    card = game.deck[0]
+    card = knower.deck_top()
+    if card is None:
+        return None
     level = 2 if card in knower.full else 1 if card in knower.priority else 0
     top = static.tops[level].get(card)
     if top is None:
@@ -359,17 +307,17 @@ def view(game: Game, viewer: int) -> dict[str, Any]:
     """
     if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < len(game.players):
         raise ValueError(f"no player {viewer!r} in a {len(game.players)}-player game")
-    return _view(game, viewer, _seat(game, viewer))
+    return _view(game, viewer, Seat(game, viewer))
 
 
 def spectator_view(game: Game) -> dict[str, Any]:
     """What someone without a seat sees: the public position, a card's back shown only where
     every player knows it (so watching a table never helps one of its players). ``viewer`` is
     None."""
-    return _view(game, None, _everyone(game))
+    return _view(game, None, Seat(game, None))
 
 
-def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
+def _view(game: Game, viewer: int | None, knower: Seat) -> dict[str, Any]:
     """Views share their unchanging parts (``card_ids``, ``catalogue``, ``config``, the entries
     of ``cards``, patients as shown) with other views of the same game: treat a view as
     read-only, and copy it (``copy.deepcopy``) before changing it."""
@@ -438,12 +386,7 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
                 "score": vp + quality,  # R4, as PlayerState.score
             }
         )
-    deck = game.deck
-    # I3: the cards whose deck position is public, None elsewhere (a few of some thirty).
-    deck_known: list[str | None] = [None] * len(deck)
-    index = deck.index
-    for card in game.known_positions:
-        deck_known[index(card)] = card
+    deck_known = knower.deck_known()
     # The keys of _flow written out, so that the view is one dict display built at its full
     # size (a test checks they are the state's, in order).
     return {
@@ -460,43 +403,17 @@ def _view(game: Game, viewer: int | None, knower: _Knower) -> dict[str, Any]:
         "queue": list(map(list, game.queue)),
         "resolving": game.resolving,
         "winner": game.winner,
-        "deck_count": len(deck),
-        "deck_top": _deck_top(game, knower, static) if deck else None,
+        "deck_count": len(deck_known),
+        "deck_top": _deck_top(game, knower, static),
         "deck_known": deck_known,
         "discard": list(game.discard),
         "players": players,
         "cards": _memory(game, knower, static),
         "knowledge": [
-            _knowledge(seat_full, seat_priority)
-            for seat_full, seat_priority in zip(game.know_full, game.know_priority)
+            _knowledge(seat_full, seat_priority) for seat_full, seat_priority in knower.knowledge()
         ],
-        "not_severe": sorted(game.not_severe),
+        "not_severe": sorted(knower.cleared()),
         "card_ids": static.card_ids,
         "catalogue": static.catalogue,
         "config": static.config_dict,
     }
-
-
-# ---------------------------------------------------------------------- events
-
-
-def event_for(event: Event, viewer: int) -> Event:
-    """The event as ``viewer`` may see it: its secret part only if it was shown to them."""
-    secret = event.get("secret")
-    if secret is None:
-        return event
-    shown = {key: value for key, value in event.items() if key != "secret"}
-    if viewer in secret["to"]:
-        shown.update({key: value for key, value in secret.items() if key != "to"})
-    return shown
-
-
-def events_for(events: list[Event], viewer: int) -> list[Event]:
-    return [event_for(event, viewer) for event in events]
-
-
-def public_event(event: Event) -> Event:
-    """The event as a spectator sees it."""
-    if "secret" not in event:
-        return event
-    return {key: value for key, value in event.items() if key != "secret"}

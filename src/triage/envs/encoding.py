@@ -4,8 +4,8 @@ OpenSpiel, PettingZoo and Gymnasium all want a fixed-size integer action space w
 the legal actions, and a fixed-size numeric observation. The observation is defined on a seat's
 :func:`triage.engine.view` (:meth:`Layout.observe`), so it cannot hold what the seat may not know
 (rules.md I4). :meth:`Layout.observe_game` computes the same vector from the game without
-building the whole view, reading cards only through the view's own ``card_view`` with the
-seat's knowledge; the tests check that both give the same vector.
+building the whole view, reading cards only through the observer's
+:class:`~triage.engine.observer.Seat`, as the view does; the tests check that both give the same vector.
 
 The action space is the engine's integer action index (:mod:`triage.engine.actions`, sizes
 from the view's public ``config`` and ``catalogue``), so an id here is the id of
@@ -36,7 +36,7 @@ from triage.engine.cards import KINDS
 from triage.engine.config import MARKET_ITEMS
 from triage.engine.game import PHASES, Game
 from triage.engine.state import PLAYER_NUMBERS
-from triage.engine.views import card_view
+from triage.engine.observer import Seat
 
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -266,10 +266,10 @@ class Layout(ActionSpace):
         players = game.players
         count = len(players)
         turn = game.turn
-        full = game.know_full[seat]
-        priority = game.know_priority[seat]
-        not_severe = game.not_severe
-        deck = game.deck
+        knower = Seat(game, seat)
+        full = knower.full
+        priority = knower.priority
+        not_severe = knower.cleared()
         _HEAD.pack_into(
             vector,
             0,
@@ -279,17 +279,16 @@ class Layout(ActionSpace):
             *_PHASE_HOT[game.phase],
             turn == seat,
             turn == seat and bool(players[seat].pending),
-            len(deck),
+            knower.deck_count(),
             len(game.discard),
         )
-        top = deck[:DECK_PEEK]
+        top = knower.deck_peek(DECK_PEEK)
         vector[_DECK_AT : _DECK_AT + len(top) * _PEEK_SIZE : _PEEK_SIZE] = _ONES[len(top)]  # exists
-        known_positions = game.known_positions
         remembered = _CARD_FEATURES
-        if known_positions:
+        if any(top):
             at = _DECK_AT
             for card in top:
-                if card in known_positions:
+                if card is not None:
                     vector[at + 1] = 1.0
                     # The key of _card_features (no Time off the board), inline to save a call.
                     ns = card in not_severe
@@ -297,7 +296,7 @@ class Layout(ActionSpace):
                         (contents[card], 2 if card in full else 1 if card in priority else 0, None, ns)
                     )
                     if features is None:
-                        features = _card_features(contents, game, full, priority, card, None, ns)
+                        features = _card_features(contents, game, knower, card, None, ns)
                     vector[at + 2 : at + _PEEK_SIZE] = features
                 at += _PEEK_SIZE
         at = self._players_at
@@ -347,7 +346,7 @@ class Layout(ActionSpace):
                     )
                     features = slots.get(key)
                     if features is None:
-                        features = slots[key] = _slot_features(contents, game, full, priority, slot)
+                        features = slots[key] = _slot_features(contents, game, knower, slot)
                     vector[slot_at : slot_at + slot_size] = features
                 slot_at += slot_size
             terminal_at = start + terminals_at
@@ -359,7 +358,7 @@ class Layout(ActionSpace):
                 terminal_at += _TERMINAL_SIZE
             card_at = start + pending_at
             for card in player.pending:  # only while admitting: the plain call will do
-                features = _card_features(contents, game, full, priority, card, None, card in not_severe)
+                features = _card_features(contents, game, knower, card, None, card in not_severe)
                 vector[card_at : card_at + _CARD_SIZE] = features
                 card_at += _CARD_SIZE
             if memo is not None and rel:
@@ -515,43 +514,29 @@ def _card_contents(cards: dict[str, Any]) -> dict[str, int]:
 def _card_features(
     contents: dict[str, int],
     game: Game,
-    full: frozenset[str],
-    priority: frozenset[str],
+    knower: Seat,
     card: str,
     time: int | None,
     not_severe: bool,
 ) -> array:
-    """:func:`_put_card` of ``card_view(game, knowledge, card, time)`` for a seat that knows
-    ``full`` cards wholly and the priority of ``priority`` ones (I2), remembered: the features
-    depend only on the card's content, how much the seat knows of it, its Time for a chronic
-    one, and whether it is publicly not severe."""
-    level = 2 if card in full else 1 if card in priority else 0
+    """:func:`_put_card` of ``knower.card(card, time)``, remembered: the features depend only
+    on the card's content, how much the seat knows of it (I2), its Time for a chronic one, and
+    whether it is publicly not severe (I4)."""
+    level = knower.level(card)
     key = (contents[card], level, time if level and game.cards[card].healing is None else None, not_severe)
     features = _CARD_FEATURES.get(key)
     if features is None:
         vector = np.zeros(_CARD_SIZE, np.float32)
-        _put_card(vector, 0, card_view(game, _SeatKnowledge(full, priority), card, time), not_severe)
+        _put_card(vector, 0, knower.card(card, time), not_severe)
         features = _CARD_FEATURES[key] = array("f", vector.tobytes())
     return features
 
 
-def _slot_features(
-    contents: dict[str, int], game: Game, full: frozenset[str], priority: frozenset[str], slot: Any
-) -> array:
+def _slot_features(contents: dict[str, int], game: Game, knower: Seat, slot: Any) -> array:
     """A hospital slot's entries: its card's features, then its Time, revealed and placed."""
     card = slot.card
-    features = _card_features(contents, game, full, priority, card, slot.time, card in game.not_severe)
+    features = _card_features(contents, game, knower, card, slot.time, knower.is_not_severe(card))
     return features + array("f", (slot.time, slot.revealed, slot.placed))
-
-
-class _SeatKnowledge:
-    """One seat's knowledge in the shape :func:`card_view` reads (I2)."""
-
-    __slots__ = ("full", "priority")
-
-    def __init__(self, full: frozenset[str], priority: frozenset[str]) -> None:
-        self.full = full
-        self.priority = priority
 
 
 #: dtype objects: np.frombuffer reads them faster than the scalar types.

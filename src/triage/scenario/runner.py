@@ -207,8 +207,10 @@ def _set_knowledge(game: Game) -> None:
         for patient in player.terminals:
             game.see_front(patient.card)
             game._reveal(patient.card)
-        game.seen_fronts |= frozenset(player.pending)
-    game.seen_fronts |= frozenset(game.discard)
+        for card in player.pending:
+            game.see_front(card)
+    for card in game.discard:
+        game.see_front(card)
     game._touch_top()
 
 
