@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -77,6 +77,13 @@ class Config:
     quality_floor: int | None = None
     #: Solo score tiers (R4 solo), best first: (name, lowest score that earns it).
     solo_tiers: tuple[tuple[str, int], ...] = ()
+    #: What other modules work out from this configuration once (per deck list, for example
+    #: the integer action plan or a view's fixed parts): caches hang on what they describe.
+    derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled without :attr:`derived`: what was worked out is rebuilt where it is needed."""
+        return type(self), tuple(getattr(self, name) for name in _CONFIG_FIELDS)
 
     def return_place(self, case: str) -> str:
         """V1: where a ``cured``, ``died`` or ``rejected`` patient goes.
@@ -110,6 +117,10 @@ class Config:
             },
             "solo": {"tiers": [{"name": name, "score": score} for name, score in self.solo_tiers]},
         }
+
+
+#: The fields that make a configuration (every one but the ``derived`` cache), in order.
+_CONFIG_FIELDS: tuple[str, ...] = tuple(item.name for item in fields(Config) if item.name != "derived")
 
 
 def default_config_path() -> Path:

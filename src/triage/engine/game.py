@@ -89,9 +89,6 @@ def _standard_setup_deck() -> tuple[dict[str, Any], ...]:
     return tuple(card.to_dict() for card in load_standard_deck())
 
 
-#: Where :attr:`Game.stamps` come from: each change of a player takes the next number.
-_STAMPS = itertools.count(1)
-
 #: ``_ORDERS[players][first]``: :func:`_orders` without a call, for the hot path (R1).
 _ORDERS: tuple[tuple[list[int], ...], ...] = ((), *(_orders(count) for count in range(1, 5)))
 
@@ -128,7 +125,9 @@ class Game:
         "origins",
         "deck_key",
         "stamps",
+        "_stamp_count",
         "_id_plan",
+        "derived",
     )
 
     # ------------------------------------------------------------------ construction
@@ -193,16 +192,20 @@ class Game:
         #: integer action plan; a view's card ids, catalogue and configuration) is then worked
         #: out once per deck and configuration, not once per deal.
         self.deck_key: str | None = None
-        #: Per player, a stamp taken afresh (from one count for the whole process) whenever
-        #: its board, tracks or supply may change: for the actor of every action, a player who
-        #: draws, a passed player a Helicopter draw reopens (V2), and every player at Cleanup
-        #: (C1-C5, then the next round's Income). A copy keeps the stamps until it changes, so
-        #: one stamp is one state of one player in any game of this process (a game unpickled
-        #: from another process holds that one's): an observer may keep what it built from a
-        #: player on it (``envs`` does). Only this class's methods change a player.
-        self.stamps: list[int] = [next(_STAMPS) for _ in range(players)]
+        #: Per player, a stamp taken afresh whenever its board, tracks or supply may change: for
+        #: the actor of every action, a player who draws, a passed player a Helicopter draw
+        #: reopens (V2), and every player at Cleanup (C1-C5, then the next round's Income).
+        #: Stamps come from one count shared by this game and all its copies, and carried when
+        #: it is pickled, so one stamp is one state of one player across the game's copies in
+        #: any process: an observer may keep what it built from a player on it (``envs`` does).
+        #: Only this class's methods change a player.
+        self._stamp_count = itertools.count(1)
+        self.stamps: list[int] = [next(self._stamp_count) for _ in range(players)]
         #: The integer action index of these cards and configuration, once asked for.
         self._id_plan: Any = None
+        #: What observers work out once from the game's fixed parts (its card table and
+        #: configuration), shared by its copies: caches hang on the game they describe.
+        self.derived: dict[str, Any] = {}
 
     @classmethod
     def new(
@@ -305,12 +308,29 @@ class Game:
         other.origins = self.origins
         other.deck_key = self.deck_key
         other.stamps = list(self.stamps)
+        other._stamp_count = self._stamp_count
         other._id_plan = self._id_plan
+        other.derived = self.derived
         return other
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """Pickle the slots, the stamp count as the number it has reached (a count object
+        itself does not pickle on every Python): the game goes on numbering from there."""
+        state = {name: getattr(self, name) for name in Game.__slots__ if hasattr(self, name)}
+        state["_stamp_count"] = next(self._stamp_count)
+        state["derived"] = {}  # caches, rebuilt where needed
+        state["_id_plan"] = None
+        return None, state
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        for name, value in state[1].items():
+            setattr(self, name, value)
+        self._stamp_count = itertools.count(state[1]["_stamp_count"])
 
     def stamp_all(self) -> None:
         """New stamps for every player: its state may have changed (:attr:`stamps`)."""
-        self.stamps = [next(_STAMPS) for _ in self.stamps]
+        count = self._stamp_count
+        self.stamps = [next(count) for _ in self.stamps]
 
     @property
     def rng(self) -> random.Random:
@@ -526,7 +546,7 @@ class Game:
             seat = next(seat for seat in order if seat in self.reopened)
             self.reopened.discard(seat)
             players[seat].passed = False
-            self.stamps[seat] = next(_STAMPS)
+            self.stamps[seat] = next(self._stamp_count)
             self.extra_turn = seat
             self.turn = seat
             return True
@@ -544,7 +564,7 @@ class Game:
             events.append({"type": "deck_empty", "player": seat})
             return
         player = self.players[seat]
-        self.stamps[seat] = next(_STAMPS)
+        self.stamps[seat] = next(self._stamp_count)
         if self.phase == "treatment" and player.passed and self.config.helicopter_draws == "reopen":
             # V2: a passed player made to draw by a Helicopter gets one more Treatment turn.
             self.reopened.add(seat)
@@ -780,7 +800,7 @@ class Game:
             )
         events: list[Event] = []
         normalised = _HANDLERS[kind](self, actor, action, events)
-        self.stamps[actor] = next(_STAMPS)
+        self.stamps[actor] = next(self._stamp_count)
         self.history.append({"by": actor, "do": normalised})
         self._check_cures(actor, events)
         self._run(events)
@@ -850,7 +870,7 @@ class Game:
         else:
             cure = -1
             done = self._pass(seat, events)
-        self.stamps[seat] = next(_STAMPS)
+        self.stamps[seat] = next(self._stamp_count)
         self.history.append({"by": seat, "do": done})
         if cure >= 0:
             slot = state.hospital[cure]

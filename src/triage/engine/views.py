@@ -198,19 +198,16 @@ class _Static:
         return self.entries
 
 
-_DECK_PARTS: dict[tuple[str, int], tuple[Any, tuple[list[str], list[list[Any]], dict[str, Any]]]] = {}
-
-
 def _deck_parts(game: Game) -> tuple[list[str], list[list[Any]], dict[str, Any]]:
     """The card ids, the catalogue and the configuration of a view: the same for every deal of
     a shared deck (``Game.deck_key``: the same cards under the same handles, K1) and
-    configuration, so made once for them."""
+    configuration, so made once for them and kept on the configuration."""
     deck = game.deck_key
     config = game.config
     if deck is not None:
-        cached = _DECK_PARTS.get((deck, id(config)))
-        if cached is not None and cached[0] is config:  # it holds the configuration: the id stays its own
-            return cached[1]
+        cached: tuple[list[str], list[list[Any]], dict[str, Any]] | None = config.derived.get(("view", deck))
+        if cached is not None:
+            return cached
     # By diagnosis, healing (none first), credits, VP, then kind.
     backs = sorted(
         (spec.back() for spec in game.cards.values()),
@@ -224,9 +221,7 @@ def _deck_parts(game: Game) -> tuple[list[str], list[list[Any]], dict[str, Any]]
     )
     parts = (sorted(game.cards), [list(back) for back in backs], config.to_dict())
     if deck is not None:
-        if len(_DECK_PARTS) > 64:
-            _DECK_PARTS.clear()
-        _DECK_PARTS[(deck, id(config))] = (config, parts)
+        config.derived["view", deck] = parts
     return parts
 
 
@@ -239,24 +234,22 @@ class _Entries(dict):  # type: ignore[type-arg]
         self.level = level
 
     def __missing__(self, card: str) -> dict[str, Any]:
-        # Dealt cards are shared between games (CardSpec.with_id), so most entries of a new
-        # game were already made for an earlier one.
+        # An entry depends on the card alone (its spec, dealt cards being shared between the
+        # games of a deck, CardSpec.with_id), so the entries of a configuration's deck are kept
+        # on the configuration and most entries of a new deal were made for an earlier one.
         spec = self.game.cards[card]
-        key = (id(spec), self.level)
-        cached = _SHARED_ENTRIES.get(key)
-        if cached is not None and cached[0] is spec:
-            entry = cached[1]
-        else:
+        shared: dict[tuple[CardSpec, int], dict[str, Any]] = self.game.config.derived.setdefault(
+            "entries", {}
+        )
+        entry = shared.get((spec, self.level))
+        if entry is None:
+            if len(shared) > 65536:
+                shared.clear()
             entry = card_at_level(self.game, card, self.level)
             del entry["card"]
-            if len(_SHARED_ENTRIES) > 65536:
-                _SHARED_ENTRIES.clear()
-            _SHARED_ENTRIES[key] = (spec, entry)
+            shared[spec, self.level] = entry
         self[card] = entry
         return entry
-
-
-_SHARED_ENTRIES: dict[tuple[int, int], tuple[CardSpec, dict[str, Any]]] = {}
 
 
 def _deck_top(game: Game, knower: Seat, static: _Static) -> dict[str, Any] | None:
@@ -271,9 +264,6 @@ def _deck_top(game: Game, knower: Seat, static: _Static) -> dict[str, Any] | Non
     return top
 
 
-_STATICS: dict[int, _Static] = {}
-
-
 def _space_names(count: int) -> tuple[str, ...]:
     return tuple(str(number) for number in range(1, count + 1))
 
@@ -282,12 +272,10 @@ _SPACE_NAMES = _space_names(64)
 
 
 def _static(game: Game) -> _Static:
-    static = _STATICS.get(id(game.cards))
+    """The game's fixed view parts, kept on the game (and shared by its copies)."""
+    static: _Static | None = game.derived.get("view")
     if static is None or static.cards is not game.cards or static.config is not game.config:
-        static = _Static(game)
-        if len(_STATICS) > 256:
-            _STATICS.clear()
-        _STATICS[id(game.cards)] = static
+        static = game.derived["view"] = _Static(game)
     return static
 
 

@@ -259,7 +259,8 @@ class Layout(ActionSpace):
         a NumPy array) that the returned float32 vector then shares without a copy. This runs
         at every step of every adapter, so it is one function with its loops inline."""
         fitted = self._fitted
-        if fitted[0] is not game.cards or fitted[1] is not game.config or fitted[3] != _generation[0]:
+        memory = self._memory
+        if fitted[0] is not game.cards or fitted[1] is not game.config or fitted[3] != memory.generation:
             self._fit(game)
         contents = fitted[2]
         vector = self._zeros[:]
@@ -284,7 +285,7 @@ class Layout(ActionSpace):
         )
         top = knower.deck_peek(DECK_PEEK)
         vector[_DECK_AT : _DECK_AT + len(top) * _PEEK_SIZE : _PEEK_SIZE] = _ONES[len(top)]  # exists
-        remembered = _CARD_FEATURES
+        remembered = memory.cards
         if any(top):
             at = _DECK_AT
             for card in top:
@@ -296,7 +297,7 @@ class Layout(ActionSpace):
                         (contents[card], 2 if card in full else 1 if card in priority else 0, None, ns)
                     )
                     if features is None:
-                        features = _card_features(contents, game, knower, card, None, ns)
+                        features = _card_features(memory, contents, game, knower, card, None, ns)
                     vector[at + 2 : at + _PEEK_SIZE] = features
                 at += _PEEK_SIZE
         at = self._players_at
@@ -306,7 +307,7 @@ class Layout(ActionSpace):
         slot_size = _SLOT_SIZE
         terminals_at = _PLAYER_HEAD + self.spaces * _SLOT_SIZE
         pending_at = terminals_at + self.terminals * _TERMINAL_SIZE
-        slots = _SLOT_FEATURES
+        slots = memory.slots
         cards = game.cards
         stamps = game.stamps
         for rel in range(min(MAX_PLAYERS, count)):
@@ -346,7 +347,7 @@ class Layout(ActionSpace):
                     )
                     features = slots.get(key)
                     if features is None:
-                        features = slots[key] = _slot_features(contents, game, knower, slot)
+                        features = slots[key] = _slot_features(memory, contents, game, knower, slot)
                     vector[slot_at : slot_at + slot_size] = features
                 slot_at += slot_size
             terminal_at = start + terminals_at
@@ -358,7 +359,7 @@ class Layout(ActionSpace):
                 terminal_at += _TERMINAL_SIZE
             card_at = start + pending_at
             for card in player.pending:  # only while admitting: the plain call will do
-                features = _card_features(contents, game, knower, card, None, card in not_severe)
+                features = _card_features(memory, contents, game, knower, card, None, card in not_severe)
                 vector[card_at : card_at + _CARD_SIZE] = features
                 card_at += _CARD_SIZE
             if memo is not None and rel:
@@ -375,6 +376,10 @@ class Layout(ActionSpace):
         numbers, and the generation of the memories they belong to."""
         return [None, None, {}, -1]
 
+    @cached_property
+    def _memory(self) -> _FeatureMemory:
+        return _FeatureMemory()
+
     def _fit(self, game: Game) -> None:
         """Refuse a game that could hold more spaces, pending or terminal patients than this
         layout has room for (checked once per game: its sizes depend on its configuration and
@@ -386,7 +391,8 @@ class Layout(ActionSpace):
                 f"terminal patients a player; the game's configuration and deck allow {sizes.spaces}, "
                 f"{sizes.pending} and {sizes.terminals} (K4, A1, A3)"
             )
-        self._fitted[:] = [game.cards, game.config, _card_contents(game.cards), _generation[0]]
+        memory = self._memory
+        self._fitted[:] = [game.cards, game.config, memory.number(game.cards), memory.generation]
 
     @cached_property
     def _players_at(self) -> int:
@@ -475,43 +481,46 @@ _PLAYER_HEAD = 1 + len(PLAYER_NUMBERS) + 6
 #: A terminal patient's entries (_TERMINAL_FIELDS).
 _TERMINAL_ENTRIES = struct.Struct(f"{len(_TERMINAL_FIELDS)}f")
 
-#: Card contents met so far, numbered: what a card's features depend on besides what the seat
-#: knows of it (its handle does not count: a game's handles are shuffled, K1).
-_CONTENTS: dict[tuple[Any, ...], int] = {}
-#: Handle -> content number, per card table (each game has its own, K1).
-_TABLES: dict[int, tuple[dict[str, Any], dict[str, int]]] = {}
-#: Features by (content number, knowledge, ...): shared by every game of every deck.
-_CARD_FEATURES: dict[tuple[Any, ...], array] = {}
-_SLOT_FEATURES: dict[tuple[Any, ...], array] = {}
-#: The tables above are cleared past this many entries (many custom decks in one process).
+#: A layout's feature memory is cleared past this many entries (many custom decks in one process).
 _KEPT = 50_000
-#: How many times they were cleared.
-_generation = [0]
 
 
-def _card_contents(cards: dict[str, Any]) -> dict[str, int]:
-    """Each card's content number, for one card table (worked out once per game)."""
-    cached = _TABLES.get(id(cards))
-    if cached is None or cached[0] is not cards:
-        if len(_TABLES) > 256:
-            _TABLES.clear()
-        if len(_CONTENTS) + len(_CARD_FEATURES) + len(_SLOT_FEATURES) > _KEPT:
+class _FeatureMemory:
+    """What a layout remembers of card features, kept on the layout (and pickled with it, so a
+    table continued in another process reads its own numbers): each card content met, numbered,
+    and the features by (content number, knowledge, ...), shared by every game the layout
+    observes. What a card's features depend on besides what the seat knows of it is its content
+    (its handle does not count: a game's handles are shuffled, K1)."""
+
+    __slots__ = ("cards", "contents", "generation", "slots")
+
+    def __init__(self) -> None:
+        self.contents: dict[tuple[Any, ...], int] = {}
+        self.cards: dict[tuple[Any, ...], array] = {}
+        self.slots: dict[tuple[Any, ...], array] = {}
+        #: How many times the memory was cleared: numbers handed out before are stale.
+        self.generation = 0
+
+    def number(self, cards: dict[str, Any]) -> dict[str, int]:
+        """Each card's content number, for one card table (worked out once per game)."""
+        if len(self.contents) + len(self.cards) + len(self.slots) > _KEPT:
             # Content numbers are reused after this, so every table that holds them goes too
-            # (and a layout's copy of one: the generation moves on).
-            _generation[0] += 1
-            _TABLES.clear()
-            _CONTENTS.clear()
-            _CARD_FEATURES.clear()
-            _SLOT_FEATURES.clear()
-        numbers = {}
-        for handle, spec in cards.items():
-            content = (spec.kind, spec.diagnosis, spec.healing, spec.credits, spec.vp)
-            numbers[handle] = _CONTENTS.setdefault(content, len(_CONTENTS))
-        cached = _TABLES[id(cards)] = (cards, numbers)
-    return cached[1]
+            # (and the layout's copy of one: the generation moves on).
+            self.generation += 1
+            self.contents.clear()
+            self.cards.clear()
+            self.slots.clear()
+        contents = self.contents
+        return {
+            handle: contents.setdefault(
+                (spec.kind, spec.diagnosis, spec.healing, spec.credits, spec.vp), len(contents)
+            )
+            for handle, spec in cards.items()
+        }
 
 
 def _card_features(
+    memory: _FeatureMemory,
     contents: dict[str, int],
     game: Game,
     knower: Seat,
@@ -524,18 +533,20 @@ def _card_features(
     whether it is publicly not severe (I4)."""
     level = knower.level(card)
     key = (contents[card], level, time if level and game.cards[card].healing is None else None, not_severe)
-    features = _CARD_FEATURES.get(key)
+    features = memory.cards.get(key)
     if features is None:
         vector = np.zeros(_CARD_SIZE, np.float32)
         _put_card(vector, 0, knower.card(card, time), not_severe)
-        features = _CARD_FEATURES[key] = array("f", vector.tobytes())
+        features = memory.cards[key] = array("f", vector.tobytes())
     return features
 
 
-def _slot_features(contents: dict[str, int], game: Game, knower: Seat, slot: Any) -> array:
+def _slot_features(
+    memory: _FeatureMemory, contents: dict[str, int], game: Game, knower: Seat, slot: Any
+) -> array:
     """A hospital slot's entries: its card's features, then its Time, revealed and placed."""
     card = slot.card
-    features = _card_features(contents, game, knower, card, slot.time, knower.is_not_severe(card))
+    features = _card_features(memory, contents, game, knower, card, slot.time, knower.is_not_severe(card))
     return features + array("f", (slot.time, slot.revealed, slot.placed))
 
 
