@@ -17,38 +17,31 @@ True
 
 from __future__ import annotations
 
-import itertools
 import random
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from triage.engine import actions as _actions
 from triage.engine.cards import STANDARD_DECK_KEY, CardSpec, load_standard_deck
 from triage.engine.config import ITEM_HOLDING, MARKET_ITEMS, Config, make_config
 from triage.engine.errors import RuleError
-from triage.engine.state import Patient, PlayerState
+from triage.engine.flow import Flow
+from triage.engine.position import PHASES, Action, Event, Pay, is_whole
+from triage.engine.state import PlayerState
+from triage.engine.validation import ACTION_FIELDS, ADMISSION_ACTIONS, PAY_KEYS, check_shape
 
-Action = dict[str, Any]
-Event = dict[str, Any]
-
-PHASES: tuple[str, ...] = ("arrival", "treatment", "cleanup", "over")
-PAY_KEYS: frozenset[str] = frozenset({"tokens", "staff", "congress"})
-ACTION_FIELDS: dict[str, frozenset[str]] = {
-    "admit": frozenset({"type", "card", "space"}),
-    "reject": frozenset({"type", "card"}),
-    "diagnose": frozenset({"type", "patient", "pay"}),
-    "heal": frozenset({"type", "patient", "amount", "pay"}),
-    "treat": frozenset({"type", "patient", "pay"}),
-    "helicopter": frozenset({"type", "remove", "draw_all"}),
-    "buy": frozenset({"type", "item"}),
-    "pass": frozenset({"type"}),
-}
-ADMISSION_ACTIONS: frozenset[str] = frozenset({"admit", "reject"})
-Pay = tuple[int, int, int]
-
-
-def _is_whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+__all__ = [
+    "ACTION_FIELDS",
+    "ADMISSION_ACTIONS",
+    "PAY_KEYS",
+    "PHASES",
+    "Action",
+    "Event",
+    "Game",
+    "Pay",
+    "card_handles",
+]
 
 
 def card_handles(count: int) -> list[str]:
@@ -68,12 +61,6 @@ def _default_config() -> Config:
     return make_config()
 
 
-@lru_cache(maxsize=64)
-def _orders(count: int) -> tuple[list[int], ...]:
-    """R1: each first player's turn order (shared lists: callers never change them)."""
-    return tuple([(first + offset) % count for offset in range(count)] for first in range(count))
-
-
 @lru_cache(maxsize=1)
 def _standard_renamed() -> tuple[dict[str, CardSpec], ...]:
     """Per position of the standard deck, that card under each neutral handle (K1): dealing
@@ -89,123 +76,14 @@ def _standard_setup_deck() -> tuple[dict[str, Any], ...]:
     return tuple(card.to_dict() for card in load_standard_deck())
 
 
-#: ``_ORDERS[players][first]``: :func:`_orders` without a call, for the hot path (R1).
-_ORDERS: tuple[tuple[list[int], ...], ...] = ((), *(_orders(count) for count in range(1, 5)))
+class Game(Flow):
+    """A whole game position, all-seeing. Players see it only through the observer
+    (:class:`~triage.engine.observer.Seat`, :func:`~triage.engine.views.view`).
 
+    Its fields are :class:`~triage.engine.position.Position`'s; the rules come from the
+    sections it is built of (:class:`~triage.engine.flow.Flow`: arrival, treatment, cleanup)."""
 
-class Game:
-    """A whole game position, all-seeing. Players see it only through :func:`view`."""
-
-    __slots__ = (
-        "config",
-        "cards",
-        "players",
-        "round",
-        "phase",
-        "first_player",
-        "turn",
-        "active_pos",
-        "extra_turn",
-        "reopened",
-        "queue",
-        "resolving",
-        "deck",
-        "discard",
-        "_rng",
-        "_rng_shared",
-        "know_full",
-        "know_priority",
-        "not_severe",
-        "seen_fronts",
-        "known_positions",
-        "winner",
-        "setup",
-        "history",
-        "initial_events",
-        "origins",
-        "deck_key",
-        "stamps",
-        "_stamp_count",
-        "_id_plan",
-        "derived",
-    )
-
-    # ------------------------------------------------------------------ construction
-
-    def __init__(
-        self,
-        config: Config,
-        cards: dict[str, CardSpec],
-        players: int,
-        rng: random.Random | int,
-        origins: dict[str, str] | None = None,
-        boards: list[PlayerState] | None = None,
-    ) -> None:
-        """``boards``: the players' states when the caller has them already (a drawn world),
-        else new empty ones."""
-        if not _is_whole(players) or not 1 <= players <= 4:
-            raise ValueError(f"a game has 1 to 4 players (R1), got {players!r}")
-        if boards is not None and len(boards) != players:
-            raise ValueError(f"{len(boards)} boards for {players} players")
-        #: The rules and the card table: fixed for the game's life (copies share them, and the
-        #: integer plan below is worked out from them once).
-        self.config = config
-        self.cards = cards
-        self.players = boards if boards is not None else [PlayerState() for _ in range(players)]
-        self.round = 0
-        self.phase = "arrival"
-        self.first_player = 0
-        self.turn: int | None = None
-        #: Position in this round's turn order of the player acting in Treatment.
-        self.active_pos = 0
-        #: V2 ``reopen``: the player taking an extra Treatment turn, and those waiting for one.
-        self.extra_turn: int | None = None
-        self.reopened: set[int] = set()
-        #: Draws still to make, in order: ``[player, how many]`` (A1 Arrival, T7 Helicopter).
-        self.queue: list[list[int]] = []
-        #: The player now admitting the patients it drew, if any.
-        self.resolving: int | None = None
-        self.deck: list[str] = []
-        self.discard: list[str] = []
-        self._rng: random.Random | int = rng
-        self._rng_shared = False
-        #: I2: per player, the cards whose treatment side it has seen / whose priority it knows.
-        #: Knowledge only grows, so these are frozen and replaced when they grow (``learn_full``,
-        #: ``learn_priority``): copies share them, and views key their caches on them.
-        self.know_full: list[frozenset[str]] = [frozenset() for _ in range(players)]
-        self.know_priority: list[frozenset[str]] = [frozenset() for _ in range(players)]
-        #: I4: unrevealed cards that survived a Cleanup with 2+ Time, so are publicly not severe.
-        self.not_severe: set[str] = set()
-        #: I1: cards whose front has been public at some moment (frozen, as knowledge).
-        self.seen_fronts: frozenset[str] = frozenset()
-        #: I3: cards in the deck whose position public events have fixed.
-        self.known_positions: set[str] = set()
-        self.winner: int | None = None
-        #: How the game was dealt (for records, D1); None for a game set up by a scenario.
-        self.setup: dict[str, Any] | None = None
-        self.history: list[dict[str, Any]] = []
-        self.initial_events: list[Event] = []
-        #: Secret: the deck-file id of each card's neutral handle (K1), for designers' statistics.
-        self.origins: dict[str, str] = {card: card for card in cards} if origins is None else origins
-        #: The name of the deck list this game was dealt from when many deals share it
-        #: (:data:`STANDARD_DECK_KEY`), else None. What depends on the deck's contents only (the
-        #: integer action plan; a view's card ids, catalogue and configuration) is then worked
-        #: out once per deck and configuration, not once per deal.
-        self.deck_key: str | None = None
-        #: Per player, a stamp taken afresh whenever its board, tracks or supply may change: for
-        #: the actor of every action, a player who draws, a passed player a Helicopter draw
-        #: reopens (V2), and every player at Cleanup (C1-C5, then the next round's Income).
-        #: Stamps come from one count shared by this game and all its copies, and carried when
-        #: it is pickled, so one stamp is one state of one player across the game's copies in
-        #: any process: an observer may keep what it built from a player on it (``envs`` does).
-        #: Only this class's methods change a player.
-        self._stamp_count = itertools.count(1)
-        self.stamps: list[int] = [next(self._stamp_count) for _ in range(players)]
-        #: The integer action index of these cards and configuration, once asked for.
-        self._id_plan: Any = None
-        #: What observers work out once from the game's fixed parts (its card table and
-        #: configuration), shared by its copies: caches hang on the game they describe.
-        self.derived: dict[str, Any] = {}
+    __slots__ = ()
 
     @classmethod
     def new(
@@ -214,7 +92,7 @@ class Game:
         deck: Iterable[CardSpec] | None = None,
         seed: int = 0,
         config: Config | None = None,
-    ) -> "Game":
+    ) -> Game:
         """Deal a new game: shuffle the deck from ``seed`` (R3), give the cards neutral ids
         (K1), and play the first Income and Arrival draws.
 
@@ -222,7 +100,7 @@ class Game:
         >>> sorted(game.cards)[:2]
         ['P01', 'P02']
         """
-        if not _is_whole(seed):
+        if not is_whole(seed):
             raise ValueError(f"the seed must be a whole number, got {seed!r}")
         config = config or _default_config()
         deck_cards = list(deck) if deck is not None else load_standard_deck()
@@ -276,111 +154,7 @@ class Game:
             player.congress = start["congress"]
             player.helicopters = start["helicopters"]
 
-    def copy(self) -> "Game":
-        """An independent copy (for search and what-if analysis)."""
-        other = Game.__new__(Game)
-        other.config = self.config
-        other.cards = self.cards
-        other.players = [player.copy() for player in self.players]
-        other.round = self.round
-        other.phase = self.phase
-        other.first_player = self.first_player
-        other.turn = self.turn
-        other.active_pos = self.active_pos
-        other.extra_turn = self.extra_turn
-        other.reopened = set(self.reopened)
-        other.queue = [list(entry) for entry in self.queue]
-        other.resolving = self.resolving
-        other.deck = list(self.deck)
-        other.discard = list(self.discard)
-        # The generator is shared until one of the two needs it (see :attr:`rng`).
-        other._rng = self._rng
-        other._rng_shared = self._rng_shared = True
-        other.know_full = list(self.know_full)
-        other.know_priority = list(self.know_priority)
-        other.not_severe = set(self.not_severe)
-        other.seen_fronts = self.seen_fronts
-        other.known_positions = set(self.known_positions)
-        other.winner = self.winner
-        other.setup = self.setup
-        other.history = list(self.history)
-        other.initial_events = self.initial_events
-        other.origins = self.origins
-        other.deck_key = self.deck_key
-        other.stamps = list(self.stamps)
-        other._stamp_count = self._stamp_count
-        other._id_plan = self._id_plan
-        other.derived = self.derived
-        return other
-
-    def __getstate__(self) -> tuple[None, dict[str, Any]]:
-        """Pickle the slots, the stamp count as the number it has reached (a count object
-        itself does not pickle on every Python): the game goes on numbering from there."""
-        state = {name: getattr(self, name) for name in Game.__slots__ if hasattr(self, name)}
-        state["_stamp_count"] = next(self._stamp_count)
-        state["derived"] = {}  # caches, rebuilt where needed
-        state["_id_plan"] = None
-        return None, state
-
-    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
-        for name, value in state[1].items():
-            setattr(self, name, value)
-        self._stamp_count = itertools.count(state[1]["_stamp_count"])
-
-    def stamp_all(self) -> None:
-        """New stamps for every player: its state may have changed (:attr:`stamps`)."""
-        count = self._stamp_count
-        self.stamps = [next(count) for _ in self.stamps]
-
-    @property
-    def rng(self) -> random.Random:
-        """The game's own generator (it decides V1 reshuffles). A copy shares it with its
-        original until either needs it, and a determinized game holds a seed until then: copies
-        stay cheap for search, whose worlds rarely reshuffle."""
-        rng = self._rng
-        if type(rng) is int:
-            rng = self._rng = random.Random(rng)
-        elif self._rng_shared:
-            clone = random.Random.__new__(random.Random)
-            clone.setstate(rng.getstate())
-            rng = self._rng = clone
-        self._rng_shared = False
-        return rng
-
-    @rng.setter
-    def rng(self, value: random.Random) -> None:
-        self._rng = value
-        self._rng_shared = False
-
     # ------------------------------------------------------------------ queries
-
-    @property
-    def num_players(self) -> int:
-        return len(self.players)
-
-    def order(self) -> list[int]:
-        """R1: this round's turn order, from the first player."""
-        return list(_orders(len(self.players))[self.first_player])
-
-    @property
-    def active(self) -> int | None:
-        """The player whose Treatment it is (which may differ from :attr:`turn` during
-        Helicopter draws, T7); with V2 ``reopen``, a player on its extra turn."""
-        if self.phase != "treatment":
-            return None
-        if self.extra_turn is not None:
-            return self.extra_turn
-        if self.active_pos >= len(self.players):
-            return None
-        return _ORDERS[len(self.players)][self.first_player][self.active_pos]
-
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    def scores(self) -> list[int]:
-        """Each player's score, VP plus QoC (R4: ``PlayerState.score``, summed here without
-        the property call: adapters read it after every action)."""
-        return [player.vp + player.quality for player in self.players]
 
     def solo_tier(self) -> str | None:
         """R4 solo: the best score tier of the configuration (``solo.tiers``) that a finished,
@@ -395,374 +169,9 @@ class Game:
         score = self.players[0].score
         return next((name for name, lowest in self.config.solo_tiers if score >= lowest), None)
 
-    def in_admission(self, player: int) -> bool:
-        """Whether ``player`` is now admitting the patients it drew (A4)."""
-        return self.resolving == player and bool(self.players[player].pending)
-
     # ------------------------------------------------------------------ deck
 
-    def _touch_top(self) -> None:
-        """I3: the top card of the deck is always seen."""
-        if self.deck:
-            top = self.deck[0]
-            self.known_positions.add(top)
-            self.see_front(top)
-
-    def _draw(self, events: list[Event]) -> str | None:
-        """Take the top card; an empty deck gives nothing (A1), or, with V1 ``discard``, is
-        first rebuilt from the discard pile, shuffled from the game's generator."""
-        if not self.deck:
-            if not self.discard:
-                return None
-            self.deck = self.discard
-            self.discard = []
-            self.rng.shuffle(self.deck)
-            self.known_positions.clear()
-            self._touch_top()
-            events.append({"type": "deck_reshuffled", "cards": len(self.deck)})
-        card = self.deck.pop(0)
-        self.known_positions.discard(card)
-        self._touch_top()
-        return card
-
-    def _return_card(self, card: str, case: str) -> str:
-        """V1: where a ``cured`` (T4), ``died`` (C4) or ``rejected`` (A5) patient goes."""
-        where = self.config.return_place(case)
-        if where == "top":
-            self.deck.insert(0, card)
-            self.known_positions.add(card)
-        elif where == "bottom":
-            self.deck.append(card)
-            self.known_positions.add(card)
-        else:
-            self.discard.insert(0, card)
-        self.see_front(card)
-        self._touch_top()
-        return where
-
-    def _reveal(self, card: str) -> None:
-        """A revealed treatment side is public (I1) and remembered by all (I2)."""
-        for seat in range(len(self.players)):
-            self.learn_full(seat, card)
-
-    def see_front(self, card: str) -> None:
-        """I1: ``card``'s front is public from now on."""
-        if card not in self.seen_fronts:
-            self.seen_fronts = self.seen_fronts | {card}
-
-    def learn_full(self, seat: int, card: str) -> None:
-        """I2: ``seat`` has seen ``card``'s treatment side."""
-        known = self.know_full[seat]
-        if card not in known:
-            self.know_full[seat] = known | {card}
-
-    def restore_memory(
-        self,
-        known_positions: set[str],
-        seen_fronts: frozenset[str],
-        not_severe: set[str],
-        knowledge: list[tuple[frozenset[str], frozenset[str]]],
-    ) -> None:
-        """I1-I4 as a view records them, for a game drawn from that view (``determinize``):
-        the deck positions fixed, the fronts seen, the cards known not severe, and per seat
-        the cards known fully and by priority."""
-        self.known_positions = known_positions
-        self.seen_fronts = seen_fronts
-        self.not_severe = not_severe
-        self.know_full = [full for full, _ in knowledge]
-        self.know_priority = [priority for _, priority in knowledge]
-
-    def learn_priority(self, seat: int, card: str) -> None:
-        """I2: ``seat`` knows ``card``'s priority."""
-        known = self.know_priority[seat]
-        if card not in known:
-            self.know_priority[seat] = known | {card}
-
     # ------------------------------------------------------------------ flow
-
-    def _start_round(self, number: int, events: list[Event]) -> None:
-        """R1, R2: a new round starts with Income, then Arrival."""
-        self.round = number
-        self.first_player = (number - 1) % len(self.players)
-        events.append({"type": "round_started", "round": number, "first_player": self.first_player})
-        income_d = self.config.income_diagnostics
-        income_h = self.config.income_healing
-        order = self.order()
-        for seat in order:
-            player = self.players[seat]
-            player.diagnostics += income_d
-            player.healing += income_h
-            player.staff_available = player.staff
-            player.passed = False
-            for patient in player.terminals:
-                patient.treated = False
-            events.append({"type": "income", "player": seat, "diagnostics": income_d, "healing": income_h})
-        self.phase = "arrival"
-        self.active_pos = 0
-        self.extra_turn = None
-        self.reopened.clear()
-        self.queue = [[seat, self.config.arrivals] for seat in order]
-
-    def _run(self, events: list[Event]) -> None:
-        """Play on by itself until some player must decide, or the game ends."""
-        while True:
-            if self.phase == "over":
-                self.turn = None
-                return
-            resolving = self.resolving
-            if resolving is not None:
-                if self.players[resolving].pending:
-                    self.turn = resolving
-                    return
-                self.resolving = None
-            if self.queue:
-                seat, count = self.queue.pop(0)
-                for _ in range(count):
-                    self._draw_for(seat, events)
-                self.resolving = seat
-                continue
-            if self.phase == "arrival":
-                self.phase = "treatment"
-                self.active_pos = 0
-            if self.phase == "treatment" and self._next_in_treatment():
-                return
-            self._cleanup(events)
-
-    def _next_in_treatment(self) -> bool:
-        """T9, R1: give the turn to the player who acts next in Treatment; False once all
-        have passed. With V2 ``reopen``, players reopened by a Helicopter draw take their
-        extra turn, in turn order, as soon as the acting player passes."""
-        players = self.players
-        if self.extra_turn is not None:
-            if not players[self.extra_turn].passed:
-                self.turn = self.extra_turn
-                return True
-            self.extra_turn = None
-        order = _ORDERS[len(players)][self.first_player]
-        if self.active_pos < len(order) and not players[order[self.active_pos]].passed:
-            self.turn = order[self.active_pos]
-            return True
-        if self.reopened:
-            seat = next(seat for seat in order if seat in self.reopened)
-            self.reopened.discard(seat)
-            players[seat].passed = False
-            self.stamps[seat] = next(self._stamp_count)
-            self.extra_turn = seat
-            self.turn = seat
-            return True
-        while self.active_pos < len(order) and players[order[self.active_pos]].passed:
-            self.active_pos += 1
-        if self.active_pos < len(order):
-            self.turn = order[self.active_pos]
-            return True
-        return False
-
-    def _draw_for(self, seat: int, events: list[Event]) -> None:
-        """A1, A2, A3, A8: draw one patient; a terminal one is admitted beside the board."""
-        card = self._draw(events)
-        if card is None:
-            events.append({"type": "deck_empty", "player": seat})
-            return
-        player = self.players[seat]
-        self.stamps[seat] = next(self._stamp_count)
-        if self.phase == "treatment" and player.passed and self.config.helicopter_draws == "reopen":
-            # V2: a passed player made to draw by a Helicopter gets one more Treatment turn.
-            self.reopened.add(seat)
-        spec = self.cards[card]
-        self.see_front(card)
-        events.append(
-            {
-                "type": "drawn",
-                "player": seat,
-                "card": card,
-                "front": spec.front,
-                "diagnosis": spec.diagnosis,
-                "round": self.round,
-            }
-        )
-        if spec.kind == "terminal":
-            self.players[seat].terminals.append(Patient(card, revealed=True))
-            self._reveal(card)
-            events.append(
-                {
-                    "type": "admitted",
-                    "player": seat,
-                    "card": card,
-                    "space": None,
-                    "kind": "terminal",
-                    "credits": spec.credits,
-                    "vp": spec.vp,
-                }
-            )
-        else:
-            self.players[seat].pending.append(card)
-
-    def _cleanup(self, events: list[Event]) -> None:
-        """C1-C5: Time, checks and deaths, then the end test (R4) or the next round."""
-        self.phase = "cleanup"
-        self.turn = None
-        self.stamp_all()  # C1-C5 and Income touch every board
-        order = self.order()
-        for seat in order:
-            self._add_time(seat, events)
-        for seat in order:
-            self._deaths(seat, events)
-        if self._game_ends():
-            self._finish(events)
-        else:
-            self._start_round(self.round + 1, events)
-
-    def _add_time(self, seat: int, events: list[Event]) -> None:
-        """C1: one Time on every patient but revealed non-severe and treated terminal ones."""
-        player = self.players[seat]
-        for slot in player.hospital:
-            if slot is None:
-                continue
-            if slot.revealed and self.cards[slot.card].kind == "non_severe":
-                continue
-            slot.time += 1
-            events.append({"type": "time_added", "player": seat, "card": slot.card, "time": slot.time})
-        keeps = self.config.terminal_upkeep == "reward"
-        for patient in player.terminals:
-            if patient.treated or (keeps and patient.ever_treated):
-                # C1; V3 ``reward``: once treated, no more Time for the rest of this stay.
-                continue
-            patient.time += 1
-            events.append({"type": "time_added", "player": seat, "card": patient.card, "time": patient.time})
-
-    def _deaths(self, seat: int, events: list[Event]) -> None:
-        """C2, C3, C4: spaces in number order, then terminal patients in arrival order."""
-        player = self.players[seat]
-        for index, slot in enumerate(player.hospital):
-            if slot is None:
-                continue
-            spec = self.cards[slot.card]
-            checked = False
-            if not slot.revealed and spec.front == "standard" and slot.time >= 2:
-                self._check(seat, slot.card, events)
-                checked = True
-            if (spec.kind == "critical" and slot.time >= 1) or (spec.kind == "severe" and slot.time >= 2):
-                player.hospital[index] = None
-                if not slot.revealed:
-                    # I2: a standard patient that dies is known by all to have been severe.
-                    for other in range(len(self.players)):
-                        self.learn_priority(other, slot.card)
-                self._die(seat, slot, 2, events)
-            elif checked:
-                self.not_severe.add(slot.card)
-        for patient in list(player.terminals):
-            if patient.time >= 1:
-                player.terminals.remove(patient)
-                self._die(seat, patient, 1, events)
-
-    def _check(self, seat: int, card: str, events: list[Event]) -> None:
-        """C3: the other players see the treatment side; solo, the owner learns the priority."""
-        spec = self.cards[card]
-        others = [other for other in range(len(self.players)) if other != seat]
-        event: Event = {"type": "checked", "player": seat, "card": card, "seen_by": others}
-        if others:
-            for other in others:
-                self.learn_full(other, card)
-            # Who sees the secret part is the observer's decision (observer.secret_audience).
-            event["secret"] = {
-                "kind": spec.kind,
-                "priority": spec.priority,
-                "healing": spec.healing,
-                "credits": spec.credits,
-                "vp": spec.vp,
-            }
-        else:
-            self.learn_priority(seat, card)
-            event["secret"] = {"kind": spec.kind, "priority": spec.priority}
-        events.append(event)
-
-    def _die(self, seat: int, patient: Patient, cost: int, events: list[Event]) -> None:
-        """C4: placed healing goes back to the supply, the card per V1, and QoC drops."""
-        lost = self._lose_quality(seat, cost)
-        where = self._return_card(patient.card, "died")
-        events.append(
-            {
-                "type": "died",
-                "player": seat,
-                "card": patient.card,
-                "quality_lost": lost,
-                "to": where,
-            }
-        )
-
-    def _lose_quality(self, seat: int, amount: int) -> int:
-        """A5, C4: QoC drops by ``amount``; with V4 ``quality_floor`` it stops at the floor.
-        Returns what was really lost."""
-        player = self.players[seat]
-        floor = self.config.quality_floor
-        after = player.quality - amount
-        if floor is not None:
-            after = max(after, min(floor, player.quality))
-        lost = player.quality - after
-        player.quality = after
-        return lost
-
-    def _game_ends(self) -> bool:
-        """R4: after the last round's Cleanup, or one that leaves a QoC at 0 or below."""
-        if self.round >= self.config.rounds:
-            return True
-        return self.config.end_on_zero_quality and any(p.quality <= 0 for p in self.players)
-
-    def _finish(self, events: list[Event]) -> None:
-        self.phase = "over"
-        self.turn = None
-        self.queue = []
-        self.resolving = None
-        self.winner = self._winner()
-        events.append(
-            {
-                "type": "game_over",
-                "round": self.round,
-                "scores": self.scores(),
-                "winner": self.winner,
-            }
-        )
-
-    def _winner(self) -> int | None:
-        """R4: best VP + QoC, then treated-patient track, then Credits; a full tie has none.
-        Solo: seat 0 unless its QoC ended at 0 or below."""
-        if len(self.players) == 1:
-            return 0 if self.players[0].quality > 0 else None
-        keys = [(p.score, p.treated, p.credits) for p in self.players]
-        best = max(keys)
-        if keys.count(best) > 1:
-            return None
-        return keys.index(best)
-
-    def _check_cures(self, seat: int, events: list[Event]) -> None:
-        """T4: a revealed patient whose placed healing reaches its difficulty is cured."""
-        for index, slot in enumerate(self.players[seat].hospital):
-            if slot is not None and slot.revealed:
-                self._cure_if_healed(seat, index, events)
-
-    def _cure_if_healed(self, seat: int, index: int, events: list[Event]) -> None:
-        """T4 for the revealed patient in space ``index + 1``."""
-        player = self.players[seat]
-        slot = player.hospital[index]
-        if slot is not None:
-            spec = self.cards[slot.card]
-            difficulty = spec.healing if spec.healing is not None else slot.time
-            if slot.placed >= difficulty:
-                player.hospital[index] = None
-                player.credits += spec.credits
-                player.vp += spec.vp
-                player.treated += 1
-                where = self._return_card(slot.card, "cured")
-                events.append(
-                    {
-                        "type": "cured",
-                        "player": seat,
-                        "card": slot.card,
-                        "credits": spec.credits,
-                        "vp": spec.vp,
-                        "to": where,
-                    }
-                )
 
     # ------------------------------------------------------------------ actions
 
@@ -774,10 +183,10 @@ class Game:
         """
         if self.phase == "over":
             raise RuleError("game_over", "the game is over; no more actions are taken", "R4")
-        kind = _check_shape(action)
+        kind = check_shape(action)
         if player is None:
             actor = self.turn
-        elif not _is_whole(player) or not 0 <= player < len(self.players):
+        elif not is_whole(player) or not 0 <= player < len(self.players):
             raise RuleError(
                 "invalid_action", f"player must be a seat from 0 to {len(self.players) - 1}, got {player!r}"
             )
@@ -882,292 +291,6 @@ class Game:
         self._run(events)
         return events
 
-    def _pending_card(self, seat: int, action: Action) -> str:
-        card = action["card"]
-        if card not in self.players[seat].pending:
-            raise RuleError(
-                "unknown_patient", f"{card!r} is not a patient waiting for player {seat}'s admission", "A4"
-            )
-        return card
-
-    def _do_admit(self, seat: int, action: Action, events: list[Event]) -> Action:
-        card = self._pending_card(seat, action)
-        player = self.players[seat]
-        space = action["space"]
-        if not 1 <= space <= len(player.hospital):
-            raise RuleError(
-                "no_such_space",
-                f"space {space} does not exist: player {seat}'s hospital has spaces 1-{len(player.hospital)}",
-                "K4",
-            )
-        if player.hospital[space - 1] is not None:
-            raise RuleError(
-                "space_occupied",
-                f"space {space} already holds {player.hospital[space - 1].card}; patients never move (A6)",  # type: ignore[union-attr]
-                "A4",
-            )
-        return self._admit(seat, card, space, events)
-
-    def _admit(self, seat: int, card: str, space: int, events: list[Event]) -> Action:
-        """A4, A7: the effect of a validated admission."""
-        player = self.players[seat]
-        player.pending.remove(card)
-        spec = self.cards[card]
-        critical = spec.kind == "critical"
-        player.hospital[space - 1] = Patient(card, revealed=critical)
-        event: Event = {"type": "admitted", "player": seat, "card": card, "space": space}
-        if critical:
-            # A7: a critical patient is revealed on admission.
-            self._reveal(card)
-            event.update(kind="critical", healing=spec.healing, credits=spec.credits, vp=spec.vp)
-        events.append(event)
-        return {"type": "admit", "card": card, "space": space}
-
-    def _do_reject(self, seat: int, action: Action, events: list[Event]) -> Action:
-        card = self._pending_card(seat, action)
-        player = self.players[seat]
-        free = [index + 1 for index, slot in enumerate(player.hospital) if slot is None]
-        if free:
-            raise RuleError(
-                "space_available",
-                f"{card} cannot be rejected while space {free[0]} is free",
-                "A4",
-            )
-        return self._reject(seat, card, events)
-
-    def _reject(self, seat: int, card: str, events: list[Event]) -> Action:
-        """A5: the effect of a validated rejection."""
-        player = self.players[seat]
-        player.pending.remove(card)
-        lost = self._lose_quality(seat, 1)
-        where = self._return_card(card, "rejected")
-        events.append({"type": "rejected", "player": seat, "card": card, "quality_lost": lost, "to": where})
-        return {"type": "reject", "card": card}
-
-    def _hospital_patient(self, seat: int, action: Action, verb: str) -> tuple[int, Patient]:
-        card = action["patient"]
-        space, patient = self.players[seat].find(card)
-        if patient is None:
-            raise RuleError("unknown_patient", f"{card!r} is not a patient of player {seat}", "T1")
-        if space is None:
-            raise RuleError(
-                "is_terminal", f"{card} is a terminal patient: it is treated (T5), never {verb}", "T5"
-            )
-        return space, patient
-
-    def _do_diagnose(self, seat: int, action: Action, events: list[Event]) -> Action:
-        space, patient = self._hospital_patient(seat, action, "diagnosed")
-        if patient.revealed:
-            raise RuleError("already_revealed", f"{patient.card} is already revealed", "T1")
-        spec = self.cards[patient.card]
-        cost = spec.diagnosis or 0
-        pay = self._payment(seat, action.get("pay"), cost, "diagnostics", f"diagnosing {patient.card}", "T1")
-        return self._diagnose(seat, space, patient, pay, events)
-
-    def _diagnose(self, seat: int, space: int, patient: Patient, pay: Pay, events: list[Event]) -> Action:
-        """T1: the effect of a validated diagnosis."""
-        spec = self.cards[patient.card]
-        self._spend(seat, pay, "diagnostics")
-        patient.revealed = True
-        self._reveal(patient.card)
-        events.append(
-            {
-                "type": "diagnosed",
-                "player": seat,
-                "card": patient.card,
-                "space": space,
-                "kind": spec.kind,
-                "priority": spec.priority,
-                "healing": spec.healing if spec.healing is not None else patient.time,
-                "credits": spec.credits,
-                "vp": spec.vp,
-                "pay": _pay_dict(pay),
-            }
-        )
-        return {"type": "diagnose", "patient": patient.card, "pay": _pay_dict(pay)}
-
-    def _do_heal(self, seat: int, action: Action, events: list[Event]) -> Action:
-        _, patient = self._hospital_patient(seat, action, "healed")
-        if not patient.revealed:
-            raise RuleError("not_revealed", f"{patient.card} must be diagnosed before it is healed", "T2")
-        spec = self.cards[patient.card]
-        difficulty = spec.healing if spec.healing is not None else patient.time
-        need = difficulty - patient.placed
-        amount = action["amount"]
-        if amount > need:
-            raise RuleError(
-                "too_much_healing", f"{patient.card} needs only {need} more healing, not {amount}", "T2"
-            )
-        pay = self._payment(
-            seat, action.get("pay"), amount, "healing", f"healing {patient.card} by {amount}", "T2"
-        )
-        return self._heal(seat, patient, amount, pay, events)
-
-    def _heal(self, seat: int, patient: Patient, amount: int, pay: Pay, events: list[Event]) -> Action:
-        """T2: the effect of a validated healing."""
-        self._spend(seat, pay, "healing")
-        patient.placed += amount
-        events.append(
-            {
-                "type": "healed",
-                "player": seat,
-                "card": patient.card,
-                "amount": amount,
-                "placed": patient.placed,
-                "pay": _pay_dict(pay),
-            }
-        )
-        return {"type": "heal", "patient": patient.card, "amount": amount, "pay": _pay_dict(pay)}
-
-    def _do_treat(self, seat: int, action: Action, events: list[Event]) -> Action:
-        card = action["patient"]
-        space, patient = self.players[seat].find(card)
-        if patient is None:
-            raise RuleError("unknown_patient", f"{card!r} is not a patient of player {seat}", "T5")
-        if space is not None:
-            raise RuleError("not_terminal", f"{card} is not a terminal patient: diagnose and heal it", "T5")
-        if patient.treated:
-            raise RuleError("already_treated", f"{card} was already treated this round", "T5")
-        pay = self._payment(seat, action.get("pay"), 1, "healing", f"treating {card}", "T5")
-        return self._treat(seat, patient, pay, events)
-
-    def _treat(self, seat: int, patient: Patient, pay: Pay, events: list[Event]) -> Action:
-        """T5: the effect of a validated treatment of a terminal patient."""
-        card = patient.card
-        self._spend(seat, pay, "healing")
-        spec = self.cards[card]
-        player = self.players[seat]
-        patient.treated = True
-        patient.ever_treated = True
-        player.credits += spec.credits
-        player.vp += spec.vp
-        events.append(
-            {
-                "type": "treated",
-                "player": seat,
-                "card": card,
-                "credits": spec.credits,
-                "vp": spec.vp,
-                "pay": _pay_dict(pay),
-            }
-        )
-        return {"type": "treat", "patient": card, "pay": _pay_dict(pay)}
-
-    def _do_helicopter(self, seat: int, action: Action, events: list[Event]) -> Action:
-        player = self.players[seat]
-        remove = action["remove"]
-        draw_all = action["draw_all"]
-        space: int | None = None
-        patient: Patient | None = None
-        if remove is not None:
-            space, patient = player.find(remove)
-            if patient is None:
-                raise RuleError("unknown_patient", f"{remove!r} is not a patient of player {seat}", "T7")
-        if player.helicopters <= 0:
-            raise RuleError("no_helicopter", f"player {seat} has no Helicopter left", "T7")
-        return self._helicopter(seat, remove, draw_all, space, patient, events)
-
-    def _helicopter(
-        self,
-        seat: int,
-        remove: str | None,
-        draw_all: bool,
-        space: int | None,
-        patient: Patient | None,
-        events: list[Event],
-    ) -> Action:
-        """T7: the effect of a validated Helicopter (``patient`` in ``space``, None for a
-        terminal one, is removed)."""
-        player = self.players[seat]
-        player.helicopters -= 1
-        events.append({"type": "helicopter", "player": seat, "remove": remove, "draw_all": draw_all})
-        if patient is not None:
-            # T7: removal comes first; no QoC lost; the card goes under the deck.
-            if space is None:
-                player.terminals.remove(patient)
-            else:
-                player.hospital[space - 1] = None
-            self.deck.append(patient.card)
-            self.known_positions.add(patient.card)
-            self._touch_top()
-            events.append({"type": "removed", "player": seat, "card": patient.card, "space": space})
-        if draw_all:
-            order = self.order()
-            start = order.index(seat)
-            self.queue = [[other, 1] for other in order[start:] + order[:start]]
-        return {"type": "helicopter", "remove": remove, "draw_all": draw_all}
-
-    def _do_buy(self, seat: int, action: Action, events: list[Event]) -> Action:
-        item = action["item"]
-        market = self.config.market[item]
-        player = self.players[seat]
-        holding = ITEM_HOLDING[item]
-        if market.limit is not None and getattr(player, holding) >= market.limit:
-            raise RuleError(
-                "limit_reached", f"a player may own at most {market.limit} {item.replace('_', ' ')}", "T8"
-            )
-        if player.credits < market.price:
-            raise RuleError(
-                "cannot_afford",
-                f"{item.replace('_', ' ')} costs {market.price} Credits; player {seat} has {player.credits}",
-                "T8",
-            )
-        return self._buy(seat, item, events)
-
-    def _buy(self, seat: int, item: str, events: list[Event]) -> Action:
-        """T8: the effect of a validated purchase."""
-        market = self.config.market[item]
-        player = self.players[seat]
-        holding = ITEM_HOLDING[item]
-        player.credits -= market.price
-        setattr(player, holding, getattr(player, holding) + 1)
-        if item == "staff":
-            player.staff_available += 1
-        elif item in ("clinical_trial", "outpatient_clinic"):
-            player.hospital.append(None)
-        events.append({"type": "bought", "player": seat, "item": item, "price": market.price})
-        return {"type": "buy", "item": item}
-
-    def _do_pass(self, seat: int, action: Action, events: list[Event]) -> Action:
-        return self._pass(seat, events)
-
-    def _pass(self, seat: int, events: list[Event]) -> Action:
-        """T9: the effect of passing."""
-        self.players[seat].passed = True
-        events.append({"type": "passed", "player": seat})
-        return {"type": "pass"}
-
-    def _payment(self, seat: int, pay: Any, cost: int, token: str, what: str, rule: str) -> Pay:
-        """T6: the mix of tokens, Staff and Congress Doctors that pays ``cost``."""
-        player = self.players[seat]
-        tokens = getattr(player, token)
-        if pay is None:
-            use_tokens = min(tokens, cost)
-            use_staff = min(player.staff_available, cost - use_tokens)
-            use_congress = min(player.congress, cost - use_tokens - use_staff)
-            if use_tokens + use_staff + use_congress < cost:
-                raise RuleError("cannot_afford", self._afford_message(seat, cost, token, what), "T6")
-            return use_tokens, use_staff, use_congress
-        mix = (pay.get("tokens", 0), pay.get("staff", 0), pay.get("congress", 0))
-        if sum(mix) != cost:
-            raise RuleError("bad_payment", f"{what} costs {cost}; the payment adds up to {sum(mix)}", "T6")
-        if mix[0] > tokens or mix[1] > player.staff_available or mix[2] > player.congress:
-            raise RuleError("cannot_afford", self._afford_message(seat, cost, token, what), "T6")
-        return mix
-
-    def _afford_message(self, seat: int, cost: int, token: str, what: str) -> str:
-        player = self.players[seat]
-        return (
-            f"{what} costs {cost}; player {seat} has {getattr(player, token)} {token.capitalize()}, "
-            f"{player.staff_available} Staff available and {player.congress} Congress Doctors"
-        )
-
-    def _spend(self, seat: int, pay: Pay, token: str) -> None:
-        player = self.players[seat]
-        setattr(player, token, getattr(player, token) - pay[0])
-        player.staff_available -= pay[1]
-        player.congress -= pay[2]
-
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
@@ -1241,69 +364,6 @@ def _mixes(cost: int, tokens: int, staff: int, congress: int) -> list[dict[str, 
             if use_tokens <= tokens:
                 mixes.append({"tokens": use_tokens, "staff": use_staff, "congress": use_congress})
     return mixes
-
-
-def _pay_dict(pay: Pay) -> dict[str, int]:
-    return {"tokens": pay[0], "staff": pay[1], "congress": pay[2]}
-
-
-def _invalid(message: str) -> RuleError:
-    return RuleError("invalid_action", message)
-
-
-def _check_shape(action: Any) -> str:
-    """The action's own shape (scenario-format.md section 4), before any game check."""
-    if not isinstance(action, dict):
-        raise _invalid(f"an action must be an object with a 'type', got {action!r}")
-    kind = action.get("type")
-    fields = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
-    if fields is None:
-        raise _invalid(f"unknown action type {kind!r} (known: {', '.join(ACTION_FIELDS)})")
-    extra = [key for key in action if key not in fields]
-    if extra:
-        raise _invalid(f"{kind} has no field {extra[0]!r} (fields: {', '.join(sorted(fields))})")
-    for field in ("card", "patient"):
-        if field in fields and not isinstance(action.get(field), str):
-            raise _invalid(f"{kind} needs '{field}': a card id string, got {action.get(field)!r}")
-    if kind == "admit" and not _is_whole(action.get("space")):
-        raise _invalid(f"admit needs 'space': a whole number, got {action.get('space')!r}")
-    if kind == "heal":
-        amount = action.get("amount")
-        if not _is_whole(amount) or amount < 1:
-            raise _invalid(f"heal needs 'amount': a whole number of at least 1, got {amount!r}")
-    if "pay" in fields:
-        _check_pay(action.get("pay"))
-    if kind == "helicopter":
-        missing = [field for field in ("remove", "draw_all") if field not in action]
-        if missing:
-            raise _invalid(
-                f"helicopter needs '{missing[0]}' (remove: a card id or null; draw_all: true or false)"
-            )
-        remove = action["remove"]
-        draw_all = action["draw_all"]
-        if remove is not None and not isinstance(remove, str):
-            raise _invalid(f"helicopter 'remove' must be a card id or null, got {remove!r}")
-        if not isinstance(draw_all, bool):
-            raise _invalid(f"helicopter 'draw_all' must be true or false, got {draw_all!r}")
-        if remove is None and not draw_all:
-            raise RuleError(
-                "empty_helicopter", "a Helicopter must remove a patient, make all draw, or both", "T7"
-            )
-    if kind == "buy" and action.get("item") not in MARKET_ITEMS:
-        raise _invalid(f"unknown market item {action.get('item')!r} (items: {', '.join(MARKET_ITEMS)})")
-    return kind
-
-
-def _check_pay(pay: Any) -> None:
-    if pay is None:
-        return
-    if not isinstance(pay, dict):
-        raise _invalid(f"'pay' must be an object of tokens, staff and congress, got {pay!r}")
-    for key, count in pay.items():
-        if key not in PAY_KEYS:
-            raise _invalid(f"'pay' has no field {key!r} (fields: congress, staff, tokens)")
-        if not _is_whole(count) or count < 0:
-            raise _invalid(f"'pay.{key}' must be a whole number >= 0, got {count!r}")
 
 
 _HANDLERS: dict[str, Callable[[Game, int, Action, list[Event]], Action]] = {
