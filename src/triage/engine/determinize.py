@@ -37,10 +37,6 @@ def _front_class(back: Back) -> tuple[str, int | None]:
     return (kind, None)
 
 
-def _known_back(entry: dict[str, Any]) -> Back:
-    return (entry["kind"], entry["diagnosis"], entry["healing"], entry["credits"], entry["vp"])
-
-
 def _hospital_time(view: dict[str, Any]) -> dict[str, int]:
     times = {}
     for player in view["players"]:
@@ -230,8 +226,8 @@ def _catalogue_pool(
     once per catalogue object (views of one deck and configuration share theirs)."""
     cached = _POOLS.get(id(catalogue))
     if cached is not None and cached[0] is catalogue:
-        return cached[1]  # type: ignore[return-value]
-    pool: list[Back] = [tuple(back) for back in catalogue]  # type: ignore[misc]
+        return cached[1]
+    pool: list[Back] = [(back[0], back[1], back[2], back[3], back[4]) for back in catalogue]
     keys = [(*_front_class(back), back[0]) for back in pool]
     template: dict[tuple[Any, ...], list[int]] = {}
     by_back: dict[Back, list[int]] = {}

@@ -332,10 +332,10 @@ def _view(game: Game, viewer: int | None, knower: Seat) -> dict[str, Any]:
             hospital[names[index]] = shown
         shown_terminals = []
         for patient in player.terminals:
-            key = (patient.card, patient.time, patient.treated, patient.ever_treated)
-            shown = terminals.get(key)
+            held = (patient.card, patient.time, patient.treated, patient.ever_treated)
+            shown = terminals.get(held)
             if shown is None:
-                shown = terminals[key] = _terminal_state(game.cards[patient.card], patient)
+                shown = terminals[held] = _terminal_state(game.cards[patient.card], patient)
             shown_terminals.append(shown)
         # The keys of _counters, then the board: one dict display is the cheapest to build.
         (
