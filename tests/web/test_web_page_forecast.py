@@ -8,17 +8,20 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import page_helpers
 import pytest
 from fastapi.testclient import TestClient
-from page_helpers import sync_api
 from web_helpers import create, service_of, tokens_of
 from web_server import ServerProcess
 
 from triage.engine import view
 from triage.engine.choices import action_choices
 from triage.engine.forecast import forecast
+
+if TYPE_CHECKING:  # the browser tests skip where Playwright is missing (page_helpers)
+    from playwright import sync_api
 
 STATIC = Path(__file__).parents[2] / "src" / "triage" / "web" / "static"
 MODULES = sorted((STATIC / "js").glob("*.js"))
