@@ -5,6 +5,23 @@ the engine. :func:`forecast` reads a seat's view (scenario-format.md section 5) 
 bounded choices (:func:`triage.engine.choices.action_choices`) and nothing else, so it can never
 tell more than the seat knows (I1-I4): an unrevealed patient's fate reads "if severe".
 
+The answer, plain JSON data::
+
+    {"patients": {ID: DEADLINE, ...},       every patient in a space or beside a board
+     "choices": [ENTRY, ...],                 one per choice, in the choices' order
+     "pass": {"dies": [AT_RISK], "may_die": [AT_RISK]}}    the seat's own, tonight
+    DEADLINE: {"owner": SEAT, "level": "danger" | "maybe" | "safe", "rounds": N or null,
+               "text": STR, "rule": ID, "quality_lost": N}
+    ENTRY: the choice's "type" and target ("card", "patient" or "item"), then
+      heal: "amounts": [{"amount", "effect", "rule", "default_pay", "pays"}, ...]
+      diagnose, treat: "effect", "rule", "default_pay", "pays" (the default first)
+      helicopter: "remove": {ID: STR}, "draw_all": STR or null, "rule"
+      others: "effect", "rule"
+    AT_RISK: {"card": ID, "text": STR} (and "quality_lost" in "dies")
+
+``level`` maybe is a death that depends on a kind the seat does not know; ``rounds`` counts the
+Cleanups after tonight's before the death (0: tonight; null: never before the game ends).
+
 >>> from triage.engine import Game, view
 >>> from triage.engine.choices import action_choices
 >>> game = Game.new(players=1, seed=1)
