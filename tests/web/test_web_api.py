@@ -175,7 +175,7 @@ def test_the_openapi_document_describes_the_api(client: TestClient) -> None:
 def test_the_page_is_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "Play solo against a bot" in page.text
-    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/static/js/main.js").status_code == 200
 
 
 def test_tables_let_go_of_from_memory_are_replayed_when_asked_for(client: TestClient) -> None:

@@ -40,6 +40,7 @@ from triage.engine import (
 )
 from triage.engine.cards import parse_deck
 from triage.engine.choices import action_choices
+from triage.engine.forecast import forecast
 from triage.engine.records import make_record, record_for, replay_steps
 from triage.web.storage import (
     Conflict,
@@ -819,14 +820,17 @@ class TableService:
         self, table: LiveTable, seat: int | None, kind: str, game: Game | None = None, **extra: Any
     ) -> dict[str, Any]:
         game = game or table.game
+        seen, choices = self.view_for(table, seat, game), [] if seat is None else action_choices(game, seat)
         message = {
             "type": kind,
             "table_id": table.id,
             "seat": seat,
-            "view": self.view_for(table, seat, game),
+            "view": seen,
             "actions": len(game.history),
-            "choices": [] if seat is None else action_choices(game, seat),
+            "choices": choices,
         }
+        if seat is not None:  # deadlines, effects and payments, from what the seat sees alone
+            message["forecast"] = forecast(seen, choices)
         message.update(extra)
         return message
 

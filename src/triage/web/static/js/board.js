@@ -1,0 +1,284 @@
+// @ts-check
+// The board: hospitals and their cards, the deck, the market.
+import { choicesOn, deadlineOf } from "./choices.js";
+import { $, el, plural } from "./dom.js";
+import { select } from "./panel.js";
+import { ITEM_HELP, ITEM_NAMES, KIND_NAMES, me, seatName, state } from "./state.js";
+import { act } from "./table.js";
+
+/**
+ * @typedef {Record<string, any>} Card  a card as the view shows it
+ * @typedef {{where?: string, mine?: boolean, deadline?: import("./state.js").Deadline | null, replay?: boolean}} CardOptions
+ */
+
+/**
+ * Who knows this card's back besides what is printed: checks seen by others (C3, I2).
+ * @param {string} cardId
+ * @returns {string[]}
+ */
+function knowers(cardId) {
+  /** @type {string[]} */
+  const names = [];
+  (state.view?.knowledge || []).forEach((/** @type {Record<string, string[]>} */ known, /** @type {number} */ seat) => {
+    const name = seat === state.seat ? "you" : seatName(seat);
+    if (known.full.includes(cardId)) names.push(name);
+    else if (known.priority.includes(cardId)) names.push(name + " (priority only)");
+  });
+  return names;
+}
+
+/**
+ * A card's face: id, front, kind, Time, healing, reward, deadline and who has seen its back.
+ * @param {HTMLElement} node
+ * @param {Card} card
+ * @param {CardOptions} options
+ */
+export function cardBody(node, card, options) {
+  const kind = card.kind || null;
+  if (kind) node.classList.add("k-" + kind);
+  const top = el("span", "card-top");
+  top.appendChild(el("span", "id", card.card));
+  if (options.where) top.appendChild(el("span", "space", options.where));
+  node.appendChild(top);
+  node.appendChild(el("span", "front", card.front === "standard" ? `standard · diagnosis ${card.diagnosis}` : card.front));
+  if (kind && card.front === "standard") node.appendChild(el("span", "kind", KIND_NAMES[kind]));
+  else if (!kind && !options.replay && (state.view?.not_severe || []).includes(card.card)) node.appendChild(el("span", "kind ns", "not severe"));
+  else if (!kind) node.appendChild(el("span", "kind unknown", "kind unknown"));
+  if ("time" in card) {
+    const time = el("span", "time", `Time ${card.time}`);
+    time.title = "Time tokens: one more at each Cleanup (rule C1)";
+    node.appendChild(time);
+  }
+  if ("placed" in card && kind !== "terminal") {
+    const need = card.healing;
+    const heal = el("span", "heal", need === undefined || need === null ? `healing ${card.placed} placed` : `healing ${card.placed} of ${need}`);
+    heal.title = kind === "chronic" ? "A chronic patient needs as much healing as it has Time (rule T3)" : "Placed healing / healing it needs (rule T2)";
+    node.appendChild(heal);
+  }
+  if ("treated" in card) node.appendChild(el("span", "heal", card.treated ? "treated this round" : "not treated this round"));
+  if (card.credits !== undefined && card.vp !== undefined) {
+    node.appendChild(el("span", "reward", `${kind === "terminal" ? "each treatment: " : "reward "}${card.credits} Cr · ${card.vp} VP`));
+  }
+  if (options.deadline) node.appendChild(el("span", "deadline d-" + options.deadline.level, options.deadline.text));
+  const who = options.replay ? [] : knowers(card.card).filter((name) => name !== "you");
+  if (who.length && card.front === "standard" && !card.revealed) node.appendChild(el("span", "seen", "back seen by " + who.join(", ")));
+}
+
+/**
+ * A card of a hospital: a button when the seat can do something with it.
+ * @param {Card} card
+ * @param {CardOptions} options
+ * @returns {HTMLElement}
+ */
+function drawCard(card, options) {
+  const key = "card:" + card.card;
+  const actionable = !!options.mine && choicesOn(key).length > 0;
+  const node = el(actionable ? "button" : "div", "card");
+  node.dataset.card = card.card;
+  if (actionable) node.classList.add("clickable");
+  selectable(node, key, actionable);
+  cardBody(node, card, options);
+  return node;
+}
+
+/**
+ * @param {string} name
+ * @param {string | number} value
+ * @param {string} help
+ * @param {string} rule
+ * @returns {HTMLElement}
+ */
+function counter(name, value, help, rule) {
+  const item = el("span", "counter");
+  item.title = `${help} (rule ${rule})`;
+  item.appendChild(el("span", "counter-name", name));
+  item.appendChild(el("b", "", String(value)));
+  return item;
+}
+
+/**
+ * @param {Record<string, any>} player
+ * @returns {HTMLElement}
+ */
+function counters(player) {
+  const box = el("div", "tracks");
+  box.appendChild(counter("Score", player.score, "VP + Quality of Care", "R4"));
+  box.appendChild(counter("VP", player.vp, "Victory Points from cured and treated patients", "T4"));
+  box.appendChild(counter("QoC", player.quality, "Quality of Care: −1 per rejection, −2 per death (−1 terminal)", "C4"));
+  box.appendChild(counter("Credits", player.credits, "Spent at the market", "T8"));
+  box.appendChild(counter("Treated", player.treated, "Patients cured: breaks ties", "R4"));
+  box.appendChild(counter("Diagnostics", player.diagnostics, "Tokens paying diagnoses", "T6"));
+  box.appendChild(counter("Healing", player.healing, "Tokens paying healing and treatment", "T6"));
+  box.appendChild(counter("Staff", `${player.staff_available}/${player.staff}`, "Staff available / owned: each pays 1 unit per round", "T6"));
+  box.appendChild(counter("Congress", player.congress, "Congress Doctors: each pays 1 unit once", "T6"));
+  return box;
+}
+
+/**
+ * @param {Record<string, any>} player
+ * @returns {HTMLElement}
+ */
+function helicopterButton(player) {
+  const can = choicesOn("heli").length > 0;
+  const node = el(can ? "button" : "span", "heli", `Helicopter × ${player.helicopters}`);
+  node.title = "Spend a Helicopter: remove one of your patients, make everyone draw, or both (rule T7)";
+  return selectable(node, "heli", can);
+}
+
+/**
+ * A board thing that can be selected (a button when there is something to do with it).
+ * @param {HTMLElement} node
+ * @param {string} key
+ * @param {boolean} can
+ * @returns {HTMLElement}
+ */
+function selectable(node, key, can) {
+  if (can) {
+    if (node instanceof HTMLButtonElement) node.type = "button";
+    node.dataset.key = key;
+    node.setAttribute("aria-pressed", state.selected === key ? "true" : "false");
+    node.addEventListener("click", () => select(state.selected === key ? null : key));
+  }
+  if (state.selected === key) node.classList.add("selected");
+  return node;
+}
+
+/**
+ * @param {number} seat
+ * @param {Record<string, any>} player
+ * @returns {HTMLElement}
+ */
+function playerTitle(seat, player) {
+  const title = el("h2", "player-title");
+  title.appendChild(document.createTextNode(seat === state.seat ? `Your hospital (player ${seat})` : seatName(seat)));
+  if (state.view?.turn === seat) title.appendChild(el("span", "badge turn-badge", seat === state.seat ? "your turn" : "deciding"));
+  if (player.passed) title.appendChild(el("span", "badge", "passed"));
+  return title;
+}
+
+/**
+ * The arrivals, then the spaces (a free one a place to admit the selected arrival, A4), then
+ * the terminal patients beside the board.
+ * @param {HTMLElement} box
+ * @param {Record<string, any>} player
+ * @param {boolean} mine
+ */
+function hospitalRows(box, player, mine) {
+  const view = /** @type {Record<string, any>} */ (state.view);
+  if (player.pending.length) {
+    box.appendChild(el("div", "row-label", "Arrived: admit or reject"));
+    const row = el("div", "row pending");
+    for (const id of player.pending) row.appendChild(drawCard({ card: id, ...(view.cards[id] || {}) }, { mine, where: "arrived" }));
+    box.appendChild(row);
+  }
+  const row = el("div", "row spaces");
+  const arrival = mine && state.selected && state.selected.startsWith("card:") ? state.selected.slice(5) : null;
+  const admit = arrival ? state.choices.find((c) => c.type === "admit" && c.card === arrival) : null;
+  for (const [space, slot] of Object.entries(player.hospital)) {
+    if (slot) row.appendChild(drawCard(slot, { mine, where: "space " + space, deadline: deadlineOf(slot.card) }));
+    else if (admit && admit.spaces.includes(Number(space))) {
+      const key = `space:${space}`;
+      const button = el("button", "card empty target", `Admit ${arrival} to space ${space}`);
+      button.type = "button";
+      button.dataset.key = key;
+      button.addEventListener("click", () => act({ type: "admit", card: arrival, space: Number(space) }, key));
+      row.appendChild(button);
+    } else row.appendChild(el("div", "card empty", "space " + space + " free"));
+  }
+  for (const patient of player.terminals) {
+    row.appendChild(drawCard({ kind: "terminal", ...patient }, { mine, where: "beside", deadline: deadlineOf(patient.card) }));
+  }
+  box.appendChild(row);
+}
+
+export function drawMe() {
+  const box = $("#me");
+  box.innerHTML = "";
+  const player = me();
+  box.hidden = player === null;
+  if (player === null || state.seat === null) return;
+  box.appendChild(playerTitle(state.seat, player));
+  const line = el("div", "me-line");
+  line.appendChild(counters(player));
+  line.appendChild(helicopterButton(player));
+  box.appendChild(line);
+  hospitalRows(box, player, true);
+}
+
+export function drawOthers() {
+  const box = $("#others");
+  box.innerHTML = "";
+  (state.view?.players || []).forEach((/** @type {Record<string, any>} */ player, /** @type {number} */ seat) => {
+    if (seat === state.seat) return;
+    const section = el("section", "player other");
+    section.setAttribute("aria-label", seatName(seat));
+    section.appendChild(playerTitle(seat, player));
+    section.appendChild(counters(player));
+    hospitalRows(section, player, false);
+    box.appendChild(section);
+  });
+}
+
+/** The deck: its size, the top card's front, the positions public events fixed (I3). */
+export function drawDeck() {
+  const box = $("#deck");
+  box.innerHTML = "";
+  const view = /** @type {Record<string, any>} */ (state.view);
+  const title = el("h2", "", `Deck: ${plural(view.deck_count, "card")}`);
+  title.id = "deck-title";
+  title.title = "The top card's front is public; other positions are known only where public events put a card (rule I3)";
+  box.appendChild(title);
+  const strip = el("ol", "strip");
+  strip.setAttribute("aria-label", "Known deck positions, top first");
+  const known = view.deck_known;
+  let gap = 0;
+  const flush = () => {
+    if (gap) strip.appendChild(el("li", "gap", `${plural(gap, "unknown card")}`));
+    gap = 0;
+  };
+  known.forEach((/** @type {string | null} */ id, /** @type {number} */ index) => {
+    const top = index === 0 && view.deck_top;
+    if (id === null && !top) { gap += 1; return; }
+    flush();
+    const card = top ? view.deck_top : { card: id, ...(view.cards[id || ""] || {}) };
+    const item = el("li", "mini");
+    if (card.kind) item.classList.add("k-" + card.kind);
+    item.appendChild(el("span", "pos", index === 0 ? "top" : `#${index + 1}`));
+    item.appendChild(el("span", "id", card.card));
+    const front = card.front === "standard" ? `diag. ${card.diagnosis}` : card.front || "";
+    item.appendChild(el("span", "", front + (card.kind && card.front === "standard" ? " · " + KIND_NAMES[card.kind] : "")));
+    strip.appendChild(item);
+  });
+  flush();
+  if (!known.length) strip.appendChild(el("li", "gap", "empty"));
+  box.appendChild(strip);
+  if (view.discard.length) {
+    // V1 "discard": a face-up pile, shuffled into a new deck when the deck runs out.
+    box.appendChild(el("p", "hint discard", `Discard pile: ${plural(view.discard.length, "card")} (${view.discard.join(", ")})`));
+  }
+}
+
+export function drawMarket() {
+  const box = $("#market");
+  box.innerHTML = "";
+  const view = /** @type {Record<string, any>} */ (state.view);
+  box.hidden = view.phase === "over";
+  if (box.hidden) return;
+  const player = me();
+  const title = el("h2", "", player ? `Market: you have ${plural(player.credits, "Credit")}` : "Market");
+  title.id = "market-title";
+  title.title = "Spend Credits on items (rule T8)";
+  box.appendChild(title);
+  const list = el("div", "market-items");
+  for (const [item, entry] of Object.entries(view.config.market)) {
+    const key = "buy:" + item;
+    const can = choicesOn(key).length > 0;
+    const node = el(can ? "button" : "div", "item");
+    node.title = `${ITEM_NAMES[item] || item}: ${ITEM_HELP[item] || ""} (rule T8)`;
+    node.appendChild(el("span", "item-name", ITEM_NAMES[item] || item));
+    const limit = entry.limit === null || entry.limit === undefined ? "" : ` · at most ${entry.limit}`;
+    node.appendChild(el("span", "price", `${plural(entry.price, "Credit")}${limit}`));
+    list.appendChild(selectable(node, key, can));
+  }
+  box.appendChild(list);
+}

@@ -1,0 +1,161 @@
+// @ts-check
+// The home page: quick games, a new table, the list of tables, invitations.
+import { api, refusal, setStatus } from "./api.js";
+import { $, el, plural } from "./dom.js";
+import { savedSeat, saveSeat, state } from "./state.js";
+import { closeSocket } from "./table.js";
+
+export async function showHome() {
+  $("#table").hidden = true;
+  $("#home").hidden = false;
+  closeSocket();
+  state.tableId = null;
+  setStatus("");
+  try { state.bots = await api("GET", "/api/bots"); } catch (e) { state.bots = ["random"]; }
+  drawBotLevels();
+  drawSeatChoices();
+  drawTableList();
+}
+
+/** @returns {string} the strongest bot on offer */
+export function defaultBot() {
+  for (const name of ["expert", "greedy", "random"]) if (state.bots.includes(name)) return name;
+  return state.bots[0];
+}
+
+/** @returns {string[]} levels first (strongest first), then the other bots */
+function orderedBots() {
+  const order = ["expert", "expert-club", "expert-novice", "greedy", "random"];
+  return state.bots.slice().sort((a, b) => {
+    const ia = order.indexOf(a), ib = order.indexOf(b);
+    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
+  });
+}
+
+/**
+ * @param {string} name
+ * @param {string} [prefix]
+ * @returns {HTMLOptionElement}
+ */
+function botOption(name, prefix) {
+  const option = el("option", "", (prefix || "") + name);
+  option.value = name;
+  return option;
+}
+
+function drawBotLevels() {
+  const select = /** @type {HTMLSelectElement} */ ($("#solo-bot"));
+  const chosen = select.value;
+  select.innerHTML = "";
+  for (const name of orderedBots()) select.appendChild(botOption(name));
+  select.value = chosen && state.bots.includes(chosen) ? chosen : defaultBot();
+}
+
+export function drawSeatChoices() {
+  const players = Number(/** @type {HTMLSelectElement} */ ($("#players")).value);
+  const box = $("#seat-choices");
+  box.innerHTML = "";
+  for (let seat = 0; seat < players; seat++) {
+    const label = el("label", "", `Seat ${seat} `);
+    const select = el("select");
+    select.dataset.seat = String(seat);
+    select.appendChild(botOption("human"));
+    for (const name of orderedBots()) select.appendChild(botOption(name, "bot: "));
+    select.value = seat === 0 ? "human" : defaultBot();
+    label.appendChild(select);
+    box.appendChild(label);
+  }
+}
+
+/**
+ * @param {Record<string, any>} table
+ * @returns {string}
+ */
+function describeSeats(table) {
+  return table.seats.map((/** @type {Record<string, any>} */ s) => (s.bot ? "bot " + s.bot : s.taken ? "human" : "free seat")).join(", ");
+}
+
+async function drawTableList() {
+  const list = $("#tables");
+  list.innerHTML = "";
+  /** @type {Record<string, any>[]} */
+  let tables = [];
+  try { tables = await api("GET", "/api/tables"); } catch (e) { setStatus(refusal(e).message, true); }
+  if (!tables.length) list.appendChild(el("li", "hint", "No table yet."));
+  for (const table of tables) list.appendChild(tableItem(table));
+}
+
+/**
+ * One table of the lobby, with the button to continue, join or watch it.
+ * @param {Record<string, any>} table
+ * @returns {HTMLLIElement}
+ */
+function tableItem(table) {
+  const item = el("li");
+  const where = table.over ? `over, scores ${table.scores.join(" / ")}` : `round ${table.round}, ${table.phase}`;
+  item.appendChild(el("span", "", `${table.table_id}: ${plural(table.players, "player")} (${describeSeats(table)}); ${where} `));
+  if (table.seed_chosen && !table.over) {
+    // Whoever chose the seed can deal the same game at home and know every card (K1).
+    item.appendChild(el("span", "practice", "practice deal: its creator chose the seed and can know every card "));
+  }
+  const mine = savedSeat(table.table_id);
+  const canJoin = table.seats.some((/** @type {Record<string, any>} */ s) => s.human && !s.taken) && !table.over;
+  const open = el("button", "", mine ? "Continue" : canJoin ? "Join" : "Watch");
+  open.addEventListener("click", async () => {
+    if (!mine && canJoin) {
+      try {
+        const seat = await api("POST", `/api/tables/${table.table_id}/join`, {});
+        saveSeat(table.table_id, seat.seat, seat.token);
+      } catch (e) { setStatus(refusal(e).message, true); return; }
+    }
+    location.hash = "#/t/" + table.table_id;
+  });
+  item.appendChild(open);
+  return item;
+}
+
+/**
+ * Create a table; this browser plays its first human seat.
+ * @param {number} players
+ * @param {(string | null)[]} bots  one per seat, null for a human
+ * @param {number | null} seed
+ * @param {boolean} isPublic
+ */
+export async function createTable(players, bots, seed, isPublic) {
+  /** @type {Record<string, any>} */
+  const body = { players, bots };
+  // Every other human seat gets an invitation link.
+  const humans = bots.map((bot, seat) => (bot ? null : seat)).filter((seat) => seat !== null);
+  if (humans.length > 1) body.creator_seats = [humans[0]];
+  if (seed !== null) body.seed = seed;
+  if (isPublic) body.public = true;
+  try {
+    const created = await api("POST", "/api/tables", body);
+    if (created.seats.length) saveSeat(created.table_id, created.seats[0].seat, created.seats[0].token, created.invites);
+    location.hash = "#/t/" + created.table_id;
+  } catch (e) {
+    setStatus(refusal(e).message, true);
+  }
+}
+
+/**
+ * Take the seat of an invitation link, unless this browser already holds one at the table.
+ * @param {string} tableId
+ * @param {string} code
+ */
+export async function joinByInvite(tableId, code) {
+  const held = savedSeat(tableId);
+  if (held) {
+    // Opening the link again must not take the friend's seat.
+    location.replace("#/t/" + tableId);
+    setStatus(`You already hold seat ${held.seat} at this table; the invitation is left for your friend.`);
+    return;
+  }
+  try {
+    const seat = await api("POST", `/api/tables/${tableId}/join`, { invite: code });
+    saveSeat(tableId, seat.seat, seat.token);
+  } catch (e) {
+    if (!savedSeat(tableId)) setStatus(`${refusal(e).message} You can still watch.`, true);
+  }
+  location.replace("#/t/" + tableId);
+}

@@ -1,0 +1,52 @@
+// @ts-check
+// Triage in the browser: native ES modules, no build step. The page draws what the server sends
+// for this seat (its view, its choices, their forecast and its filtered events) and holds no
+// game rule: deadlines, effects, payments and the legal list all come from the engine.
+import { $ } from "./dom.js";
+import { createTable, defaultBot, drawSeatChoices, joinByInvite, showHome } from "./home.js";
+import { closePanel } from "./panel.js";
+import { state } from "./state.js";
+import { act, openTable } from "./table.js";
+
+function route() {
+  const join = location.hash.match(/^#\/join\/([A-Za-z0-9_-]+)\/([A-Za-z0-9_-]+)$/);
+  if (join) { joinByInvite(join[1], join[2]); return; }
+  const match = location.hash.match(/^#\/t\/([A-Za-z0-9_-]+)$/);
+  if (match) openTable(match[1]);
+  else showHome();
+}
+
+/** @param {string} selector @returns {string} */
+function valueOf(selector) {
+  return /** @type {HTMLInputElement | HTMLSelectElement} */ ($(selector)).value;
+}
+
+function start() {
+  $("#solo").addEventListener("click", () => createTable(2, [null, valueOf("#solo-bot") || defaultBot()], null, false));
+  $("#alone").addEventListener("click", () => createTable(1, [null], null, false));
+  $("#players").addEventListener("change", drawSeatChoices);
+  $("#new-table").addEventListener("submit", (submit) => {
+    submit.preventDefault();
+    const selects = /** @type {HTMLSelectElement[]} */ ([...document.querySelectorAll("#seat-choices select")]);
+    const bots = selects.map((s) => (s.value === "human" ? null : s.value));
+    const seedText = valueOf("#seed").trim();
+    createTable(bots.length, bots, seedText === "" ? null : Number(seedText), /** @type {HTMLInputElement} */ ($("#public")).checked);
+  });
+  const confirm = /** @type {HTMLDialogElement} */ ($("#confirm-pass"));
+  $("#confirm-cancel").addEventListener("click", () => {
+    confirm.close();
+    const pass = /** @type {HTMLElement | null} */ (document.querySelector("[data-key='pass']"));
+    if (pass) pass.focus();
+  });
+  $("#confirm-ok").addEventListener("click", () => { confirm.close(); act({ type: "pass" }, "pass"); });
+  $("#bar").tabIndex = -1;
+  document.addEventListener("keydown", (key) => {
+    if (key.key === "Escape" && state.selected && !confirm.open) closePanel();
+  });
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+// A module runs after the document is parsed, before DOMContentLoaded.
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();

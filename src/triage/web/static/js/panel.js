@@ -1,0 +1,413 @@
+// @ts-check
+// The action panel: what can be done with the selected thing, what each action will do (the
+// server's forecast), how to pay for it, and the full list of legal actions.
+import { choicesOn, deadlineOf, effectOf, healEffect, payText } from "./choices.js";
+import { $, button, el, plural, ruleLink } from "./dom.js";
+import { draw } from "./render.js";
+import { ITEM_HELP, ITEM_NAMES, me, seatName, state } from "./state.js";
+import { act } from "./table.js";
+
+/**
+ * @typedef {import("./state.js").Choice} Choice
+ * @typedef {import("./state.js").Pay} Pay
+ */
+
+// Readable titles of the engine's refusal codes (scenario-format.md section 4).
+/** @type {Record<string, string>} */
+const REFUSALS = {
+  not_your_turn: "It is not your turn", wrong_phase: "Not now", unknown_patient: "That patient is not yours",
+  no_such_space: "No such space", space_occupied: "That space is taken", space_available: "A space is still free",
+  already_revealed: "Already diagnosed", not_revealed: "Diagnose it first", not_terminal: "Not a terminal patient",
+  is_terminal: "A terminal patient is treated, not healed", already_treated: "Already treated this round",
+  too_much_healing: "More healing than it needs", bad_payment: "The payment does not add up",
+  cannot_afford: "Not enough to pay", no_helicopter: "No Helicopter left", empty_helicopter: "The Helicopter must do something",
+  limit_reached: "Bought as many as allowed", game_over: "The game is over", invalid_action: "Not a valid action",
+  stale_action: "The table moved on", storage_error: "Not stored, try again",
+};
+
+/**
+ * Select a thing of the board (null: none) and bring its actions into view.
+ * @param {string | null} key
+ */
+export function select(key) {
+  state.selected = key;
+  state.error = null;
+  state.focusKey = key ? firstPanelKey(key) : null;
+  draw();
+  // On a phone the panel is under the hospital: bring its actions into view.
+  const primary = document.querySelector("#panel button.primary") || $("#panel");
+  if (key && primary) primary.scrollIntoView({ block: "nearest" });
+}
+
+/**
+ * The panel's first control for a selection: where the focus goes when a thing is picked.
+ * @param {string} key
+ * @returns {string}
+ */
+export function firstPanelKey(key) {
+  const choices = choicesOn(key);
+  if (!choices.length) return key;
+  const first = choices[0];
+  if (first.type === "admit") return `do:admit:${first.spaces[0]}`;
+  return "do:" + first.type;
+}
+
+/**
+ * @param {string} text
+ * @param {string} key
+ * @param {Record<string, any>} action
+ * @param {boolean} primary
+ * @param {string} [help]
+ * @returns {HTMLButtonElement}
+ */
+function actButton(text, key, action, primary, help) {
+  const node = button(text, primary ? "primary act" : "act", key, () => act(action, key));
+  node.dataset.action = JSON.stringify(action);
+  if (help) node.title = help;
+  return node;
+}
+
+/**
+ * What an action will do, as the server's forecast says, with its rule.
+ * @param {HTMLElement} panel
+ * @param {string | null | undefined} text
+ * @param {string} [rule]
+ */
+function effectLine(panel, text, rule) {
+  if (!text) return;
+  const line = el("p", "hint effect", text + " ");
+  if (rule) line.appendChild(ruleLink(rule, "rule " + rule));
+  panel.appendChild(line);
+}
+
+/**
+ * The payment of an action: the chosen mix (the default one unless another was picked) and,
+ * when there are several, the others one step away.
+ * @param {Record<string, any> | null} entry  the forecast's entry, with `pays` and `default_pay`
+ * @param {string} token
+ * @param {string} stateKey
+ * @returns {{holder: HTMLElement, pay: Pay | null}}
+ */
+function payChooser(entry, token, stateKey) {
+  /** @type {Pay[]} */
+  const mixes = entry ? entry.pays : [];
+  const holder = el("div", "pay");
+  /** @type {Pay | null} */
+  let chosen = state.pay[stateKey];
+  if (!chosen || !mixes.some((m) => payText(m) === payText(/** @type {Pay} */ (chosen)))) chosen = entry ? entry.default_pay : null;
+  if (mixes.length < 2) return { holder, pay: chosen };
+  const details = el("details", "pay-other");
+  if (state.pay[stateKey + ":open"]) details.open = true;
+  details.addEventListener("toggle", () => { state.pay[stateKey + ":open"] = details.open; });
+  const summary = el("summary", "", "Pay differently");
+  summary.dataset.key = "pay:" + stateKey;
+  details.appendChild(summary);
+  const fieldset = el("fieldset");
+  fieldset.appendChild(el("legend", "", "Payment"));
+  mixes.forEach((mix, index) => {
+    const label = el("label", "radio");
+    const input = el("input");
+    input.type = "radio";
+    input.name = "pay-" + stateKey;
+    input.dataset.key = `pay:${stateKey}:${index}`;
+    input.checked = chosen !== null && payText(mix) === payText(chosen);
+    input.addEventListener("change", () => {
+      state.pay[stateKey] = mix;
+      state.focusKey = input.dataset.key || null;
+      draw();
+    });
+    label.appendChild(input);
+    label.appendChild(document.createTextNode(" " + payText(mix, token)));
+    fieldset.appendChild(label);
+  });
+  details.appendChild(fieldset);
+  holder.appendChild(details);
+  return { holder, pay: chosen };
+}
+
+/**
+ * A −/+ button of the healing stepper.
+ * @param {string} text
+ * @param {string} key
+ * @param {string} label
+ * @param {boolean} disabled
+ * @param {() => void} onClick
+ * @returns {HTMLButtonElement}
+ */
+function stepButton(text, key, label, disabled, onClick) {
+  const node = button(text, "step", key, () => { onClick(); state.focusKey = key; draw(); });
+  node.setAttribute("aria-label", label);
+  node.disabled = disabled;
+  return node;
+}
+
+/**
+ * Heal: an amount stepper, the heal button with its payment, and what that amount will do.
+ * @param {HTMLElement} panel
+ * @param {Choice} choice
+ */
+function healControls(panel, choice) {
+  const id = choice.patient;
+  const { min, max } = choice.amount;
+  const amount = state.heal[id] === undefined ? max : state.heal[id];
+  const stepper = el("div", "stepper");
+  const label = el("label", "", "Healing to place ");
+  label.setAttribute("for", "heal-amount");
+  const input = el("input");
+  Object.assign(input, { id: "heal-amount", type: "number", min: String(min), max: String(max), value: String(amount) });
+  input.dataset.key = "heal-amount";
+  input.addEventListener("change", () => {
+    const value = Number(input.value);
+    state.heal[id] = Number.isFinite(value) ? Math.round(value) : max;
+    state.focusKey = "heal-amount";
+    draw();
+  });
+  stepper.appendChild(label);
+  stepper.appendChild(stepButton("−", "heal-minus", "One less healing", amount <= min, () => { state.heal[id] = Math.max(min, amount - 1); }));
+  stepper.appendChild(input);
+  stepper.appendChild(stepButton("+", "heal-plus", "One more healing", amount >= max, () => { state.heal[id] = Math.min(max, amount + 1); }));
+  stepper.appendChild(el("span", "hint", `${min} to ${max}`));
+  panel.appendChild(stepper);
+  // An amount typed out of range has no entry: it is sent as it is, and the refusal explains why (T2).
+  const entry = healEffect(choice, amount);
+  const { holder, pay } = payChooser(entry, "healing", "heal:" + id);
+  /** @type {Record<string, any>} */
+  const action = { type: "heal", patient: id, amount };
+  if (pay) action.pay = pay;
+  const text = pay ? `Heal ${amount} — pay ${payText(pay, "healing")}` : `Heal ${amount}`;
+  panel.appendChild(actButton(text, "do:heal", action, true, "Place healing on the patient; it is cured when placed healing reaches its need (rules T2, T4)"));
+  effectLine(panel, entry && entry.effect, entry && entry.rule);
+  panel.appendChild(holder);
+}
+
+/**
+ * Diagnose or treat: one button with its payment, and what it will do.
+ * @param {HTMLElement} panel
+ * @param {Choice} choice
+ * @param {string} verb
+ * @param {string} help
+ */
+function costControls(panel, choice, verb, help) {
+  const entry = effectOf(choice);
+  const { holder, pay } = payChooser(entry, choice.token, choice.type + ":" + choice.patient);
+  /** @type {Record<string, any>} */
+  const action = { type: choice.type, patient: choice.patient };
+  if (pay) action.pay = pay;
+  panel.appendChild(actButton(pay ? `${verb} — pay ${payText(pay, choice.token)}` : verb, "do:" + choice.type, action, true, help));
+  effectLine(panel, entry && entry.effect, entry && entry.rule);
+  panel.appendChild(holder);
+}
+
+/**
+ * The Helicopter (T7): from a patient, its removal alone; from the Helicopter, a form.
+ * @param {HTMLElement} panel
+ * @param {Choice} choice
+ * @param {string | null} onlyRemove
+ */
+function helicopterControls(panel, choice, onlyRemove) {
+  const entry = effectOf(choice);
+  const removes = entry ? entry.remove : {};
+  if (onlyRemove) {
+    const action = { type: "helicopter", remove: onlyRemove, draw_all: false };
+    panel.appendChild(actButton(`Helicopter: remove ${onlyRemove}`, "do:helicopter", action, false,
+      "Spend a Helicopter; the patient goes under the deck (rule T7)"));
+    effectLine(panel, removes[onlyRemove], entry && entry.rule);
+    return;
+  }
+  const key = "heli-form";
+  const form = state.pay[key] || { remove: null, draw: choice.draw_all };
+  const fieldset = el("fieldset", "heli-form");
+  fieldset.appendChild(el("legend", "", "Helicopter (rule T7)"));
+  const label = el("label", "", "Remove ");
+  const picker = el("select");
+  picker.dataset.key = "heli-remove";
+  const none = el("option", "", "nobody");
+  none.value = "";
+  picker.appendChild(none);
+  for (const id of choice.remove) {
+    const option = el("option", "", id);
+    option.value = id;
+    picker.appendChild(option);
+  }
+  picker.value = form.remove || "";
+  picker.addEventListener("change", () => { state.pay[key] = { ...form, remove: picker.value || null }; state.focusKey = "heli-remove"; draw(); });
+  label.appendChild(picker);
+  fieldset.appendChild(label);
+  const drawLabel = el("label", "check");
+  const box = el("input");
+  box.type = "checkbox";
+  box.dataset.key = "heli-draw";
+  box.checked = !!form.draw;
+  box.disabled = !choice.draw_all;
+  box.addEventListener("change", () => { state.pay[key] = { ...form, draw: box.checked }; state.focusKey = "heli-draw"; draw(); });
+  drawLabel.appendChild(box);
+  drawLabel.appendChild(document.createTextNode(" everyone draws one patient"));
+  fieldset.appendChild(drawLabel);
+  panel.appendChild(fieldset);
+  // Neither part chosen is sent as it is: the refusal says what is missing (T7).
+  panel.appendChild(actButton("Fly the Helicopter", "do:helicopter", { type: "helicopter", remove: form.remove || null, draw_all: !!form.draw }, true));
+  if (form.remove) effectLine(panel, removes[form.remove], entry && entry.rule);
+  if (form.draw && entry) effectLine(panel, entry.draw_all, entry.rule);
+}
+
+/**
+ * The panel's heading for a selection.
+ * @param {string} key
+ * @returns {string}
+ */
+function describeSelection(key) {
+  if (key === "heli") return "Helicopter";
+  if (key.startsWith("buy:")) return `Market: ${ITEM_NAMES[key.slice(4)] || key.slice(4)}`;
+  const id = key.slice(5);
+  const player = /** @type {Record<string, any>} */ (me());
+  if (player.pending.includes(id)) return `${id} has arrived`;
+  for (const [space, slot] of Object.entries(player.hospital)) if (slot && slot.card === id) return `${id} in space ${space}`;
+  return `${id} beside the board`;
+}
+
+/**
+ * The last refusal, next to the control it came from.
+ * @param {HTMLElement} panel
+ * @param {string} where
+ */
+function drawErrorNear(panel, where) {
+  const error = state.error;
+  if (!error || (error.where && !error.where.startsWith(where) && where !== "panel")) return;
+  const box = el("div", "refusal");
+  box.setAttribute("role", "alert");
+  box.appendChild(el("strong", "", (REFUSALS[error.code] || "Refused") + ": "));
+  box.appendChild(document.createTextNode(error.message + " "));
+  if (error.rule) box.appendChild(ruleLink(error.rule, "rule " + error.rule));
+  panel.appendChild(box);
+}
+
+/** @param {HTMLElement} panel */
+function drawHints(panel) {
+  const view = /** @type {Record<string, any>} */ (state.view);
+  const hint = me()?.pending.length
+    ? "New patients have arrived: select one, then choose its space."
+    : "Select one of your patients, the Helicopter or a market item to see what you can do.";
+  panel.appendChild(el("p", "hint", hint));
+  if (view.round === 1) {
+    // A first game's one-paragraph guide; the rules page has the rest.
+    const guide = el("p", "guide", "Each round: admit the new patients, diagnose them (Diagnostics), heal them (Healing) to cure them for Credits and VP, then Pass. At Cleanup untreated patients get Time; the label on each card says when it dies. ");
+    guide.appendChild(ruleLink("cleanup", "How Cleanup works"));
+    panel.appendChild(guide);
+  }
+}
+
+/**
+ * The controls of every choice on the selected thing.
+ * @param {HTMLElement} panel
+ * @param {string} key
+ */
+function drawSelection(panel, key) {
+  panel.appendChild(Object.assign(el("h2", "", describeSelection(key)), { id: "panel-title" }));
+  const close = button("Close", "close", "panel-close", () => closePanel());
+  close.title = "Close (Escape)";
+  panel.appendChild(close);
+  const id = key.startsWith("card:") ? key.slice(5) : null;
+  const found = id ? deadlineOf(id) : null;
+  if (found) panel.appendChild(el("p", "deadline d-" + found.level, found.text));
+  for (const choice of choicesOn(key)) {
+    if (choice.type === "admit") {
+      choice.spaces.forEach((/** @type {number} */ space, /** @type {number} */ index) => {
+        panel.appendChild(actButton(`Admit to space ${space}`, `do:admit:${space}`, { type: "admit", card: choice.card, space }, index === 0,
+          "Admitted patients stay in their space (rules A4, A6)"));
+      });
+      effectLine(panel, effectOf(choice)?.effect, effectOf(choice)?.rule);
+    } else if (choice.type === "reject") {
+      panel.appendChild(actButton("Reject it", "do:reject", { type: "reject", card: choice.card }, true,
+        "Allowed only when no space is free; it goes on top of the deck (rule A5)"));
+      effectLine(panel, effectOf(choice)?.effect, effectOf(choice)?.rule);
+    } else if (choice.type === "heal") healControls(panel, choice);
+    else if (choice.type === "diagnose") costControls(panel, choice, "Diagnose", "Reveal its treatment side (rule T1)");
+    else if (choice.type === "treat") costControls(panel, choice, "Treat", "Once a round: gain its reward and skip its Time tonight (rules T5, C1)");
+    else if (choice.type === "helicopter") helicopterControls(panel, choice, id);
+    else if (choice.type === "buy") {
+      panel.appendChild(actButton(`Buy 1 ${ITEM_NAMES[choice.item] || choice.item} for ${plural(choice.price, "Credit")}`, "do:buy",
+        { type: "buy", item: choice.item }, true, ITEM_HELP[choice.item]));
+    }
+  }
+}
+
+export function drawPanel() {
+  const panel = $("#panel");
+  panel.innerHTML = "";
+  const view = /** @type {Record<string, any>} */ (state.view);
+  panel.hidden = view.phase === "over";
+  if (panel.hidden) return;
+  if (state.seat === null) {
+    panel.appendChild(el("p", "hint", "You are watching: you see what every player knows, and no more."));
+    return;
+  }
+  if (state.notice) panel.appendChild(el("p", "notice", state.notice));
+  if (!state.choices.length) {
+    panel.appendChild(el("p", "hint", `Waiting for ${seatName(view.turn)}...`));
+    drawErrorNear(panel, "panel");
+    return;
+  }
+  if (state.selected) drawSelection(panel, state.selected);
+  else drawHints(panel);
+  drawErrorNear(panel, state.selected ? "do:" : "panel");
+  drawAllActions(panel);
+}
+
+export function closePanel() {
+  const key = state.selected;
+  state.selected = null;
+  state.error = null;
+  state.focusKey = key;
+  draw();
+}
+
+/**
+ * A choice taken at once, with its default: its action and a line for the full list.
+ * @param {Choice} choice
+ * @returns {[Record<string, any>, string] | null}
+ */
+function defaultAction(choice) {
+  switch (choice.type) {
+    case "admit": return [{ type: "admit", card: choice.card, space: choice.spaces[0] }, `Admit ${choice.card} to space ${choice.spaces[0]}`];
+    case "reject": return [{ type: "reject", card: choice.card }, `Reject ${choice.card}`];
+    case "heal": {
+      const amount = choice.amount.max;
+      const pay = healEffect(choice, amount)?.default_pay;
+      const action = { type: "heal", patient: choice.patient, amount, ...(pay ? { pay } : {}) };
+      return [action, `Heal ${choice.patient} by ${amount}` + (pay ? ` (${payText(pay, "healing")})` : "")];
+    }
+    case "diagnose": case "treat": {
+      const verb = choice.type === "diagnose" ? "Diagnose" : "Treat";
+      const action = { type: choice.type, patient: choice.patient, pay: choice.default_pay };
+      return [action, `${verb} ${choice.patient} (${payText(choice.default_pay, choice.token)})`];
+    }
+    case "helicopter": return choice.draw_all ? [{ type: "helicopter", remove: null, draw_all: true }, "Helicopter: everyone draws"] : null;
+    case "buy": return [{ type: "buy", item: choice.item }, `Buy ${ITEM_NAMES[choice.item] || choice.item}`];
+    default: return null; // Pass has its own button in the bar
+  }
+}
+
+/**
+ * The full legal list, one button per choice with its default: a secondary way to act.
+ * @param {HTMLElement} panel
+ */
+function drawAllActions(panel) {
+  const details = el("details", "all-actions");
+  details.open = state.allOpen;
+  details.addEventListener("toggle", () => { state.allOpen = details.open; });
+  const summary = el("summary", "", `All legal actions (${state.choices.length})`);
+  summary.dataset.key = "all-actions";
+  details.appendChild(summary);
+  const list = el("ul");
+  state.choices.forEach((choice, index) => {
+    const taken = defaultAction(choice);
+    if (!taken) return;
+    const item = el("li");
+    const node = actButton(taken[1], `all:${index}`, taken[0], false);
+    node.classList.add("all");
+    item.appendChild(node);
+    list.appendChild(item);
+  });
+  details.appendChild(list);
+  panel.appendChild(details);
+}

@@ -1,0 +1,126 @@
+// @ts-check
+// The replay of a finished game, step by step (the whole record is public once it is over).
+import { api, refusal, setStatus } from "./api.js";
+import { cardBody } from "./board.js";
+import { $, button, el, plural } from "./dom.js";
+import { eventText } from "./log.js";
+import { restoreFocus } from "./render.js";
+import { ITEM_NAMES, says, seatName, state } from "./state.js";
+
+export async function startReplay() {
+  // The replay is drawn (also by redraws meanwhile) only once its record is here.
+  let record, first;
+  try {
+    record = await api("GET", `/api/tables/${state.tableId}/record`, undefined, state.token);
+    first = await api("GET", `/api/tables/${state.tableId}/replay?step=0`, undefined, state.token);
+  } catch (e) { setStatus(refusal(e).message, true); return; }
+  state.replay = { step: 0, steps: record.actions.length, record, stepView: first };
+  drawReplay();
+  const box = $("#replay");
+  box.scrollIntoView({ block: "start" });
+  const next = /** @type {HTMLElement | null} */ (box.querySelector("[data-key='replay-next']"));
+  if (next) next.focus();
+}
+
+/** @param {number} step */
+async function replayGo(step) {
+  const replay = /** @type {import("./state.js").Replay} */ (state.replay);
+  replay.step = Math.max(0, Math.min(replay.steps, step));
+  try {
+    replay.stepView = await api("GET", `/api/tables/${state.tableId}/replay?step=${replay.step}`, undefined, state.token);
+  } catch (e) { setStatus(refusal(e).message, true); }
+  drawReplay();
+}
+
+/**
+ * An action of the record in words.
+ * @param {Record<string, any>} action
+ * @param {number} by
+ * @returns {string}
+ */
+function actionText(action, by) {
+  /** @type {(base: string, third?: string) => string} */
+  const v = (base, third) => says(by, base, third);
+  switch (action.type) {
+    case "admit": return `${v("admit")} ${action.card} to space ${action.space}`;
+    case "reject": return `${v("reject")} ${action.card}`;
+    case "diagnose": return `${v("diagnose")} ${action.patient}`;
+    case "heal": return `${v("heal")} ${action.patient} by ${action.amount}`;
+    case "treat": return `${v("treat")} ${action.patient}`;
+    case "helicopter": return `${v("fly", "flies")} a Helicopter` + (action.remove ? `, removing ${action.remove}` : "") + (action.draw_all ? ", everyone draws" : "");
+    case "buy": return `${v("buy")} a ${ITEM_NAMES[action.item] || action.item}`;
+    case "pass": return `${v("pass", "passes")}`;
+    default: return `${seatName(by)}: ${action.type}`;
+  }
+}
+
+/**
+ * One player's board at the replay's step.
+ * @param {Record<string, any>} player
+ * @param {number} seat
+ * @returns {HTMLElement}
+ */
+function replayPlayer(player, seat) {
+  const section = el("div", "replay-player");
+  section.appendChild(el("h3", "", `${seatName(seat)}: score ${player.score} (VP ${player.vp} + QoC ${player.quality}), Credits ${player.credits}`));
+  const row = el("div", "row spaces");
+  /** @type {(card: Record<string, any>, where: string) => void} */
+  const add = (card, where) => {
+    const node = el("div", "card");
+    cardBody(node, card, { where, replay: true });
+    row.appendChild(node);
+  };
+  for (const [space, slot] of Object.entries(player.hospital)) {
+    if (!slot) row.appendChild(el("div", "card empty", "space " + space + " free"));
+    else add(slot, "space " + space);
+  }
+  for (const patient of player.terminals) add({ kind: "terminal", ...patient }, "beside");
+  section.appendChild(row);
+  if (player.pending.length) section.appendChild(el("p", "hint", "Arrived, not yet admitted: " + player.pending.join(", ")));
+  return section;
+}
+
+/** @returns {HTMLElement} the step buttons and closing the replay */
+function replayControls() {
+  const replay = /** @type {import("./state.js").Replay} */ (state.replay);
+  const controls = el("div", "replay-controls");
+  /** @type {(text: string, key: string, step: number) => void} */
+  const stepTo = (text, key, step) => {
+    const node = button(text, "", key, async () => { state.focusKey = key; await replayGo(step); restoreFocus(); });
+    node.disabled = step < 0 || step > replay.steps || step === replay.step;
+    controls.appendChild(node);
+  };
+  stepTo("« Start", "replay-start", 0);
+  stepTo("◀ Back", "replay-back", replay.step - 1);
+  stepTo("Next ▶", "replay-next", replay.step + 1);
+  stepTo("End »", "replay-end", replay.steps);
+  controls.appendChild(button("Close replay", "", null, () => {
+    state.replay = null;
+    drawReplay();
+    const again = /** @type {HTMLElement | null} */ (document.querySelector("[data-key='replay']"));
+    if (again) again.focus();
+  }));
+  return controls;
+}
+
+export function drawReplay() {
+  const box = $("#replay");
+  const replay = state.replay;
+  box.hidden = !replay;
+  box.innerHTML = "";
+  if (!replay) return;
+  box.appendChild(Object.assign(el("h2", "", `Replay: step ${replay.step} of ${replay.steps}`), { id: "replay-title" }));
+  box.appendChild(replayControls());
+  const entry = replay.step > 0 ? replay.record.actions[replay.step - 1] : null;
+  box.appendChild(el("p", "replay-action", entry ? `Action ${replay.step}: ${actionText(entry.do, entry.by)}` : "The deal, before the first action"));
+  if (!replay.stepView) return;
+  const position = replay.stepView.state;
+  box.appendChild(el("p", "hint", `Round ${position.round}, ${position.phase}; deck ${plural(position.deck.length, "card")}`));
+  const events = replay.stepView.events.map((/** @type {Record<string, any>} */ event) => eventText(event));
+  if (events.length) {
+    const list = el("ul", "replay-events");
+    for (const text of events) list.appendChild(el("li", "", text));
+    box.appendChild(list);
+  }
+  position.players.forEach((/** @type {Record<string, any>} */ player, /** @type {number} */ seat) => box.appendChild(replayPlayer(player, seat)));
+}

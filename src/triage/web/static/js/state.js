@@ -1,0 +1,125 @@
+// @ts-check
+// What the page holds: the seat, the server's last message for it, and what the player picked.
+// Everything about the game comes from the server (its view, choices and forecast): the page
+// draws it and holds no game rule, so it can never show more than the seat knows (I1-I4).
+
+/**
+ * @typedef {Record<string, any>} View  a seat's view (scenario-format.md section 5)
+ * @typedef {Record<string, any>} Choice  one bounded choice (triage.engine.choices)
+ * @typedef {Record<string, any>} GameEvent  one event as the seat may see it
+ * @typedef {{tokens: number, staff: number, congress: number}} Pay
+ * @typedef {{owner: number, level: string, rounds: number | null, text: string, rule: string, quality_lost: number}} Deadline
+ * @typedef {{card: string, text: string}} AtRisk
+ * @typedef {{patients: Record<string, Deadline>, choices: Record<string, any>[], pass: {dies: AtRisk[], may_die: AtRisk[]}}} Forecast
+ * @typedef {{where: string, code: string, message: string, rule?: string}} Refusal
+ * @typedef {{seat: number, url: string}} Invite
+ * @typedef {{step: number, steps: number, record: Record<string, any>, stepView: Record<string, any> | null}} Replay
+ */
+
+/**
+ * @typedef {object} PageState
+ * @property {string | null} tableId
+ * @property {number | null} seat
+ * @property {string | null} token
+ * @property {WebSocket | null} socket
+ * @property {number | null} retry
+ * @property {View | null} view
+ * @property {Choice[]} choices
+ * @property {Forecast | null} forecast  null until the server's message for this position brings it
+ * @property {number | null} actions  the action number of the position drawn
+ * @property {GameEvent[]} log
+ * @property {Record<string, any> | null} summary
+ * @property {Record<string, any> | null} final
+ * @property {string | null} selected
+ * @property {Record<string, number>} heal
+ * @property {Record<string, any>} pay
+ * @property {Refusal | null} error
+ * @property {string | null} notice
+ * @property {string[]} bots
+ * @property {boolean} firstDrawn
+ * @property {Replay | null} replay
+ * @property {Invite[]} invites
+ * @property {string | null} focusKey
+ * @property {boolean} allOpen
+ */
+
+/** @type {PageState} */
+export const state = {
+  tableId: null, seat: null, token: null, socket: null, retry: null,
+  view: null, choices: [], forecast: null, actions: null, log: [], summary: null, final: null,
+  selected: null, heal: {}, pay: {}, error: null, notice: null,
+  bots: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false,
+};
+
+/** @type {Record<string, string>} */
+export const KIND_NAMES = { critical: "critical", severe: "severe", chronic: "chronic", non_severe: "non-severe", terminal: "terminal" };
+/** @type {Record<string, string>} */
+export const ITEM_NAMES = {
+  diagnostics: "Diagnostics token", healing: "Healing token", congress: "Congress Doctor", helicopter: "Helicopter",
+  staff: "Staff", clinical_trial: "Clinical Trial", outpatient_clinic: "Outpatient Clinic",
+};
+/** @type {Record<string, string>} */
+export const ITEM_HELP = {
+  diagnostics: "pays 1 unit of a diagnosis", healing: "places 1 healing or treats a terminal patient once",
+  congress: "pays 1 unit of any cost, once", helicopter: "remove a patient and/or make everyone draw",
+  staff: "pays 1 unit of any cost every round", clinical_trial: "one more hospital space", outpatient_clinic: "one more hospital space",
+};
+
+/**
+ * The seat this browser holds at a table, if any.
+ * @param {string} tableId
+ * @returns {{seat: number, token: string, invites?: Invite[]} | null}
+ */
+export function savedSeat(tableId) {
+  try { return JSON.parse(localStorage.getItem("triage.seat." + tableId) || "null"); } catch (e) { return null; }
+}
+
+/**
+ * @param {string} tableId
+ * @param {number} seat
+ * @param {string} token
+ * @param {Invite[]} [invites]
+ */
+export function saveSeat(tableId, seat, token, invites) {
+  localStorage.setItem("triage.seat." + tableId, JSON.stringify({ seat, token, invites: invites || [] }));
+}
+
+/**
+ * The bot playing a seat, from the table's summary.
+ * @param {number} seat
+ * @returns {string | null}
+ */
+export function botOf(seat) {
+  const seats = state.summary && state.summary.seats;
+  return seats && seats[seat] ? seats[seat].bot : null;
+}
+
+/**
+ * "You", "Player 1" or "Player 1 (greedy)".
+ * @param {number} seat
+ * @returns {string}
+ */
+export function seatName(seat) {
+  if (seat === state.seat) return "You";
+  const bot = botOf(seat);
+  return bot ? `Player ${seat} (${bot})` : `Player ${seat}`;
+}
+
+/**
+ * "You heal" / "Player 1 (greedy) heals".
+ * @param {number} seat
+ * @param {string} base
+ * @param {string} [third]
+ * @returns {string}
+ */
+export function says(seat, base, third) {
+  return `${seatName(seat)} ${seat === state.seat ? base : third || base + "s"}`;
+}
+
+/**
+ * The seat's own player in the view (null for a spectator).
+ * @returns {Record<string, any> | null}
+ */
+export function me() {
+  return state.view && state.seat !== null ? state.view.players[state.seat] : null;
+}

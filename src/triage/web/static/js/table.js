@@ -1,0 +1,131 @@
+// @ts-check
+// A table's connection: the WebSocket that brings each position (view, choices and forecast),
+// and the actions sent by HTTP.
+import { api, refusal, setStatus } from "./api.js";
+import { $ } from "./dom.js";
+import { drawLog } from "./log.js";
+import { draw } from "./render.js";
+import { savedSeat, state } from "./state.js";
+
+/**
+ * Open a table's page: as the seat this browser holds there, else as a spectator.
+ * @param {string} tableId
+ */
+export function openTable(tableId) {
+  $("#home").hidden = true;
+  $("#table").hidden = false;
+  Object.assign(state, {
+    tableId, view: null, choices: [], forecast: null, actions: null, log: [], selected: null, heal: {}, pay: {},
+    error: null, notice: null, summary: null, final: null, firstDrawn: false, replay: null,
+  });
+  const mine = savedSeat(tableId);
+  state.seat = mine ? mine.seat : null;
+  state.token = mine ? mine.token : null;
+  state.invites = mine && mine.invites ? mine.invites : [];
+  for (const id of ["#me", "#others", "#panel", "#deck", "#market", "#log"]) $(id).innerHTML = "";
+  $("#bar").textContent = "Connecting...";
+  $("#table-title").textContent = `Triage table ${tableId}`;
+  $("#replay").hidden = true;
+  $("#over").hidden = true;
+  loadSummary().then(() => { if (state.view) draw(); });
+  connect();
+}
+
+/** The table's public facts (seat names, bots) and, once it is over, its final summary. */
+export async function loadSummary() {
+  try {
+    state.summary = await api("GET", `/api/tables/${state.tableId}`);
+    if (state.summary && state.summary.over) state.final = await api("GET", `/api/tables/${state.tableId}/final`);
+  } catch (e) { /* names without bot kinds until they come */ }
+}
+
+export function closeSocket() {
+  if (state.retry) { clearTimeout(state.retry); state.retry = null; }
+  if (state.socket) { state.socket.onclose = null; state.socket.close(); state.socket = null; }
+}
+
+function connect() {
+  closeSocket();
+  const tableId = state.tableId;
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  const socket = new WebSocket(`${scheme}${location.host}/api/tables/${tableId}/ws`);
+  state.socket = socket;
+  socket.onopen = () => socket.send(JSON.stringify(state.token ? { token: state.token } : { spectate: true }));
+  socket.onmessage = (message) => receive(JSON.parse(message.data));
+  socket.onclose = () => {
+    if (state.tableId !== tableId) return;
+    setStatus("Connection lost; reconnecting...", true);
+    state.retry = window.setTimeout(connect, 1000);
+  };
+}
+
+/**
+ * A message of the WebSocket: `hello` (the position and the log so far) or `update` (one action).
+ * @param {Record<string, any>} message
+ */
+async function receive(message) {
+  if (message.type === "error") {
+    setStatus(message.message, true);
+    return;
+  }
+  if (message.type === "hello") {
+    state.log = message.log;
+    setStatus(state.seat === null ? "Watching as a spectator" : "");
+  } else if (message.type === "update") {
+    state.log = state.log.concat(message.events);
+    // An update older than the position already drawn (fetched after an action) only adds to the log.
+    if (state.actions !== null && message.actions < state.actions) {
+      drawLog();
+      return;
+    }
+  }
+  const wasOver = state.view && state.view.phase === "over";
+  Object.assign(state, { view: message.view, choices: message.choices, forecast: message.forecast || null, actions: message.actions });
+  if (state.view && state.view.phase === "over" && !wasOver) await loadSummary();
+  draw();
+}
+
+/**
+ * The position after an action, by HTTP in case the WebSocket is slow or down. The view and the
+ * choices must be of the same position (a bot may move between the two requests) and newer than
+ * the one drawn; its forecast comes with the WebSocket's message for that position.
+ */
+async function refresh() {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const [view, legal] = await Promise.all([
+      api("GET", `/api/tables/${state.tableId}/view`, undefined, state.token),
+      api("GET", `/api/tables/${state.tableId}/legal`, undefined, state.token),
+    ]);
+    if (legal.actions !== view.actions) continue;
+    if (state.actions !== null && view.actions <= state.actions) return;
+    Object.assign(state, { view, choices: legal.choices, forecast: null, actions: view.actions });
+    return;
+  }
+}
+
+/**
+ * Take an action; `where` is the key of the control it came from, where a refusal is shown and
+ * where the focus stays. No lock against a second action while one is on its way: each carries
+ * the action number of its position, so a repeat is answered once and a stale one refused (409).
+ * @param {Record<string, any>} action
+ * @param {string} where
+ */
+export async function act(action, where) {
+  state.focusKey = where;
+  try {
+    await api("POST", `/api/tables/${state.tableId}/actions`, { action, expected: state.actions }, state.token);
+    state.error = null;
+    state.notice = null;
+    await refresh();
+    if (state.view && state.view.phase === "over" && !state.final) await loadSummary();
+  } catch (thrown) {
+    const e = refusal(thrown);
+    if (e.code === "stale_action") {
+      state.notice = "The table moved on before your action arrived: here is the new position.";
+      await refresh().catch(() => {});
+    } else {
+      state.error = { where, code: e.code || "error", message: e.message, rule: e.rule };
+    }
+  }
+  draw();
+}
