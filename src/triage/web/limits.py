@@ -30,7 +30,7 @@ from triage.engine import DataError, make_config
 from triage.engine.cards import CardSpec, parse_deck
 from triage.engine.config import Config
 from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE
-from triage.web.tables import WebError
+from triage.web.errors import WebError
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

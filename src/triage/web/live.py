@@ -19,12 +19,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from triage.web.errors import WebError
 from triage.web.limits import BodyProblem, check_json
-from triage.web.tables import Subscriber, TableService, WebError
+from triage.web.live_table import LiveTable, Subscriber
+from triage.web.payloads import hello
+from triage.web.seats import seat_for_token
+from triage.web.tables import TableService
 
 #: Seconds a new socket has to send its first message.
 FIRST_MESSAGE_SECONDS = 10.0
@@ -56,7 +61,7 @@ def _reason(text: str) -> str:
     return text if len(encoded) <= 123 else encoded[:120].decode(errors="ignore") + "..."
 
 
-def read_frame(message: dict[str, Any]) -> Any:
+def read_frame(message: Mapping[str, Any]) -> Any:
     """The JSON value of a client's frame, or :class:`Refusal` saying what is wrong with it."""
     if message.get("bytes") is not None:
         raise Refusal(CLOSE_BINARY, "binary frames are not accepted: send JSON text")
@@ -82,17 +87,18 @@ async def first_message(websocket: WebSocket, seconds: float) -> dict[str, Any]:
         ) from None
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
-    hello = read_frame(message)
-    if not isinstance(hello, dict):
+    first = read_frame(message)
+    if not isinstance(first, dict):
         raise Refusal(CLOSE_NOT_JSON, 'the first message must be {"token": ...} or {"spectate": true}')
-    return hello
+    return first
 
 
-def seat_of(service: TableService, table: Any, hello: dict[str, Any]) -> int | None:
-    token = hello.get("token")
+def seat_of(table: LiveTable, first: dict[str, Any]) -> int | None:
+    """The seat the first message names by its token, or None for a spectator."""
+    token = first.get("token")
     if isinstance(token, str) and token:
-        return service.seat_for_token(table, token)
-    if hello.get("spectate") is True:
+        return seat_for_token(table, token)
+    if first.get("spectate") is True:
         return None
     raise WebError(401, "unauthorized", 'send {"token": TOKEN} for a seat or {"spectate": true}')
 
@@ -110,7 +116,7 @@ async def serve_socket(
     await websocket.accept()
     try:
         table = await service.load(table_id)
-        seat = seat_of(service, table, await first_message(websocket, first_seconds))
+        seat = seat_of(table, await first_message(websocket, first_seconds))
     except WebError as error:
         await _refuse(websocket, 4000 + error.status, error.message, error.code)
         return
@@ -119,12 +125,12 @@ async def serve_socket(
         return
     except WebSocketDisconnect:
         return
-    subscriber = service.subscribe(table, seat)
+    subscriber = table.subscribe(seat)
     try:
-        subscriber.deliver(service.hello(table, seat))
+        subscriber.deliver(hello(table, seat))
         await _pump(websocket, subscriber)
     finally:
-        service.unsubscribe(table, subscriber)
+        table.unsubscribe(subscriber)
 
 
 async def _refuse(websocket: WebSocket, code: int, reason: str, error: str | None) -> None:
@@ -148,14 +154,10 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
             task.cancel()
     if closing in done:
         await close(websocket, subscriber.close_code, subscriber.close_reason)
-    elif (
-        reader in done
-        and not reader.cancelled()
-        and reader.exception() is None
-        and reader.result() is not None
-    ):
-        code, reason = reader.result()
-        await close(websocket, code, reason)
+    elif reader in done and not reader.cancelled() and reader.exception() is None:
+        refused = reader.result()
+        if refused is not None:
+            await close(websocket, *refused)
 
 
 async def _send_all(websocket: WebSocket, subscriber: Subscriber) -> None:
