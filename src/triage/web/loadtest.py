@@ -37,7 +37,7 @@ from triage.engine.choices import sample
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        return int(probe.getsockname()[1])
 
 
 #: Every client of the benchmark (and of the tests) comes from 127.0.0.1: the servers they start

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from types import TracebackType
 from typing import Any
 
 from sqlalchemy import (
@@ -112,9 +114,9 @@ class ActionRow(Base):
     answer: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
-TABLES = TableRow.__table__
-SEATS = SeatRow.__table__
-ACTIONS = ActionRow.__table__
+TABLES = Base.metadata.tables[TableRow.__tablename__]
+SEATS = Base.metadata.tables[SeatRow.__tablename__]
+ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
 
 
 #: PostgreSQL refuses a notification payload of 8,000 bytes or more.
@@ -453,17 +455,17 @@ class _Transaction:
     :class:`Conflict` for a broken uniqueness: another process stored that row first)."""
 
     def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.context: Any = None
+        self.context: AbstractContextManager[Connection] = engine.begin()  # connects on entering
 
     def __enter__(self) -> Connection:
         try:
-            self.context = self.engine.begin()
             return self.context.__enter__()
         except SQLAlchemyError as error:
             raise StorageError(f"database unavailable: {type(error).__name__}") from error
 
-    def __exit__(self, kind: object, error: object, trace: object) -> bool:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         try:
             self.context.__exit__(kind, error, trace)
         except IntegrityError as failure:
@@ -474,4 +476,3 @@ class _Transaction:
             raise Conflict("another writer stored it first") from error
         if isinstance(error, SQLAlchemyError):
             raise StorageError(f"the database failed: {type(error).__name__}") from error
-        return False
