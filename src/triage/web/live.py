@@ -8,7 +8,7 @@ end; reconnecting gives it a fresh ``hello``. Close codes (docs/web.md lists the
 
 - 1003: a binary frame (this socket speaks JSON text);
 - 1007: a text frame that is not bounded JSON, or a first message that is not an object;
-- 1009: a frame larger than :data:`MAX_CLIENT_MESSAGE` bytes;
+- 1009: a frame larger than :data:`~triage.web.limits.MAX_WS_MESSAGE` bytes;
 - 1013: the client fell :data:`QUEUE_LIMIT` messages behind (or the server asks it to reconnect);
 - 4000 + HTTP status: a refusal sent first as ``{"type": "error", "code", "message"}`` (4401 no
   token, 4403 wrong token, 4404 unknown table, 4408 no first message in time).
@@ -25,7 +25,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from triage.web.errors import WebError
-from triage.web.limits import BodyProblem, check_json
+from triage.web.limits import MAX_WS_MESSAGE, BodyProblem, check_json
 from triage.web.live_table import LiveTable, Subscriber
 from triage.web.payloads import hello
 from triage.web.seats import seat_for_token
@@ -35,8 +35,6 @@ from triage.web.tables import TableService
 FIRST_MESSAGE_SECONDS = 10.0
 #: Seconds one send may wait for the client to take data before the client counts as gone.
 SEND_SECONDS = 10.0
-#: The largest message a client may send (its messages are a token or a spectate flag).
-MAX_CLIENT_MESSAGE = 4096
 
 CLOSE_BINARY = 1003
 CLOSE_NOT_JSON = 1007
@@ -68,8 +66,8 @@ def read_frame(message: Mapping[str, Any]) -> Any:
     text = message.get("text")
     if text is None:
         raise Refusal(CLOSE_NOT_JSON, "an empty frame: send JSON text")
-    if len(text) > MAX_CLIENT_MESSAGE:
-        raise Refusal(CLOSE_TOO_BIG, f"a message of more than {MAX_CLIENT_MESSAGE} characters")
+    if len(text) > MAX_WS_MESSAGE:
+        raise Refusal(CLOSE_TOO_BIG, f"a message of more than {MAX_WS_MESSAGE} characters")
     try:
         return check_json(text.encode())
     except BodyProblem as problem:

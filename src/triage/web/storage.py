@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
@@ -252,18 +252,8 @@ class Store:
             "seats_version": 0,
             "facts": facts,
         }
-        seat_rows = [
-            {
-                "table_id": table_id,
-                "seat": info.seat,
-                "bot": info.bot,
-                "token_hash": info.token_hash,
-                "invite_hash": info.invite_hash,
-                "claimed": info.claimed,
-            }
-            for info in seats
-        ]
-        with self._writing() as connection:
+        seat_rows = [{"table_id": table_id, **asdict(info)} for info in seats]
+        with _Transaction(self.engine) as connection:
             connection.execute(TABLES.insert(), row)
             connection.execute(SEATS.insert(), seat_rows)
 
@@ -292,7 +282,7 @@ class Store:
             for offset, entry in enumerate(entries)
         ]
         count = start + len(entries)
-        with self._writing() as connection:
+        with _Transaction(self.engine) as connection:
             moved = connection.execute(
                 update(TABLES)
                 .where(TABLES.c.id == table_id, TABLES.c.actions == start)
@@ -314,7 +304,7 @@ class Store:
         conditions = [SEATS.c.table_id == table_id, SEATS.c.seat == seat, SEATS.c.claimed.is_(False)]
         if invite_hash is not None:
             conditions.append(SEATS.c.invite_hash == invite_hash)
-        with self._writing() as connection:
+        with _Transaction(self.engine) as connection:
             taken = connection.execute(
                 update(SEATS).where(*conditions).values(token_hash=token_hash, claimed=True)
             )
@@ -323,13 +313,7 @@ class Store:
             connection.execute(
                 update(TABLES).where(TABLES.c.id == table_id).values(seats_version=TABLES.c.seats_version + 1)
             )
-            version = connection.execute(
-                select(TABLES.c.seats_version).where(TABLES.c.id == table_id)
-            ).scalar_one()
-        return int(version)
-
-    def _writing(self) -> _Transaction:
-        return _Transaction(self.engine)
+            return self._seats_version(connection, table_id)
 
     # ------------------------------------------------------------------ reading
 
@@ -352,7 +336,7 @@ class Store:
         return [{"by": by, "do": json.loads(action)} for by, action in rows]
 
     def seats(self, table_id: str) -> tuple[list[SeatInfo], int]:
-        with self._reading() as connection:
+        with _Transaction(self.engine) as connection:
             return self._seats(connection, table_id), self._seats_version(connection, table_id)
 
     def answer_for(self, table_id: str, number: int) -> StoredAnswer | None:
@@ -369,7 +353,7 @@ class Store:
         )
 
     def load_table(self, table_id: str) -> StoredTable | None:
-        with self._reading() as connection:
+        with _Transaction(self.engine) as connection:
             row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
             if row is None:
                 return None
@@ -393,12 +377,12 @@ class Store:
         )
 
     def table_ids(self) -> list[str]:
-        with self._reading() as connection:
+        with _Transaction(self.engine) as connection:
             return list(connection.execute(select(TABLES.c.id).order_by(TABLES.c.created)).scalars())
 
     def lobby(self, limit: int) -> list[dict[str, Any]]:
         """The latest public tables, newest first, with their stored public facts (no replay)."""
-        with self._reading() as connection:
+        with _Transaction(self.engine) as connection:
             rows = connection.execute(
                 select(TABLES.c.id, TABLES.c.seed_chosen, TABLES.c.facts)
                 .where(TABLES.c.public.is_(True))
@@ -437,9 +421,6 @@ class Store:
         return int(
             connection.execute(select(TABLES.c.seats_version).where(TABLES.c.id == table_id)).scalar_one()
         )
-
-    def _reading(self) -> _Transaction:
-        return _Transaction(self.engine)
 
 
 def seat_facts(seats: list[SeatInfo]) -> list[dict[str, Any]]:
