@@ -261,8 +261,10 @@ def check_deck_limits(deck: list[CardSpec]) -> None:
                 raise _over(f"deck card {index} ({card.id}) field '{name}'", value, most)
 
 
-def check_table_limits(config: dict[str, Any] | None, deck: list[dict[str, Any]] | None) -> None:
-    """Validate a table request's configuration and deck and hold them to the limits."""
+def check_table_limits(
+    config: dict[str, Any] | None, deck: list[dict[str, Any]] | None
+) -> tuple[Config, list[CardSpec] | None]:
+    """A table request's configuration and deck, validated and held to the limits."""
     if deck is not None and len(deck) > MAX_DECK_CARDS:
         raise _over("the deck's card count", len(deck), MAX_DECK_CARDS)
     try:
@@ -273,6 +275,7 @@ def check_table_limits(config: dict[str, Any] | None, deck: list[dict[str, Any]]
     check_config_limits(game_config)
     if cards is not None:
         check_deck_limits(cards)
+    return game_config, cards
 
 
 # ---------------------------------------------------------------------- request rates

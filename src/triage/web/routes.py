@@ -17,7 +17,7 @@ from triage.bots import BOTS
 from triage.engine.choices import action_choices
 from triage.web import payloads
 from triage.web.errors import WebError
-from triage.web.limits import RateLimits, check_table_limits
+from triage.web.limits import RateLimits
 from triage.web.live import serve_socket
 from triage.web.live_table import LiveTable
 from triage.web.schemas import (
@@ -86,7 +86,6 @@ def add_table_routes(app: FastAPI) -> None:
     )
     async def create_table(request: TableRequest, http: Request) -> CreatedTable:
         count_request(app, "create", http)
-        check_table_limits(request.config, request.deck)
         live, tokens, invites = service_of(app).create(
             request.players,
             request.bots,

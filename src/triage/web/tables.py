@@ -20,10 +20,12 @@ import secrets
 from collections import OrderedDict
 from typing import Any
 
-from triage.engine import DataError, Game, RuleError, make_config
-from triage.engine.cards import parse_deck
+from triage.engine import DataError, Game, RuleError
+from triage.engine.cards import CardSpec
+from triage.engine.config import Config
 from triage.engine.records import replay_steps
 from triage.web.errors import WebError, stale, storage_refusal, storage_refused, unknown_table
+from triage.web.limits import check_table_limits
 from triage.web.live_table import Event, LiveTable, Step, facts
 from triage.web.payloads import hello, update_messages
 from triage.web.seats import (
@@ -42,17 +44,13 @@ MAX_SEED = 2**63 - 1
 log = logging.getLogger("triage.web")
 
 
-def new_game(
-    players: int, seed: int | None, config: dict[str, Any] | None, deck: list[dict[str, Any]] | None
-) -> Game:
+def new_game(players: int, seed: int | None, config: Config, deck: list[CardSpec] | None) -> Game:
     """The deal of a new table (a secret random seed unless ``seed`` is given)."""
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise WebError(422, "invalid_request", f"'seed' must be from 0 to {MAX_SEED}, got {seed}")
     try:
-        game_config = make_config(config or None, source="config")
-        game_deck = parse_deck({"cards": deck}, "deck") if deck is not None else None
         game_seed = seed if seed is not None else secrets.randbelow(2**53)
-        return Game.new(players=players, deck=game_deck, seed=game_seed, config=game_config)
+        return Game.new(players=players, deck=deck, seed=game_seed, config=config)
     except (ValueError, DataError) as error:
         raise WebError(422, "invalid_request", str(error)) from None
 
@@ -98,14 +96,16 @@ class TableService:
         public: bool = False,
         creator_seats: list[int] | None = None,
     ) -> tuple[LiveTable, list[dict[str, Any]], list[dict[str, Any]]]:
-        """Deal a new table and store it; returns it with the token of each of the creator's
-        seats (taken at once) and an invitation for each other human seat."""
+        """Deal a new table (its configuration and deck held to the server's limits) and store
+        it; returns it with the token of each of the creator's seats (taken at once) and an
+        invitation for each other human seat."""
+        game_config, game_deck = check_table_limits(config, deck)
         if type(players) is not int or not 1 <= players <= 4:
             raise WebError(422, "invalid_request", f"'players' must be 1 to 4 (R1), got {players!r}")
         bots = list(bots) if bots is not None else [None] * players
         check_bot_names(bots, players)
         mine = check_creator_seats(creator_seats, bots)
-        game = new_game(players, seed, config, deck)
+        game = new_game(players, seed, game_config, game_deck)
         table_id = secrets.token_urlsafe(9)
         seats, tokens, invites = deal_seats(table_id, bots, mine)
         assert game.setup is not None
