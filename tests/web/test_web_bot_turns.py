@@ -17,7 +17,7 @@ def test_all_bot_tables_take_turns_one_batch_a_step(tmp_path: Path) -> None:
     served: list[str] = []
     answered: list[int] = []
     requests: list[int] = []
-    moves = service._bot_moves
+    moves = service.turns.bot_moves
 
     def recording(table, *args, **options):  # type: ignore[no-untyped-def]
         served.append(table.id)
@@ -25,7 +25,7 @@ def test_all_bot_tables_take_turns_one_batch_a_step(tmp_path: Path) -> None:
         return moves(table, *args, **options)
 
     async def play() -> list[str]:
-        service._bot_moves = recording  # type: ignore[method-assign]
+        service.turns.bot_moves = recording  # type: ignore[method-assign]
         ids = [service.create(2, ["random", "random"], seed, None, None)[0].id for seed in range(3)]
 
         async def request() -> None:  # a client's request: one step of the loop at a time
@@ -34,7 +34,7 @@ def test_all_bot_tables_take_turns_one_batch_a_step(tmp_path: Path) -> None:
                 await asyncio.sleep(0)
 
         await request()
-        while service.bot_queue or service.bot_runner_scheduled:
+        while service.turns.bot_queue or service.turns.runner_scheduled:
             await asyncio.sleep(0.01)
         return ids
 
@@ -65,9 +65,9 @@ class Thinker:
 def test_a_searching_bot_thinks_in_a_thread_never_inside_a_request(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Game work never holds the event loop (issue: limits): a bot that searches moves in the
     background runner, whose thinking runs in a worker thread, never inline in a seat's action."""
-    import triage.web.tables as tables
+    from triage.web import turns
 
-    monkeypatch.setattr(tables, "make_bot", lambda name: Thinker() if name == "thinker" else make_bot(name))
+    monkeypatch.setattr(turns, "make_bot", lambda name: Thinker() if name == "thinker" else make_bot(name))
     threaded: list[str] = []
     to_thread = asyncio.to_thread
 
@@ -75,7 +75,7 @@ def test_a_searching_bot_thinks_in_a_thread_never_inside_a_request(tmp_path: Pat
         threaded.append(function.__name__)
         return await to_thread(function, *args, **options)
 
-    monkeypatch.setattr(tables.asyncio, "to_thread", recording_to_thread)
+    monkeypatch.setattr(turns.asyncio, "to_thread", recording_to_thread)
     service = TableService(Store(f"sqlite:///{tmp_path / 'tables.db'}"))
 
     async def play() -> tuple[str, list[dict], int]:  # type: ignore[type-arg]
@@ -85,7 +85,7 @@ def test_a_searching_bot_thinks_in_a_thread_never_inside_a_request(tmp_path: Pat
         ticks = 0
         while sum(entry["by"] == 1 for entry in table.game.history) < 3 and not table.game.is_over():
             if table.game.turn == 0:
-                answers.append(service.act(table, 0, table.game.legal_actions(0)[-1]))
+                answers.append(service.turns.act(table, 0, table.game.legal_actions(0)[-1]))
             else:
                 ticks += 1
                 await asyncio.sleep(0.005)
@@ -96,7 +96,7 @@ def test_a_searching_bot_thinks_in_a_thread_never_inside_a_request(tmp_path: Pat
     # Every answer stored the seat's own action alone: the thinking bot never moved inside it.
     assert answers and all(answer["actions"] == answer["number"] + 1 for answer in answers)
     assert sum(entry["by"] == 1 for entry in history) >= 3, "the thinking bot never moved"
-    assert "_bot_moves" in threaded
+    assert "bot_moves" in threaded
     # The loop kept turning while the bot thought (several ticks per 50 ms decision).
     assert ticks > 3 * 3
     service.store.close()

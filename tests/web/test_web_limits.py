@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from web_helpers import auth, create, tokens_of
 
 from triage.engine.choices import expand
+from triage.web import payloads
 from triage.web.app import create_app
 from triage.web.limits import (
     MAX_BODY_BYTES,
@@ -222,7 +223,7 @@ def test_a_server_fault_still_answers_the_json_form(db_url: str, monkeypatch: py
         def broken(_table: Any) -> None:
             raise RuntimeError("a bug")
 
-        monkeypatch.setattr(client.app.state.service, "summary", broken)
+        monkeypatch.setattr(payloads, "summary", broken)
         answer = refused(client.get(f"/api/tables/{table_id}"), 500, "internal_error", "RuntimeError")
         assert "a bug" not in answer["message"]
 

@@ -25,11 +25,11 @@ def test_a_notified_process_takes_in_the_actions_in_order_and_tells_its_subscrib
     acting, watching = TableService(Store(url)), TableService(Store(url))
     table, _tokens, _ = acting.create(2, None, 5, None, None)
     mirror = watching.get(table.id)
-    subscriber = watching.subscribe(mirror, None)
+    subscriber = mirror.subscribe(None)
     rng = random.Random(0)
     for step in range(12):
         start = table.actions
-        acting.act(table, table.game.turn, rng.choice(table.game.legal_actions(table.game.turn)))
+        acting.turns.act(table, table.game.turn, rng.choice(table.game.legal_actions(table.game.turn)))
         entries = table.game.history[start:]
         carried = entries if step % 3 else None  # sometimes too big to carry: read from the store
         if step == 5:
@@ -56,10 +56,10 @@ def test_a_rebuilt_table_keeps_its_subscribers_and_greets_them_again(tmp_path: P
     acting, watching = TableService(Store(url)), TableService(Store(url))
     table, _tokens, _ = acting.create(2, None, 7, None, None)
     mirror = watching.get(table.id)
-    subscriber = watching.subscribe(mirror, 0)
+    subscriber = mirror.subscribe(0)
     mirror.game.apply(mirror.game.legal_actions(0)[-1], 0)  # memory strays from the store
     for _ in range(3):
-        acting.act(table, table.game.turn, table.game.legal_actions(table.game.turn)[0])
+        acting.turns.act(table, table.game.turn, table.game.legal_actions(table.game.turn)[0])
     assert mirror.game.history != table.game.history[: mirror.actions]
     watching.rebuild(mirror)
     assert watching.get(table.id) is mirror

@@ -18,6 +18,7 @@ if not URL:
     )
 
 from triage.engine import view
+from triage.web.seats import seat_for_token
 from triage.web.storage import Store
 from triage.web.tables import TableService
 
@@ -30,7 +31,7 @@ def test_tables_are_stored_and_replayed_on_postgresql() -> None:
     rng = random.Random(0)
     while table.game.turn is not None and len(table.game.history) < 40:
         seat = table.game.turn
-        first.act(table, seat, rng.choice(table.game.legal_actions(seat)))
+        first.turns.act(table, seat, rng.choice(table.game.legal_actions(seat)))
     first.store.close()
 
     second = TableService(Store(URL))  # as after a restart
@@ -38,5 +39,5 @@ def test_tables_are_stored_and_replayed_on_postgresql() -> None:
     for seat in range(3):
         assert view(again.game, seat) == view(table.game, seat)
     assert again.seats[0].token_hash == table.seats[0].token_hash and again.seats[1].bot == "random"
-    assert second.seat_for_token(again, tokens[0]["token"]) == 0
+    assert seat_for_token(again, tokens[0]["token"]) == 0
     second.store.close()

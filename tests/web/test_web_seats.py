@@ -9,8 +9,10 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from web_helpers import auth, create, service_of, tokens_of
 
+from triage.web.errors import WebError
+from triage.web.seats import seat_for_token
 from triage.web.storage import Store
-from triage.web.tables import TableService, WebError
+from triage.web.tables import TableService
 
 
 def join(client: TestClient, table_id: str, **body: object) -> tuple[int, dict]:
@@ -83,7 +85,7 @@ def test_a_seat_is_never_given_twice_by_two_processes(tmp_path: Path) -> None:
         raise AssertionError("the seat was given twice")
     except WebError as error:
         assert error.status == 409 and error.code in {"seat_taken", "table_full"}
-    assert second.seat_for_token(second.get(table.id), taken["token"]) == 1
+    assert seat_for_token(second.get(table.id), taken["token"]) == 1
 
 
 def act(client: TestClient, table_id: str, token: str, body: object):

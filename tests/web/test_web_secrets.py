@@ -21,7 +21,8 @@ from triage.engine import Game, RuleError, spectator_view, state_dict
 from triage.engine.choices import action_choices
 from triage.engine.determinize import determinize
 from triage.engine.views import view
-from triage.web.tables import LiveTable, TableService, rule_refusal
+from triage.web.errors import rule_refusal
+from triage.web.payloads import view_payload
 
 BACK_FIELDS = ("credits", "vp", "healing")
 
@@ -42,10 +43,9 @@ def probe_actions(game: Game) -> Iterator[dict[str, Any]]:
 
 def answers(game: Game, seat: int) -> dict[str, Any]:
     """What each channel gives ``seat`` on ``game``: view, legal actions, refusals."""
-    table = LiveTable("t", game, [], False, [])
     outcome: dict[str, Any] = {
-        "view": TableService.view_for(table, seat),
-        "legal": TableService.legal_for(table, seat),
+        "view": view_payload(game, seat),
+        "legal": game.legal_actions(seat),
         "choices": action_choices(game, seat),
         "spectator": spectator_view(game),
         "probes": [],

@@ -124,7 +124,7 @@ def test_bot_moves_after_the_answer_are_acknowledged_one_batch_at_a_time(
 ) -> None:
     """With no time for bots within the request, the answer covers the seat's action alone and
     says so; the bots' later commits failing does not touch what was acknowledged."""
-    service_of(client).bot_budget = 0.0
+    service_of(client).turns.bot_budget = 0.0
     created = create(client, players=2, bots=[None, "random"], seed=29)
     table_id, token = created["table_id"], tokens_of(created)[0]
     live = service_of(client).get(table_id)

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from web_helpers import create, play_random, service_of, tokens_of
 
-from triage.web import tables
+from triage.web import live_table, payloads
 from triage.web.app import create_app
 from triage.web.limits import RateLimits
 
@@ -104,7 +104,7 @@ class StalledClient:
 
 @pytest.fixture
 def stalled(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, StalledClient]]:
-    monkeypatch.setattr(tables, "QUEUE_LIMIT", 5)
+    monkeypatch.setattr(live_table, "QUEUE_LIMIT", 5)
     wrapper = StalledClient(create_app(db_url, RateLimits(create=UNLIMITED, act=UNLIMITED)))
     with TestClient(wrapper) as client:
         yield client, wrapper
@@ -135,16 +135,16 @@ def test_an_update_is_built_once_per_seat_and_once_for_all_spectators(
     table_id, tokens = created["table_id"], tokens_of(created)
     service = service_of(client)
     table = service.get(table_id)
-    spectators = [service.subscribe(table, None) for _ in range(200)]
-    seats = [service.subscribe(table, seat) for seat in (0, 1, 0)]
+    spectators = [table.subscribe(None) for _ in range(200)]
+    seats = [table.subscribe(seat) for seat in (0, 1, 0)]
     built: list[Any] = []
-    original = service.message_for
+    original = payloads.message_for
 
     def counting(*args: Any, **kwargs: Any) -> dict[str, Any]:
         built.append(args[1])
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(service, "message_for", counting)
+    monkeypatch.setattr(payloads, "message_for", counting)
     assert play_random(client, table_id, tokens, steps=1) == 1
     assert sorted(built, key=str) == [0, 1, None]
     messages = [subscriber.queue.get_nowait() for subscriber in spectators]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
@@ -33,67 +33,58 @@ def serve(
 ) -> None:
     """Start the web app: play in the browser, solo against bots or with friends."""
     import uvicorn
-    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
     from triage.web.app import create_app
     from triage.web.limits import MAX_WS_MESSAGE, RateLimits
-    from triage.web.storage import StorageError, Store
 
     try:
         rates = RateLimits(create=rate_create, act=rate_act)
     except ValueError as error:
-        typer.echo(f"triage serve: {error}", err=True)
-        raise typer.Exit(2)
-
-    try:
-        Store(db).close()  # fail now, with a clear message, rather than inside the server
-    except ArgumentError as error:
-        typer.echo(f"triage serve: --db {db!r} is not a database URL ({error})", err=True)
-        raise typer.Exit(2)
-    except ImportError as error:
-        typer.echo(
-            f"triage serve: no driver for {db!r} ({error}); for PostgreSQL: pip install 'psycopg[binary]'",
-            err=True,
-        )
-        raise typer.Exit(2)
-    except (SQLAlchemyError, StorageError) as error:
-        typer.echo(f"triage serve: cannot open the database {db!r}: {error}", err=True)
-        raise typer.Exit(2)
-
+        _refuse(str(error))
+    _check_database(db)
     if workers > 1 and not db.startswith("postgresql"):
-        typer.echo(
-            f"triage serve: --workers {workers} needs PostgreSQL (--db postgresql+psycopg://...): the processes tell "
+        _refuse(
+            f"--workers {workers} needs PostgreSQL (--db postgresql+psycopg://...): the processes tell "
             "each other about new actions through PostgreSQL's LISTEN/NOTIFY, which SQLite does not have, and SQLite "
-            "lets one process write at a time; with SQLite run one process",
-            err=True,
+            "lets one process write at a time; with SQLite run one process"
         )
-        raise typer.Exit(2)
-
     typer.echo(
         f"Triage at http://{host}:{port}/ (tables stored in {db}, {workers} process{'es' if workers > 1 else ''})"
     )
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "ws": "websockets-sansio",
+        "ws_max_size": MAX_WS_MESSAGE,
+    }
     if workers > 1:
         # Each worker process builds its own app (uvicorn needs an import string for that).
         os.environ.update(TRIAGE_WEB_DB=db, TRIAGE_WEB_RATE_CREATE=rate_create, TRIAGE_WEB_RATE_ACT=rate_act)
-        uvicorn.run(
-            "triage.web.app:create_app_from_env",
-            factory=True,
-            workers=workers,
-            host=host,
-            port=port,
-            log_level=log_level,
-            ws="websockets-sansio",
-            ws_max_size=MAX_WS_MESSAGE,
-        )
-        return
-    uvicorn.run(
-        create_app(db, rates),
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws="websockets-sansio",
-        ws_max_size=MAX_WS_MESSAGE,
-    )
+        uvicorn.run("triage.web.app:create_app_from_env", factory=True, workers=workers, **options)
+    else:
+        uvicorn.run(create_app(db, rates), **options)
+
+
+def _refuse(message: str) -> NoReturn:
+    typer.echo(f"triage serve: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _check_database(db: str) -> None:
+    """Open the database now, failing with a clear message rather than inside the server."""
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from triage.web.storage import StorageError, Store
+
+    try:
+        Store(db).close()
+    except ArgumentError as error:
+        _refuse(f"--db {db!r} is not a database URL ({error})")
+    except ImportError as error:
+        _refuse(f"no driver for {db!r} ({error}); for PostgreSQL: pip install 'psycopg[binary]'")
+    except (SQLAlchemyError, StorageError) as error:
+        _refuse(f"cannot open the database {db!r}: {error}")
 
 
 def loadtest(

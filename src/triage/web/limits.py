@@ -30,7 +30,7 @@ from triage.engine import DataError, make_config
 from triage.engine.cards import CardSpec, parse_deck
 from triage.engine.config import Config
 from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE
-from triage.web.tables import WebError
+from triage.web.errors import WebError
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -73,25 +73,10 @@ MAX_WS_MESSAGE = 4096
 # ---------------------------------------------------------------------- request bodies
 
 
-def _error_body(
-    status: int, code: str, message: str, headers: list[tuple[bytes, bytes]] | None = None
-) -> tuple[dict[str, Any], bytes]:
-    payload = json.dumps({"code": code, "message": message}).encode()
-    start = {
-        "type": "http.response.start",
-        "status": status,
-        "headers": [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(payload)).encode()),
-            *(headers or []),
-        ],
-    }
-    return start, payload
-
-
 async def send_error(send: Send, status: int, code: str, message: str) -> None:
-    start, payload = _error_body(status, code, message)
-    await send(start)
+    payload = json.dumps({"code": code, "message": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
 
 
@@ -155,6 +140,10 @@ def check_json(body: bytes) -> Any:
     return value
 
 
+class ClientGone(Exception):
+    """The client went away before its whole body was read."""
+
+
 class RequestBodyLimit:
     """ASGI middleware: an API request's body is read up to ``max_bytes`` and must be bounded
     JSON; otherwise the request is answered 413 or 400 before any route sees it."""
@@ -172,40 +161,16 @@ class RequestBodyLimit:
         ):
             await self.app(scope, receive, send)
             return
-        too_large = f"the body is larger than {self.max_bytes} bytes (docs/web.md, Limits)"
-        for name, value in scope.get("headers", []):
-            if name == b"content-length":
-                try:
-                    declared = int(value)
-                except ValueError:
-                    await send_error(
-                        send, 400, "invalid_request", "the Content-Length header is not a number"
-                    )
-                    return
-                if declared > self.max_bytes:
-                    await send_error(send, 413, "body_too_large", too_large)
-                    return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client went away
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                await send_error(send, 413, "body_too_large", too_large)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        if body:
-            try:
+        try:
+            self._check_declared_size(scope)
+            body = await self._read_body(receive)
+            if body:
                 check_json(body)
-            except BodyProblem as problem:
-                await send_error(send, problem.status, problem.code, str(problem))
-                return
+        except BodyProblem as problem:
+            await send_error(send, problem.status, problem.code, str(problem))
+            return
+        except ClientGone:
+            return
         replayed = False
 
         async def replay() -> Message:
@@ -216,6 +181,39 @@ class RequestBodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    def _too_large(self) -> BodyProblem:
+        return BodyProblem(
+            413, "body_too_large", f"the body is larger than {self.max_bytes} bytes (docs/web.md, Limits)"
+        )
+
+    def _check_declared_size(self, scope: Scope) -> None:
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    raise BodyProblem(
+                        400, "invalid_request", "the Content-Length header is not a number"
+                    ) from None
+                if declared > self.max_bytes:
+                    raise self._too_large()
+
+    async def _read_body(self, receive: Receive) -> bytes:
+        """The whole body, read no further than ``max_bytes``."""
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                raise ClientGone
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise self._too_large()
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
 
 
 # ---------------------------------------------------------------------- tables
@@ -263,8 +261,10 @@ def check_deck_limits(deck: list[CardSpec]) -> None:
                 raise _over(f"deck card {index} ({card.id}) field '{name}'", value, most)
 
 
-def check_table_limits(config: dict[str, Any] | None, deck: list[dict[str, Any]] | None) -> None:
-    """Validate a table request's configuration and deck and hold them to the limits."""
+def check_table_limits(
+    config: dict[str, Any] | None, deck: list[dict[str, Any]] | None
+) -> tuple[Config, list[CardSpec] | None]:
+    """A table request's configuration and deck, validated and held to the limits."""
     if deck is not None and len(deck) > MAX_DECK_CARDS:
         raise _over("the deck's card count", len(deck), MAX_DECK_CARDS)
     try:
@@ -275,6 +275,7 @@ def check_table_limits(config: dict[str, Any] | None, deck: list[dict[str, Any]]
     check_config_limits(game_config)
     if cards is not None:
         check_deck_limits(cards)
+    return game_config, cards
 
 
 # ---------------------------------------------------------------------- request rates

@@ -8,7 +8,7 @@ end; reconnecting gives it a fresh ``hello``. Close codes (docs/web.md lists the
 
 - 1003: a binary frame (this socket speaks JSON text);
 - 1007: a text frame that is not bounded JSON, or a first message that is not an object;
-- 1009: a frame larger than :data:`MAX_CLIENT_MESSAGE` bytes;
+- 1009: a frame larger than :data:`~triage.web.limits.MAX_WS_MESSAGE` bytes;
 - 1013: the client fell :data:`QUEUE_LIMIT` messages behind (or the server asks it to reconnect);
 - 4000 + HTTP status: a refusal sent first as ``{"type": "error", "code", "message"}`` (4401 no
   token, 4403 wrong token, 4404 unknown table, 4408 no first message in time).
@@ -19,19 +19,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from triage.web.limits import BodyProblem, check_json
-from triage.web.tables import Subscriber, TableService, WebError
+from triage.web.errors import WebError
+from triage.web.limits import MAX_WS_MESSAGE, BodyProblem, check_json
+from triage.web.live_table import LiveTable, Subscriber
+from triage.web.payloads import hello
+from triage.web.seats import seat_for_token
+from triage.web.tables import TableService
 
 #: Seconds a new socket has to send its first message.
 FIRST_MESSAGE_SECONDS = 10.0
 #: Seconds one send may wait for the client to take data before the client counts as gone.
 SEND_SECONDS = 10.0
-#: The largest message a client may send (its messages are a token or a spectate flag).
-MAX_CLIENT_MESSAGE = 4096
 
 CLOSE_BINARY = 1003
 CLOSE_NOT_JSON = 1007
@@ -56,15 +59,15 @@ def _reason(text: str) -> str:
     return text if len(encoded) <= 123 else encoded[:120].decode(errors="ignore") + "..."
 
 
-def read_frame(message: dict[str, Any]) -> Any:
+def read_frame(message: Mapping[str, Any]) -> Any:
     """The JSON value of a client's frame, or :class:`Refusal` saying what is wrong with it."""
     if message.get("bytes") is not None:
         raise Refusal(CLOSE_BINARY, "binary frames are not accepted: send JSON text")
     text = message.get("text")
     if text is None:
         raise Refusal(CLOSE_NOT_JSON, "an empty frame: send JSON text")
-    if len(text) > MAX_CLIENT_MESSAGE:
-        raise Refusal(CLOSE_TOO_BIG, f"a message of more than {MAX_CLIENT_MESSAGE} characters")
+    if len(text) > MAX_WS_MESSAGE:
+        raise Refusal(CLOSE_TOO_BIG, f"a message of more than {MAX_WS_MESSAGE} characters")
     try:
         return check_json(text.encode())
     except BodyProblem as problem:
@@ -82,17 +85,18 @@ async def first_message(websocket: WebSocket, seconds: float) -> dict[str, Any]:
         ) from None
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
-    hello = read_frame(message)
-    if not isinstance(hello, dict):
+    first = read_frame(message)
+    if not isinstance(first, dict):
         raise Refusal(CLOSE_NOT_JSON, 'the first message must be {"token": ...} or {"spectate": true}')
-    return hello
+    return first
 
 
-def seat_of(service: TableService, table: Any, hello: dict[str, Any]) -> int | None:
-    token = hello.get("token")
+def seat_of(table: LiveTable, first: dict[str, Any]) -> int | None:
+    """The seat the first message names by its token, or None for a spectator."""
+    token = first.get("token")
     if isinstance(token, str) and token:
-        return service.seat_for_token(table, token)
-    if hello.get("spectate") is True:
+        return seat_for_token(table, token)
+    if first.get("spectate") is True:
         return None
     raise WebError(401, "unauthorized", 'send {"token": TOKEN} for a seat or {"spectate": true}')
 
@@ -110,7 +114,7 @@ async def serve_socket(
     await websocket.accept()
     try:
         table = await service.load(table_id)
-        seat = seat_of(service, table, await first_message(websocket, first_seconds))
+        seat = seat_of(table, await first_message(websocket, first_seconds))
     except WebError as error:
         await _refuse(websocket, 4000 + error.status, error.message, error.code)
         return
@@ -119,12 +123,12 @@ async def serve_socket(
         return
     except WebSocketDisconnect:
         return
-    subscriber = service.subscribe(table, seat)
+    subscriber = table.subscribe(seat)
     try:
-        subscriber.deliver(service.hello(table, seat))
+        subscriber.deliver(hello(table, seat))
         await _pump(websocket, subscriber)
     finally:
-        service.unsubscribe(table, subscriber)
+        table.unsubscribe(subscriber)
 
 
 async def _refuse(websocket: WebSocket, code: int, reason: str, error: str | None) -> None:
@@ -148,14 +152,10 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
             task.cancel()
     if closing in done:
         await close(websocket, subscriber.close_code, subscriber.close_reason)
-    elif (
-        reader in done
-        and not reader.cancelled()
-        and reader.exception() is None
-        and reader.result() is not None
-    ):
-        code, reason = reader.result()
-        await close(websocket, code, reason)
+    elif reader in done and not reader.cancelled() and reader.exception() is None:
+        refused = reader.result()
+        if refused is not None:
+            await close(websocket, *refused)
 
 
 async def _send_all(websocket: WebSocket, subscriber: Subscriber) -> None:

@@ -15,6 +15,7 @@ server's memory (resident set size of all its processes, sampled every half seco
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import signal
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +39,7 @@ from triage.engine.choices import sample
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        return int(probe.getsockname()[1])
 
 
 #: Every client of the benchmark (and of the tests) comes from 127.0.0.1: the servers they start
@@ -99,20 +101,26 @@ class Load:
         self.last_error = ""
 
 
-async def call(session: aiohttp.ClientSession, load: Load, method: str, path: str, **options: Any) -> Any:
-    """One request; its JSON answer, or None (counted as an error) if it failed."""
-    try:
-        async with session.request(method, path, **options) as response:
-            data = await response.json()
-            if response.status >= 400:
-                load.errors += 1
-                load.last_error = f"{method} {path}: {response.status} {data}"
-                return None
-            return data
-    except (TimeoutError, aiohttp.ClientError) as error:
-        load.errors += 1
-        load.last_error = f"{method} {path}: {error!r}"
-        return None
+async def call(
+    session: aiohttp.ClientSession, load: Load, method: str, path: str, tries: int = 1, **options: Any
+) -> Any:
+    """One request; its JSON answer, or None (counted as an error) if it failed. A request whose
+    answer was lost (connection error) is sent again as it was, up to ``tries`` times in all,
+    which is safe for an action with its expected number: a repeat gets the original answer."""
+    for attempt in range(tries):
+        try:
+            async with session.request(method, path, **options) as response:
+                data = await response.json()
+                if response.status >= 400:
+                    load.errors += 1
+                    load.last_error = f"{method} {path}: {response.status} {data}"
+                    return None
+                return data
+        except (TimeoutError, aiohttp.ClientError) as error:
+            load.retries += attempt < tries - 1
+            load.last_error = f"{method} {path}: {error!r}"
+    load.errors += 1
+    return None
 
 
 async def play_table(
@@ -129,73 +137,61 @@ async def play_table(
     await asyncio.sleep(delay)
     while time.monotonic() < until:
         created = await call(session, load, "POST", "/api/tables", json={"players": players})
-        if created is None:
+        if created is None or not await play_game(session, load, created, think, until, rng):
             return
-        table_id = created["table_id"]
-        headers = {entry["seat"]: {"Authorization": f"Bearer {entry['token']}"} for entry in created["seats"]}
-        turn: int | None = 0
-        while turn is not None and time.monotonic() < until:
-            start = time.perf_counter()
-            legal = await call(session, load, "GET", f"/api/tables/{table_id}/legal", headers=headers[turn])
-            load.legal_ms.append((time.perf_counter() - start) * 1000)
-            if not legal or not legal["choices"]:
-                return
-            if think > 0:
-                await asyncio.sleep(min(rng.expovariate(1 / think), max(0.0, until - time.monotonic())))
-                if time.monotonic() >= until:
-                    break
-            body = {"action": sample(rng.choice(legal["choices"]), rng), "expected": legal["actions"]}
-            start = time.perf_counter()
-            answer = await act(session, load, f"/api/tables/{table_id}/actions", headers[turn], body)
-            load.action_ms.append((time.perf_counter() - start) * 1000)
-            if answer is None:
-                return
-            turn = answer["turn"]
-        load.games += turn is None
 
 
-async def act(
-    session: aiohttp.ClientSession, load: Load, path: str, headers: dict[str, str], body: dict[str, Any]
-) -> Any:
-    """Post an action; a request whose answer was lost (connection error) is sent again as it
-    was, which is safe: the server answers a repeat with the original answer."""
-    for attempt in range(3):
-        try:
-            async with session.post(path, headers=headers, json=body) as response:
-                data = await response.json()
-                if response.status >= 400:
-                    load.errors += 1
-                    load.last_error = f"POST {path}: {response.status} {data}"
-                    return None
-                return data
-        except (TimeoutError, aiohttp.ClientError) as error:
-            load.retries += attempt < 2
-            load.last_error = f"POST {path}: {error!r}"
-    load.errors += 1
-    return None
+async def play_game(
+    session: aiohttp.ClientSession,
+    load: Load,
+    created: dict[str, Any],
+    think: float,
+    until: float,
+    rng: random.Random,
+) -> bool:
+    """One game on a created table, its seats' clients taking turns; False if a request failed."""
+    table_id = created["table_id"]
+    headers = {entry["seat"]: {"Authorization": f"Bearer {entry['token']}"} for entry in created["seats"]}
+    turn: int | None = 0
+    while turn is not None and time.monotonic() < until:
+        start = time.perf_counter()
+        legal = await call(session, load, "GET", f"/api/tables/{table_id}/legal", headers=headers[turn])
+        load.legal_ms.append((time.perf_counter() - start) * 1000)
+        if not legal or not legal["choices"]:
+            return False
+        if think > 0:
+            await asyncio.sleep(min(rng.expovariate(1 / think), max(0.0, until - time.monotonic())))
+            if time.monotonic() >= until:
+                break
+        body = {"action": sample(rng.choice(legal["choices"]), rng), "expected": legal["actions"]}
+        start = time.perf_counter()
+        path = f"/api/tables/{table_id}/actions"
+        answer = await call(session, load, "POST", path, tries=3, headers=headers[turn], json=body)
+        load.action_ms.append((time.perf_counter() - start) * 1000)
+        if answer is None:
+            return False
+        turn = answer["turn"]
+    load.games += turn is None
+    return True
+
+
+def tree_total(process: psutil.Process, measure: Callable[[psutil.Process], float]) -> float:
+    """The sum of ``measure`` over a process and its children (the workers) that still run."""
+    total = 0.0
+    for member in [process, *process.children(recursive=True)]:
+        with contextlib.suppress(psutil.Error):
+            total += measure(member)
+    return total
 
 
 def tree_cpu(process: psutil.Process) -> float:
-    """CPU seconds (user and system) used so far by a process and its children (the workers)."""
-    total = 0.0
-    for member in [process, *process.children(recursive=True)]:
-        try:
-            times = member.cpu_times()
-        except psutil.Error:
-            continue
-        total += times.user + times.system
-    return total
+    """CPU seconds (user and system) used so far by a process and its children."""
+    return tree_total(process, lambda member: sum(member.cpu_times()[:2]))
 
 
 def tree_rss(process: psutil.Process) -> int:
-    """Resident memory of a process and its children (the workers)."""
-    total = 0
-    for member in [process, *process.children(recursive=True)]:
-        try:
-            total += member.memory_info().rss
-        except psutil.Error:
-            continue
-    return total
+    """Resident memory of a process and its children."""
+    return int(tree_total(process, lambda member: member.memory_info().rss))
 
 
 async def sample_memory(pid: int, samples: list[int], until: float) -> None:

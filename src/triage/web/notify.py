@@ -18,8 +18,9 @@ import logging
 
 from sqlalchemy.engine import make_url
 
+from triage.web.errors import WebError
 from triage.web.storage import CHANNEL
-from triage.web.tables import TableService, WebError
+from triage.web.tables import TableService
 
 log = logging.getLogger("triage.web")
 

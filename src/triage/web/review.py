@@ -1,7 +1,7 @@
 """A finished table looked back on: its final summary and its replay, step by step.
 
 Both exist only once the game is over, when the whole record (deck and seed included) is public
-anyway (``TableService.record_for``): nothing here can tell a player what it could not know.
+anyway (``payloads.table_record``): nothing here can tell a player what it could not know.
 The page shows them on its game-over screen.
 """
 
@@ -16,7 +16,9 @@ from fastapi.responses import JSONResponse
 from triage.engine.records import make_record, replay_steps
 from triage.engine.summary import player_rows, tie_break
 from triage.engine.views import state_dict
-from triage.web.tables import LiveTable, WebError
+from triage.web.errors import WebError
+from triage.web.live_table import LiveTable
+from triage.web.routes import table_of
 
 
 def final_summary(table: LiveTable) -> dict[str, Any]:
@@ -58,7 +60,7 @@ def add_review_routes(app: FastAPI) -> None:
     while the game runs)."""
 
     async def finished(table_id: str) -> LiveTable:
-        live = await app.state.service.load(table_id)
+        live = await table_of(app, table_id)
         if not live.game.is_over():
             raise WebError(409, "not_over", "a table is reviewed once its game is over")
         return live

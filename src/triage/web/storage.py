@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from contextlib import AbstractContextManager
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
+from types import TracebackType
 from typing import Any
 
 from sqlalchemy import (
@@ -112,9 +114,9 @@ class ActionRow(Base):
     answer: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
-TABLES = TableRow.__table__
-SEATS = SeatRow.__table__
-ACTIONS = ActionRow.__table__
+TABLES = Base.metadata.tables[TableRow.__tablename__]
+SEATS = Base.metadata.tables[SeatRow.__tablename__]
+ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
 
 
 #: PostgreSQL refuses a notification payload of 8,000 bytes or more.
@@ -250,18 +252,8 @@ class Store:
             "seats_version": 0,
             "facts": facts,
         }
-        seat_rows = [
-            {
-                "table_id": table_id,
-                "seat": info.seat,
-                "bot": info.bot,
-                "token_hash": info.token_hash,
-                "invite_hash": info.invite_hash,
-                "claimed": info.claimed,
-            }
-            for info in seats
-        ]
-        with self._writing() as connection:
+        seat_rows = [{"table_id": table_id, **asdict(info)} for info in seats]
+        with _Transaction(self.engine) as connection:
             connection.execute(TABLES.insert(), row)
             connection.execute(SEATS.insert(), seat_rows)
 
@@ -290,7 +282,7 @@ class Store:
             for offset, entry in enumerate(entries)
         ]
         count = start + len(entries)
-        with self._writing() as connection:
+        with _Transaction(self.engine) as connection:
             moved = connection.execute(
                 update(TABLES)
                 .where(TABLES.c.id == table_id, TABLES.c.actions == start)
@@ -312,7 +304,7 @@ class Store:
         conditions = [SEATS.c.table_id == table_id, SEATS.c.seat == seat, SEATS.c.claimed.is_(False)]
         if invite_hash is not None:
             conditions.append(SEATS.c.invite_hash == invite_hash)
-        with self._writing() as connection:
+        with _Transaction(self.engine) as connection:
             taken = connection.execute(
                 update(SEATS).where(*conditions).values(token_hash=token_hash, claimed=True)
             )
@@ -321,13 +313,7 @@ class Store:
             connection.execute(
                 update(TABLES).where(TABLES.c.id == table_id).values(seats_version=TABLES.c.seats_version + 1)
             )
-            version = connection.execute(
-                select(TABLES.c.seats_version).where(TABLES.c.id == table_id)
-            ).scalar_one()
-        return int(version)
-
-    def _writing(self) -> _Transaction:
-        return _Transaction(self.engine)
+            return self._seats_version(connection, table_id)
 
     # ------------------------------------------------------------------ reading
 
@@ -350,7 +336,7 @@ class Store:
         return [{"by": by, "do": json.loads(action)} for by, action in rows]
 
     def seats(self, table_id: str) -> tuple[list[SeatInfo], int]:
-        with self._reading() as connection:
+        with _Transaction(self.engine) as connection:
             return self._seats(connection, table_id), self._seats_version(connection, table_id)
 
     def answer_for(self, table_id: str, number: int) -> StoredAnswer | None:
@@ -367,7 +353,7 @@ class Store:
         )
 
     def load_table(self, table_id: str) -> StoredTable | None:
-        with self._reading() as connection:
+        with _Transaction(self.engine) as connection:
             row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
             if row is None:
                 return None
@@ -391,12 +377,12 @@ class Store:
         )
 
     def table_ids(self) -> list[str]:
-        with self._reading() as connection:
+        with _Transaction(self.engine) as connection:
             return list(connection.execute(select(TABLES.c.id).order_by(TABLES.c.created)).scalars())
 
     def lobby(self, limit: int) -> list[dict[str, Any]]:
         """The latest public tables, newest first, with their stored public facts (no replay)."""
-        with self._reading() as connection:
+        with _Transaction(self.engine) as connection:
             rows = connection.execute(
                 select(TABLES.c.id, TABLES.c.seed_chosen, TABLES.c.facts)
                 .where(TABLES.c.public.is_(True))
@@ -436,9 +422,6 @@ class Store:
             connection.execute(select(TABLES.c.seats_version).where(TABLES.c.id == table_id)).scalar_one()
         )
 
-    def _reading(self) -> _Transaction:
-        return _Transaction(self.engine)
-
 
 def seat_facts(seats: list[SeatInfo]) -> list[dict[str, Any]]:
     """What everyone may know about the seats: who is a bot, which human seats are taken."""
@@ -453,17 +436,17 @@ class _Transaction:
     :class:`Conflict` for a broken uniqueness: another process stored that row first)."""
 
     def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.context: Any = None
+        self.context: AbstractContextManager[Connection] = engine.begin()  # connects on entering
 
     def __enter__(self) -> Connection:
         try:
-            self.context = self.engine.begin()
             return self.context.__enter__()
         except SQLAlchemyError as error:
             raise StorageError(f"database unavailable: {type(error).__name__}") from error
 
-    def __exit__(self, kind: object, error: object, trace: object) -> bool:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         try:
             self.context.__exit__(kind, error, trace)
         except IntegrityError as failure:
@@ -474,4 +457,3 @@ class _Transaction:
             raise Conflict("another writer stored it first") from error
         if isinstance(error, SQLAlchemyError):
             raise StorageError(f"the database failed: {type(error).__name__}") from error
-        return False

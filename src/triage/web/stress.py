@@ -62,12 +62,6 @@ LIMIT_DECK = [
 
 
 @asynccontextmanager
-async def server() -> AsyncIterator[httpx.AsyncClient]:
-    async with server_process() as (client, _process):
-        yield client
-
-
-@asynccontextmanager
 async def server_process() -> AsyncIterator[tuple[httpx.AsyncClient, Any]]:
     with tempfile.TemporaryDirectory(prefix="triage-stress-") as folder:
         port = free_port()
@@ -92,6 +86,33 @@ async def timed(
     return response, (time.perf_counter() - start) * 1000
 
 
+async def new_table(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[str, dict[int, str]]:
+    """A new table's id and the token of each of its seats."""
+    created = (await client.post("/api/tables", json=body)).json()
+    return created["table_id"], {entry["seat"]: entry["token"] for entry in created["seats"]}
+
+
+async def play_turn(
+    client: httpx.AsyncClient, table_id: str, tokens: dict[int, str], turn: int, rng: random.Random
+) -> tuple[int | None, float]:
+    """The seat's action, at random among its choices: the next turn and the action's milliseconds."""
+    headers = {"Authorization": f"Bearer {tokens[turn]}"}
+    legal = (await client.get(f"/api/tables/{table_id}/legal", headers=headers)).json()
+    action = sample(rng.choice(legal["choices"]), rng)
+    path = f"/api/tables/{table_id}/actions"
+    response, ms = await timed(client, "POST", path, headers=headers, json=action)
+    return response.json()["turn"], ms
+
+
+async def spectate(port: Any, table_id: str, **options: Any) -> Any:
+    """A spectator's WebSocket on the table."""
+    from websockets.asyncio.client import connect
+
+    socket = await connect(f"ws://127.0.0.1:{port}/api/tables/{table_id}/ws", max_size=None, **options)
+    await socket.send(json.dumps({"spectate": True}))
+    return socket
+
+
 async def refusals() -> None:
     big = {"staff": 300, "congress": 300, "healing": 300, "diagnostics": 300}
     critical = [{"id": f"C{n}", "kind": "critical", "healing": 300, "credits": 1, "vp": 1} for n in range(40)]
@@ -110,7 +131,7 @@ async def refusals() -> None:
             ],
         },
     }
-    async with server() as client:
+    async with server_process() as (client, _process):
         await client.get("/api/bots")
         for name, body in cases.items():
             content = json.dumps(body).encode()
@@ -125,7 +146,7 @@ async def refusals() -> None:
 
 
 async def bots(tables: int) -> None:
-    async with server() as client:
+    async with server_process() as (client, _process):
         idle = [(await timed(client, "GET", "/api/bots"))[1] for _ in range(100)]
         ids = []
         for seed in range(tables):
@@ -158,7 +179,6 @@ async def bots(tables: int) -> None:
 
 async def watch(port: int, table_id: str, count: int) -> None:
     """The spectators' process: ``count`` sockets reading along until SIGTERM."""
-    from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
     received = [0] * count
@@ -170,11 +190,7 @@ async def watch(port: int, table_id: str, count: int) -> None:
         except (ConnectionClosed, OSError):  # the server closed or the run ended
             return
 
-    sockets = []
-    for _ in range(count):
-        socket = await connect(f"ws://127.0.0.1:{port}/api/tables/{table_id}/ws", max_size=None)
-        await socket.send(json.dumps({"spectate": True}))
-        sockets.append(socket)
+    sockets = [await spectate(port, table_id) for _ in range(count)]
     readers = [asyncio.create_task(read(socket, index)) for index, socket in enumerate(sockets)]
     await asyncio.sleep(1)
     print("ready", flush=True)
@@ -187,8 +203,7 @@ async def watch(port: int, table_id: str, count: int) -> None:
 
 
 async def one_game(client: httpx.AsyncClient, spectators: int, seed: int) -> tuple[list[float], int]:
-    created = (await client.post("/api/tables", json={"players": 2, "seed": seed})).json()
-    table_id, tokens = created["table_id"], {entry["seat"]: entry["token"] for entry in created["seats"]}
+    table_id, tokens = await new_table(client, {"players": 2, "seed": seed})
     watcher = None
     if spectators:
         port = str(client.base_url.port)
@@ -208,14 +223,8 @@ async def one_game(client: httpx.AsyncClient, spectators: int, seed: int) -> tup
     latency: list[float] = []
     turn: int | None = 0
     while turn is not None:
-        headers = {"Authorization": f"Bearer {tokens[turn]}"}
-        legal = (await client.get(f"/api/tables/{table_id}/legal", headers=headers)).json()
-        action = sample(rng.choice(legal["choices"]), rng)
-        response, ms = await timed(
-            client, "POST", f"/api/tables/{table_id}/actions", headers=headers, json=action
-        )
+        turn, ms = await play_turn(client, table_id, tokens, turn, rng)
         latency.append(ms)
-        turn = response.json()["turn"]
         await asyncio.sleep(0.02)
     got = 0
     if watcher is not None:
@@ -227,7 +236,7 @@ async def one_game(client: httpx.AsyncClient, spectators: int, seed: int) -> tup
 
 
 async def spectators(count: int) -> None:
-    async with server() as client:
+    async with server_process() as (client, _process):
         for watching in (0, count, 0, count):
             latency, got = await one_game(client, watching, 11)
             print(
@@ -238,7 +247,6 @@ async def spectators(count: int) -> None:
 
 async def slow(count: int) -> None:
     import psutil
-    from websockets.asyncio.client import connect
 
     async with server_process() as (client, process):
         memory = psutil.Process(process.pid)
@@ -250,32 +258,16 @@ async def slow(count: int) -> None:
                 "config": LIMIT_CONFIG,
                 "deck": LIMIT_DECK[:60],
             }
-            created = (await client.post("/api/tables", json=body)).json()
-            table_id, tokens = (
-                created["table_id"],
-                {entry["seat"]: entry["token"] for entry in created["seats"]},
-            )
-            sockets = []
-            for _ in range(watching):  # max_queue=1: the client stops reading after one message
-                socket = await connect(
-                    f"ws://127.0.0.1:{client.base_url.port}/api/tables/{table_id}/ws",
-                    max_queue=1,
-                    max_size=None,
-                )
-                await socket.send(json.dumps({"spectate": True}))
-                sockets.append(socket)
+            table_id, tokens = await new_table(client, body)
+            # max_queue=1: the client stops reading after one message
+            sockets = [await spectate(client.base_url.port, table_id, max_queue=1) for _ in range(watching)]
             before = peak = memory.memory_info().rss
             rng = random.Random(1)
             turn: int | None = 0
             actions = 0
             while turn is not None:
-                headers = {"Authorization": f"Bearer {tokens[turn]}"}
-                legal = (await client.get(f"/api/tables/{table_id}/legal", headers=headers)).json()
-                action = sample(rng.choice(legal["choices"]), rng)
-                answer = (
-                    await client.post(f"/api/tables/{table_id}/actions", headers=headers, json=action)
-                ).json()
-                turn, actions = answer["turn"], actions + 1
+                turn, _ = await play_turn(client, table_id, tokens, turn, rng)
+                actions += 1
                 if actions % 25 == 0:
                     peak = max(peak, memory.memory_info().rss)
             for socket in sockets:

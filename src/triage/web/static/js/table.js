@@ -98,7 +98,7 @@ async function refresh() {
     ]);
     if (legal.actions !== view.actions) continue;
     if (state.actions !== null && view.actions <= state.actions) return;
-    Object.assign(state, { view, choices: legal.choices, forecast: null, actions: view.actions });
+    Object.assign(state, { view, choices: legal.choices, forecast: legal.forecast, actions: view.actions });
     return;
   }
 }

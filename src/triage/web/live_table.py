@@ -1,0 +1,107 @@
+"""A table in memory with its WebSocket subscribers, and one action waiting to be committed."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from triage.engine import Game
+from triage.web.storage import SeatInfo
+
+Event = dict[str, Any]
+
+#: The most messages waiting for one WebSocket client; beyond it the client is too slow.
+QUEUE_LIMIT = 64
+
+
+@dataclass
+class Subscriber:
+    """One WebSocket: its seat (None for a spectator) and the bounded queue its writer task
+    drains. A message is a dict, or its JSON text when it is shared by several subscribers."""
+
+    seat: int | None
+    limit: int = field(default_factory=lambda: QUEUE_LIMIT)
+    queue: asyncio.Queue[dict[str, Any] | str] = field(default_factory=asyncio.Queue)
+    #: Set when the socket must close: too slow, or asked to reconnect.
+    closing: asyncio.Event = field(default_factory=asyncio.Event)
+    close_code: int = 1000
+    close_reason: str = ""
+
+    def deliver(self, message: dict[str, Any] | str) -> None:
+        if self.closing.is_set():
+            return
+        if self.queue.qsize() >= self.limit:
+            self.close(1013, f"too slow: {self.limit} messages were waiting; reconnect for the current view")
+            return
+        self.queue.put_nowait(message)
+
+    def close(self, code: int, reason: str) -> None:
+        """Ask the socket to close with ``code`` (1013: reconnect) and ``reason``."""
+        if not self.closing.is_set():
+            self.close_code, self.close_reason = code, reason
+            self.closing.set()
+
+
+@dataclass
+class LiveTable:
+    """A table in memory. The object of a table id stays the same while it is in memory (a
+    rebuild replaces its game, events and seats in place), so its subscribers survive."""
+
+    id: str
+    game: Game
+    seats: list[SeatInfo]
+    seed_chosen: bool
+    #: The all-seeing events of the whole game, in order (never sent unfiltered).
+    events: list[Event]
+    public: bool = False
+    seats_version: int = 0
+    subscribers: list[Subscriber] = field(default_factory=list)
+    bots_scheduled: bool = False
+
+    @property
+    def actions(self) -> int:
+        return len(self.game.history)
+
+    def bots_to_move(self, game: Game | None = None) -> bool:
+        game = game or self.game
+        return game.turn is not None and self.seats[game.turn].bot is not None
+
+    def subscribe(self, seat: int | None) -> Subscriber:
+        subscriber = Subscriber(seat)
+        self.subscribers.append(subscriber)
+        return subscriber
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        if subscriber in self.subscribers:
+            self.subscribers.remove(subscriber)
+
+
+@dataclass
+class Step:
+    """One action worked out on a copy of the game, waiting to be committed, with each
+    subscriber's message (sent only once the action is stored)."""
+
+    number: int
+    entry: dict[str, Any]
+    events: list[Event]
+    messages: list[tuple[Subscriber, str]]
+
+    def deliver(self) -> None:
+        for subscriber, message in self.messages:
+            subscriber.deliver(message)
+
+
+def facts(game: Game) -> dict[str, Any]:
+    """The public facts of a position, stored with each commit for the lobby."""
+    over = game.is_over()
+    return {
+        "players": game.num_players,
+        "round": game.round,
+        "phase": game.phase,
+        "turn": game.turn,
+        "over": over,
+        "winner": game.winner,
+        "scores": game.scores() if over else None,
+        "actions": len(game.history),
+    }

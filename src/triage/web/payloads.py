@@ -1,0 +1,127 @@
+"""What each one sees: every game document a client receives is built here.
+
+Only the engine's filters are used (``view``, ``events_for``, ``record_for``, ``public_event``):
+a seat never gets what it cannot know, and a spectator (seat None) gets only what every player
+knows.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from triage.engine import Game, events_for, public_event, spectator_view, view
+from triage.engine.choices import action_choices
+from triage.engine.forecast import forecast
+from triage.engine.records import make_record, record_for
+from triage.web.live_table import Event, LiveTable, Subscriber, facts
+from triage.web.storage import seat_facts
+
+
+def view_payload(game: Game, seat: int | None) -> dict[str, Any]:
+    """The seat's view (the spectators' for None): the one place every payload takes it from."""
+    return spectator_view(game) if seat is None else view(game, seat)
+
+
+def public_events(events: list[Event]) -> list[Event]:
+    """The events as spectators see them: what every player knows of each."""
+    return [public_event(event) for event in events]
+
+
+def events_seen(events: list[Event], seat: int | None) -> list[Event]:
+    return public_events(events) if seat is None else events_for(events, seat)
+
+
+def view_answer(table: LiveTable, seat: int) -> dict[str, Any]:
+    """The seat's view with the table's action number (``actions``) for idempotent actions."""
+    return {**view_payload(table.game, seat), "actions": table.actions}
+
+
+def legal_answer(table: LiveTable, seat: int) -> dict[str, Any]:
+    """The seat's choices with what each will do (the engine's forecast), at ``actions``."""
+    choices = action_choices(table.game, seat)
+    return {
+        "actions": table.actions,
+        "choices": choices,
+        "forecast": forecast(view_payload(table.game, seat), choices),
+    }
+
+
+def table_record(table: LiveTable, seat: int | None) -> dict[str, Any]:
+    """The record; until the game is over, filtered for the seat (or for spectators)."""
+    record = make_record(table.game)
+    if table.game.is_over():
+        return record
+    if seat is not None:
+        return record_for(record, seat)
+    return {
+        "format": record["format"],
+        "players": record["players"],
+        "config": record["config"],
+        "viewer": None,
+        "actions": record["actions"],
+        "events": public_events(table.events),
+    }
+
+
+def summary(table: LiveTable) -> dict[str, Any]:
+    """Public facts about a table, for the lobby."""
+    return {
+        "table_id": table.id,
+        **facts(table.game),
+        "seats": seat_facts(table.seats),
+        "public": table.public,
+        # A creator who chose the seed could work out the deal: a practice table.
+        "seed_chosen": table.seed_chosen,
+    }
+
+
+def message_for(
+    table: LiveTable, seat: int | None, kind: str, game: Game | None = None, **extra: Any
+) -> dict[str, Any]:
+    """A WebSocket message of ``kind`` for the seat: its view and choices at ``game``."""
+    game = game or table.game
+    seen, choices = view_payload(game, seat), [] if seat is None else action_choices(game, seat)
+    message = {
+        "type": kind,
+        "table_id": table.id,
+        "seat": seat,
+        "view": seen,
+        "actions": len(game.history),
+        "choices": choices,
+    }
+    if seat is not None:  # deadlines, effects and payments, from what the seat sees alone
+        message["forecast"] = forecast(seen, choices)
+    message.update(extra)
+    return message
+
+
+def hello(table: LiveTable, seat: int | None) -> dict[str, Any]:
+    """The first message of a (re)connected client: its current view and its log so far."""
+    return message_for(table, seat, "hello", log=events_seen(table.events, seat))
+
+
+def update_messages(
+    table: LiveTable, game: Game, number: int, entry: dict[str, Any], events: list[Event]
+) -> list[tuple[Subscriber, str]]:
+    """Each subscriber's ``update`` message for one action, built from ``game`` just after it:
+    built and encoded once per seat, and once for all spectators."""
+    updates = []
+    built: dict[int | None, str] = {}
+    for subscriber in table.subscribers:
+        seat = subscriber.seat
+        if seat not in built:
+            built[seat] = json.dumps(
+                message_for(
+                    table,
+                    seat,
+                    "update",
+                    game,
+                    number=number,
+                    by=entry["by"],
+                    action=entry["do"],
+                    events=events_seen(events, seat),
+                )
+            )
+        updates.append((subscriber, built[seat]))
+    return updates

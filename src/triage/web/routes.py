@@ -1,0 +1,187 @@
+"""The HTTP API under ``/api`` and its WebSocket, one registration function per area.
+
+Every route that shows a game answers with what :mod:`triage.web.payloads` builds for the asking
+seat (or for spectators). Game documents are plain JSON data already: the routes that send them
+return a JSONResponse, which skips FastAPI's response validation (a large share of each
+request's time).
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from fastapi import Body, FastAPI, Header, Request, WebSocket
+from fastapi.responses import JSONResponse
+
+from triage.bots import BOTS
+from triage.web import payloads
+from triage.web.errors import WebError
+from triage.web.limits import RateLimits
+from triage.web.live import serve_socket
+from triage.web.live_table import LiveTable
+from triage.web.schemas import (
+    ERRORS,
+    ActionResult,
+    CreatedTable,
+    Invite,
+    JoinRequest,
+    SeatToken,
+    TableRequest,
+)
+from triage.web.seats import seat_for
+from triage.web.tables import TableService
+
+LOBBY_SIZE = 30
+
+ACTION_BODY = Body(
+    ...,
+    examples=[{"action": {"type": "pass"}, "expected": 12}, {"type": "admit", "card": "P07", "space": 2}],
+)
+AUTH_HEADER = Header(None, description="Bearer TOKEN: the seat's token.")
+
+
+def service_of(app: FastAPI) -> TableService:
+    return cast(TableService, app.state.service)
+
+
+async def table_of(app: FastAPI, table_id: str) -> LiveTable:
+    """The table, loaded (read and replayed in threads) if it is not in memory yet."""
+    return await service_of(app).load(table_id)
+
+
+def count_request(app: FastAPI, kind: str, request: Request) -> None:
+    """Hold the client to its rate of ``kind`` requests; the client a rate limit counts is its
+    address (uvicorn takes it from trusted proxies)."""
+    cast(RateLimits, app.state.rates).hit(kind, request.client.host if request.client else "unknown")
+
+
+def split_action_body(body: Any) -> tuple[Any, Any]:
+    """The action and its expected number: ``{"action": ACTION, "expected": N}`` is idempotent;
+    a bare action (expected None) is taken as it comes."""
+    if not (isinstance(body, dict) and "action" in body and "type" not in body):
+        return body, None
+    if set(body) - {"action", "expected"}:
+        raise WebError(
+            422, "invalid_request", 'the body is {"action": ACTION, "expected": N} (or a bare action)'
+        )
+    if body.get("expected") is None:
+        raise WebError(422, "invalid_request", "'expected' (the action number seen) goes with 'action'")
+    return body["action"], body["expected"]
+
+
+def add_table_routes(app: FastAPI) -> None:
+    """The lobby and the tables: bots, creating, listing, a table's facts, taking a seat."""
+
+    @app.get("/api/bots", summary="The bot names a seat can take")
+    async def bots() -> list[str]:
+        return sorted(BOTS)
+
+    @app.post(
+        "/api/tables",
+        status_code=201,
+        response_model=CreatedTable,
+        responses=ERRORS,
+        summary="Create a table",
+    )
+    async def create_table(request: TableRequest, http: Request) -> CreatedTable:
+        count_request(app, "create", http)
+        live, tokens, invites = service_of(app).create(
+            request.players,
+            request.bots,
+            request.seed,
+            request.config,
+            request.deck,
+            public=request.public,
+            creator_seats=request.creator_seats,
+        )
+        return CreatedTable(
+            table_id=live.id,
+            seats=[SeatToken(**entry) for entry in tokens],
+            invites=[Invite(**entry) for entry in invites],
+        )
+
+    @app.get("/api/tables", summary="The latest public tables (public facts only)")
+    async def list_tables() -> list[dict[str, Any]]:
+        return service_of(app).lobby(LOBBY_SIZE)
+
+    @app.get("/api/tables/{table_id}", responses=ERRORS, summary="A table's public facts")
+    async def table_summary(table_id: str) -> dict[str, Any]:
+        return payloads.summary(await table_of(app, table_id))
+
+    @app.post(
+        "/api/tables/{table_id}/join",
+        response_model=SeatToken,
+        responses=ERRORS,
+        summary="Take a seat: with an invitation, or an open seat of a public table",
+    )
+    async def join(table_id: str, request: JoinRequest | None = None) -> SeatToken:
+        request = request or JoinRequest()
+        live = await table_of(app, table_id)
+        return SeatToken(**service_of(app).join(live, invite=request.invite, seat=request.seat))
+
+
+def add_seat_routes(app: FastAPI) -> None:
+    """One seat's requests, with its token: its view, its choices, its actions."""
+
+    @app.get(
+        "/api/tables/{table_id}/view",
+        responses=ERRORS,
+        summary="The seat's view (scenario-format.md section 5)",
+    )
+    async def seat_view(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
+        live = await table_of(app, table_id)
+        return JSONResponse(payloads.view_answer(live, seat_for(live, authorization)))
+
+    @app.get(
+        "/api/tables/{table_id}/legal",
+        responses=ERRORS,
+        summary="The seat's legal actions, one choice per action and target (empty if not its decision)",
+    )
+    async def seat_legal(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
+        live = await table_of(app, table_id)
+        seat = seat_for(live, authorization)
+        return JSONResponse(payloads.legal_answer(live, seat))
+
+    @app.post(
+        "/api/tables/{table_id}/actions",
+        response_model=ActionResult,
+        responses=ERRORS,
+        summary="Take an action (scenario-format.md section 4) for the seat",
+    )
+    async def act(
+        table_id: str, http: Request, action: Any = ACTION_BODY, authorization: str | None = AUTH_HEADER
+    ) -> JSONResponse:
+        count_request(app, "act", http)
+        live = await table_of(app, table_id)
+        seat = seat_for(live, authorization)
+        action, expected = split_action_body(action)
+        return JSONResponse(service_of(app).turns.act(live, seat, action, expected))
+
+
+def add_watch_routes(app: FastAPI) -> None:
+    """What anyone may follow: the record, the spectators' view and the live updates."""
+
+    @app.get(
+        "/api/tables/{table_id}/record",
+        responses=ERRORS,
+        summary="The game record: filtered for the seat (or for spectators, without a token) until the game is over",
+    )
+    async def record(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
+        live = await table_of(app, table_id)
+        seat = seat_for(live, authorization) if authorization else None
+        return JSONResponse(payloads.table_record(live, seat))
+
+    @app.get(
+        "/api/tables/{table_id}/public",
+        responses=ERRORS,
+        summary="The spectators' view: what every player knows",
+    )
+    async def public_view(table_id: str) -> JSONResponse:
+        return JSONResponse(payloads.view_payload((await table_of(app, table_id)).game, None))
+
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def live_updates(websocket: WebSocket, table_id: str) -> None:
+        """First message from the client: ``{"token": TOKEN}`` for a seat or ``{"spectate": true}``.
+        The server answers ``hello`` (view, choices, log so far), then one ``update`` per
+        stored action with the seat's own filtered events and new view (see triage.web.live)."""
+        await serve_socket(websocket, service_of(app), table_id, app.state.first_message_seconds)
