@@ -7,6 +7,7 @@ from web_helpers import auth, create, legal_actions, play_random, service_of, su
 
 from triage.engine import Game, view
 from triage.engine.choices import action_choices
+from triage.engine.forecast import forecast
 from triage.engine.records import replay
 
 
@@ -44,7 +45,9 @@ def test_the_view_and_legal_actions_are_the_seats_own(client: TestClient) -> Non
         assert got.pop("actions") == 0  # the action number, for idempotent actions
         assert got == view(game, seat)
         legal = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[seat])).json()
-        assert legal == {"actions": 0, "choices": action_choices(game, seat)}
+        choices = action_choices(game, seat)
+        # The engine's forecast of each choice comes from the seat's view alone.
+        assert legal == {"actions": 0, "choices": choices, "forecast": forecast(view(game, seat), choices)}
         assert legal_actions(client, table_id, tokens[seat]) == game.legal_actions(seat)
     # R1: it is seat 0's decision first, so seat 1 has no legal action.
     assert client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[1])).json()["choices"] == []

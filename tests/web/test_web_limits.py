@@ -142,7 +142,9 @@ def test_the_largest_allowed_table_answers_legal_at_once(client: TestClient) -> 
         )
     heals = [choice for choice in legal["choices"] if choice["type"] == "heal"]
     assert heals and all(choice["amount"]["max"] == MAX_CARD_VALUES["healing"] for choice in heals)
-    assert len(legal["choices"]) < 20 and len(json.dumps(legal)) < 5_000
+    assert len(legal["choices"]) < 20 and len(json.dumps(legal["choices"])) < 5_000
+    # The forecast lists the payment mixes on offer per amount: bounded by the table limits.
+    assert len(json.dumps(legal["forecast"])) < 20_000
 
 
 # ---------------------------------------------------------------------- strict types and JSON
