@@ -229,7 +229,8 @@ def test_never_reads_hidden_state(seed):
     seen = view(game, seat)
     first, second = (determinize(seen, random.Random(draw)) for draw in (1, 2))
     assert hidden_backs(first, seat) != hidden_backs(second, seat) or first.deck != second.deck
-    bot = make_bot("expert")
+    # The expert level's playouts without its CPU-time cap: a busy machine must not change them.
+    bot = ExpertBot(playouts=LEVELS["expert"][0])
     choices = [
         bot.choose(view(world, seat), world.legal_actions(), random.Random(7))
         for world in (game, first, second)
