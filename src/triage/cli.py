@@ -13,8 +13,8 @@ import typer
 from triage.bots import make_bot, seat_names
 from triage.engine import DataError, Game, events_for, state_dict, view
 from triage.engine.records import load_record, make_record, replay, replay_steps
+from triage.engine.text import describe_action, describe_event, render_position
 from triage.options import game_settings
-from triage.play.render import describe_action, describe_event, render_position
 from triage.scenario import run_file
 from triage.sim.bench import PATHS, PLAYERS, run_bench, run_paths_bench
 

@@ -34,12 +34,12 @@ from gymnasium import spaces
 
 from triage.engine import Game
 from triage.engine.cards import load_standard_deck
+from triage.engine.text import render_position
 from triage.envs.encoding import IllegalActionError
 from triage.envs.features import ObservationEncoder
 from triage.envs.pettingzoo import OBSERVATIONS, observation_space
 from triage.envs.returns import check_returns, final_values, values
 from triage.envs.table import Table, make_game_config
-from triage.play.render import render_position
 
 ENV_ID = "Triage-v0"
 ON_ILLEGAL = ("refuse", "raise")

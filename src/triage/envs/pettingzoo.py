@@ -40,11 +40,11 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from triage.engine import Game
 from triage.engine.cards import load_standard_deck
+from triage.engine.text import render_position
 from triage.envs.encoding import OBS_LIMIT
 from triage.envs.features import ObservationEncoder
 from triage.envs.returns import check_returns, final_values, values
 from triage.envs.table import Table, make_game_config
-from triage.play.render import render_position
 
 #: The observation forms: a ``Dict`` with the mask inside, or the vector alone.
 OBSERVATIONS: tuple[str, ...] = ("dict", "flat")

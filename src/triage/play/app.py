@@ -34,9 +34,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
 from triage.engine import RuleError, public_event
+from triage.engine.text import describe_action, describe_event, render_position
 from triage.play.help import help_lines
 from triage.play.parse import CommandError, choose
-from triage.play.render import describe_action, describe_event, render_position
 from triage.play.session import Session
 
 
