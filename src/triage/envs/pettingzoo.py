@@ -50,7 +50,7 @@ from triage.envs.table import Table, make_game_config
 OBSERVATIONS: tuple[str, ...] = ("dict", "flat")
 
 
-def observation_space(encoder: ObservationEncoder, flat: bool = False) -> spaces.Space:
+def observation_space(encoder: ObservationEncoder, flat: bool = False) -> spaces.Space[Any]:
     """The observation space shared with the Gymnasium environment. The ``Dict`` form keeps the
     wide +-1e6 range of its first release unless the encoding is normalised."""
     if flat:
@@ -118,7 +118,7 @@ class _AgentIterator(AECOrderEnforcingIterator):
     not through the wrapper's ``__getattr__``; the same checks."""
 
     def __next__(self) -> str:
-        raw = self.env.env
+        raw: raw_env = self.env.env
         if not raw.agents or self.iters_til_term <= 0:
             raise StopIteration
         self.iters_til_term -= 1
@@ -179,10 +179,10 @@ class raw_env(AECEnv):
         self._seeds = random.Random()
         self._reset_bookkeeping()
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
@@ -265,8 +265,8 @@ class raw_env(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
             result = {"scores": scores, "winner": game.winner}
             self.infos = {name: dict(result) for name in self.agents}
-        else:
-            self.agent_selection = self.possible_agents[game.turn]
+        elif (turn := game.turn) is not None:  # always, while the game goes on
+            self.agent_selection = self.possible_agents[turn]
         if self.flat:
             self._masks_to_infos()
         if self.render_mode == "human":

@@ -128,7 +128,7 @@ def gymnasium_games(games: int = 100, seed: int = 0) -> list[Outcome]:
             index = rng.choice(legal)
             mirror.follow(0, legal, index)
             observation, reward, terminated, truncated, _ = environment.step(index)
-            total += reward
+            total += float(reward)
             done = terminated or truncated
             steps += 1
         outcomes.append(Outcome("gymnasium", deal, steps, [total], mirror.table.scores()))
