@@ -122,6 +122,8 @@ def pettingzoo(players: int, seconds: float) -> _Path:
             if termination or truncation:
                 environment.step(None)
                 continue
+            if not isinstance(observation, dict):
+                raise TypeError("the pettingzoo path reads the Dict observation (observation='dict')")
             environment.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
             steps += 1
         return steps

@@ -100,6 +100,8 @@ def pettingzoo_games(games: int = 100, players: int = 2, seed: int = 0) -> list[
             if termination or truncation:
                 environment.step(None)
                 continue
+            if not isinstance(observation, dict):
+                raise TypeError("pettingzoo_games reads the Dict observation (observation='dict')")
             legal = np.flatnonzero(observation["action_mask"]).tolist()
             index = rng.choice(legal)
             mirror.follow(environment.possible_agents.index(agent), legal, index)
