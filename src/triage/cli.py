@@ -6,17 +6,20 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any, List, NoReturn, Optional
 
 import typer
 
 from triage.bots import make_bot, seat_names
 from triage.engine import DataError, Game, events_for, state_dict, view
 from triage.engine.records import load_record, make_record, replay, replay_steps
+from triage.engine.text import describe_action, describe_event, render_position
 from triage.options import game_settings
-from triage.play.render import describe_action, describe_event, render_position
+from triage.play import commands as play_commands
 from triage.scenario import run_file
+from triage.sim import commands as sim_commands
 from triage.sim.bench import PATHS, PLAYERS, run_bench, run_paths_bench
+from triage.web import commands as web_commands
 
 app = typer.Typer(
     help="Triage: admit patients, diagnose them and heal them before Time runs out.",
@@ -27,7 +30,7 @@ scenario_app = typer.Typer(help="Rules-conformance scenarios (scenario-format.md
 app.add_typer(scenario_app, name="scenario")
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     typer.echo(f"triage: {message}", err=True)
     raise typer.Exit(2)
 
@@ -183,10 +186,12 @@ def bench(
         )
 
 
-# Commands of the other shells register here, one line each.
-__import__("triage.play.commands", fromlist=["register"]).register(app)  # triage play (terminal game)
-__import__("triage.web.commands", fromlist=["register"]).register(app)  # serve, loadtest
-__import__("triage.sim.commands", fromlist=["register"]).register(app)  # simulate, report
+# Commands of the other shells register here, one line each, after this module's own (the order
+# of ``triage --help``). Each shell's commands module imports its heavy libraries inside the
+# command, so these imports stay cheap.
+play_commands.register(app)  # play (terminal game)
+web_commands.register(app)  # serve, loadtest
+sim_commands.register(app)  # simulate, report
 
 
 def main() -> None:

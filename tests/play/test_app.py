@@ -6,8 +6,8 @@ from textual import events
 
 from triage.engine import make_config
 from triage.engine.records import load_record
+from triage.engine.text import describe_action
 from triage.play.app import GameOverScreen, HelpScreen, PassDeviceScreen, TriageApp
-from triage.play.render import describe_action
 from triage.play.session import Session
 
 SHORT = make_config({"rounds": 1})

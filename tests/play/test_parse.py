@@ -90,7 +90,7 @@ def test_numbers_pick_from_the_list():
 
 def test_every_listed_action_can_be_typed_back_as_described():
     from triage.engine import Game
-    from triage.play.render import describe_action
+    from triage.engine.text import describe_action
 
     game = Game.new(players=2, seed=5)
     seen = 0

@@ -17,7 +17,7 @@ from triage.bots.greedy import GreedyBot
 from triage.bots.habits import HABIT_BOTS, HABIT_DESCRIPTIONS
 from triage.bots.random_bot import RandomBot
 
-BOTS: dict[str, Callable[[], Any]] = {"random": RandomBot}
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot}
 BOTS["greedy"] = GreedyBot  # triage.bots.greedy (issue 3)
 BOTS["expert"] = partial(ExpertBot, level="expert")  # triage.bots.expert (issue 12)
 BOTS["expert-club"] = partial(ExpertBot, level="club")
@@ -101,7 +101,8 @@ def _designer_bot(name: str) -> Bot:
             bot.name = name
         except AttributeError:
             pass
-    return bot
+    checked: Bot = bot  # it has choose (checked above) and, where it can, a name
+    return checked
 
 
 def seat_names(text: str, players: int) -> list[str]:

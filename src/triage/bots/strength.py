@@ -20,10 +20,11 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from triage.bots import make_bot
+from triage.bots import Bot, make_bot
 from triage.engine import CardSpec, Config, DataError, Game, view
 from triage.engine.cards import load_deck
 from triage.engine.config import load_config, parse_assignment
@@ -80,7 +81,7 @@ class Setting:
 
 
 def play_deal(
-    names: tuple[str, str], bots: list[Any], deal: int, seed: int, tally: Tally, setting: Setting
+    names: tuple[str, str], bots: list[Bot], deal: int, seed: int, tally: Tally, setting: Setting
 ) -> None:
     """Deal ``seed + deal`` twice, the first bot at seat 0 then at seat 1; the other seats
     (3 or 4 players) go to the second bot."""
@@ -90,8 +91,7 @@ def play_deal(
         game = Game.new(players=players, deck=setting.deck, seed=seed + deal, config=setting.config)
         seating = [1] * players
         seating[first_seat] = 0
-        while not game.is_over():
-            seat = game.turn
+        while (seat := game.turn) is not None:  # None once the game is over
             which = seating[seat]
             rng = random.Random(f"strength:{seed + deal}:{first_seat}:{len(game.history)}")
             seen, legal = view(game, seat), game.legal_actions()
@@ -141,7 +141,7 @@ def measure(
     return tally
 
 
-def _collect(tally: Tally, results: Any, progress: bool) -> None:
+def _collect(tally: Tally, results: Iterable[Tally], progress: bool) -> None:
     for part in results:
         tally.deal_wins += part.deal_wins
         tally.deal_margins += part.deal_margins
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals side by side")
     parser.add_argument("--progress", action="store_true", help="report every 5 deals on stderr")
     args = parser.parse_args(argv)
-    names = tuple(name.strip() for name in args.bots.split(","))
+    names = [name.strip() for name in str(args.bots).split(",")]
     if len(names) != 2:
         parser.error(f"--bots needs two names separated by a comma, got {args.bots!r}")
     if args.deals < 1:
@@ -193,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
             load_config(None, overrides) if overrides else None,
             tuple(load_deck(args.deck)) if args.deck else None,
         )
-        tally = measure(names, args.deals, args.seed, setting, args.progress, max(1, args.workers))  # type: ignore[arg-type]
+        pair = (names[0], names[1])
+        tally = measure(pair, args.deals, args.seed, setting, args.progress, max(1, args.workers))
     except (ValueError, DataError) as error:
         parser.error(str(error))
     print(json.dumps(tally.summary(), indent=2))

@@ -112,5 +112,6 @@ def save_record(game: Game, path: str | Path) -> None:
 
 def load_record(path: str | Path) -> dict[str, Any]:
     data = read_json(path, "record")
-    new_game_from_record(data, str(path))
-    return data
+    new_game_from_record(data, str(path))  # raises unless data is a record (a JSON object, ...)
+    record: dict[str, Any] = data
+    return record

@@ -30,6 +30,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -121,6 +122,8 @@ def pettingzoo(players: int, seconds: float) -> _Path:
             if termination or truncation:
                 environment.step(None)
                 continue
+            if not isinstance(observation, dict):
+                raise TypeError("the pettingzoo path reads the Dict observation (observation='dict')")
             environment.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
             steps += 1
         return steps
@@ -131,9 +134,11 @@ def pettingzoo(players: int, seconds: float) -> _Path:
 def gymnasium_env(seconds: float) -> _Path:
     import gymnasium
 
-    import triage.envs.gymnasium  # noqa: F401 - registers Triage-v0
+    from triage.envs.gymnasium import TriageEnv  # importing it registers Triage-v0
 
     environment = gymnasium.make("Triage-v0").unwrapped
+    if not isinstance(environment, TriageEnv):
+        raise TypeError(f"Triage-v0 makes a {type(environment).__name__}, not a TriageEnv")
 
     def game(seed: int) -> int:
         environment.reset(seed=seed)
@@ -148,8 +153,8 @@ def gymnasium_env(seconds: float) -> _Path:
 
 
 def ismcts(
-    name: str, game_name: str, params: dict, evaluator: object, simulations: int, seconds: float
-) -> Rate:
+    name: str, game_name: str, params: dict[str, Any], evaluator: object, simulations: int, seconds: float
+) -> _Path:
     """IS-MCTS iterations per second on the first decision of ``game_name``."""
     import pyspiel
     from open_spiel.python.algorithms import ismcts as ismcts_module

@@ -143,4 +143,5 @@ class ObservationEncoder:
         """The flat observation from the raw vector of :meth:`Layout.observe`."""
         if not self.normalize:
             return raw
-        return raw[self._keep] * self._inverse
+        scaled: np.ndarray = raw[self._keep] * self._inverse
+        return scaled

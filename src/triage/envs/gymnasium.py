@@ -26,7 +26,7 @@ An action outside the mask is refused: the game does not change, the step return
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -34,12 +34,12 @@ from gymnasium import spaces
 
 from triage.engine import Game
 from triage.engine.cards import load_standard_deck
+from triage.engine.text import render_position
 from triage.envs.encoding import IllegalActionError
 from triage.envs.features import ObservationEncoder
 from triage.envs.pettingzoo import OBSERVATIONS, observation_space
 from triage.envs.returns import check_returns, final_values, values
 from triage.envs.table import Table, make_game_config
-from triage.play.render import render_position
 
 ENV_ID = "Triage-v0"
 ON_ILLEGAL = ("refuse", "raise")
@@ -48,7 +48,7 @@ ON_ILLEGAL = ("refuse", "raise")
 class TriageEnv(gymnasium.Env):
     """The solo game of Triage, one decision per step."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(
         self,
@@ -153,4 +153,4 @@ class TriageEnv(gymnasium.Env):
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point=TriageEnv)
+    gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:TriageEnv")

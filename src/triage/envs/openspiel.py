@@ -267,6 +267,8 @@ class TriageState(pyspiel.State):
                 self._deal(int.from_bytes(bytes(position.deal_digits), "big"))
             return
         player = table.game.turn
+        if player is None:
+            raise pyspiel.SpielError(f"the game is over: no action applies, got {action}")
         table.play_quiet(player, int(action))
         position.public_actions.append((player, int(action)))
 
@@ -281,9 +283,10 @@ class TriageState(pyspiel.State):
 
     def returns(self) -> list[float]:
         settings = self._settings
-        if not self.is_terminal():
+        table = self._table()
+        if table is None or not table.game.is_over():
             return [0.0] * settings.players
-        game = self._position.table.game  # type: ignore[union-attr]
+        game = table.game
         return final_values(game.scores(), game.winner, settings.returns, settings.start)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TriageState:
@@ -291,7 +294,8 @@ class TriageState(pyspiel.State):
         this state's history and move number."""
         table = self._table()
         if table is None:
-            return self.clone()
+            copy: TriageState = self.clone()  # pyspiel's clone deep-copies this class
+            return copy
         rng = random.Random(int(probability_sampler() * 2**53))
         world = determinize(table.view(player_id), rng)
         position = self._position
@@ -303,7 +307,7 @@ class TriageState(pyspiel.State):
         drawn.handover = True
         self._position = drawn
         try:
-            state = self.clone()
+            state: TriageState = self.clone()
         finally:
             drawn.handover = False
             self._position = position

@@ -29,7 +29,7 @@ named in ``infos[agent]["active_agent"]``) and ignores the others'.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, SupportsIndex
 
 import numpy as np
 from gymnasium import spaces
@@ -40,17 +40,23 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from triage.engine import Game
 from triage.engine.cards import load_standard_deck
+from triage.engine.text import render_position
 from triage.envs.encoding import OBS_LIMIT
 from triage.envs.features import ObservationEncoder
 from triage.envs.returns import check_returns, final_values, values
 from triage.envs.table import Table, make_game_config
-from triage.play.render import render_position
 
 #: The observation forms: a ``Dict`` with the mask inside, or the vector alone.
 OBSERVATIONS: tuple[str, ...] = ("dict", "flat")
 
+#: One agent's observation: ``{"observation": vector, "action_mask": mask}``, or the vector alone.
+Observation = dict[str, np.ndarray] | np.ndarray
+#: What an agent passes to ``step``: an integer of the layout (Python's or NumPy's, as
+#: ``Discrete`` samples them), or None for an agent whose game is over.
+ActionType = SupportsIndex | None
 
-def observation_space(encoder: ObservationEncoder, flat: bool = False) -> spaces.Space:
+
+def observation_space(encoder: ObservationEncoder, flat: bool = False) -> spaces.Space[Any]:
     """The observation space shared with the Gymnasium environment. The ``Dict`` form keeps the
     wide +-1e6 range of its first release unless the encoding is normalised."""
     if flat:
@@ -64,7 +70,7 @@ def observation_space(encoder: ObservationEncoder, flat: bool = False) -> spaces
     return spaces.Dict({"observation": vector, "action_mask": mask})
 
 
-def env(**kwargs: Any) -> AECEnv:
+def env(**kwargs: Any) -> AECEnv[str, Observation, ActionType]:
     """The environment with PettingZoo's call-order checks (``OrderEnforcingWrapper``). No
     ``AssertOutOfBoundsWrapper``: the environment refuses any integer outside the mask itself,
     with an :class:`~triage.envs.encoding.IllegalActionError` naming the integer and the rule,
@@ -72,17 +78,21 @@ def env(**kwargs: Any) -> AECEnv:
     return _OrderEnforcing(raw_env(**kwargs))
 
 
-class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper[str, Observation, ActionType]):
     """PettingZoo's ``OrderEnforcingWrapper`` with ``last`` (``AECEnv.last`` on the environment's
     own attributes) and ``step`` handed straight to the environment once it is reset: the
     inherited ones read five attributes each through the wrapper's ``__getattr__``, which cost
     more than building the observation's mask. Before ``reset`` they refuse exactly as the
     wrapper does."""
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def __init__(self, env: raw_env) -> None:
+        super().__init__(env)
+        self.raw = env  # self.env, typed as the environment it is
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        raw = self.env
+        raw = self.raw
         agent = raw.agent_selection
         return (
             raw.observe(agent) if observe else None,
@@ -92,14 +102,14 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
             raw.infos[agent],
         )
 
-    def step(self, action: Any) -> None:
-        if self._has_reset and self.env.agents:
+    def step(self, action: ActionType) -> None:
+        if self._has_reset and self.raw.agents:
             self._has_updated = True
-            self.env.step(action)
+            self.raw.step(action)
         else:
             super().step(action)
 
-    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable[str, Observation, ActionType]:
         if not self._has_reset:
             return super().agent_iter(max_iter)  # refuses as the wrapper does
         return _AgentIterable(self, max_iter)
@@ -108,34 +118,42 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
         return str(self.env)
 
 
-class _AgentIterable(AECOrderEnforcingIterable):
-    def __iter__(self) -> AECOrderEnforcingIterator:
-        return _AgentIterator(self.env, self.max_iter)
+class _AgentIterable(AECOrderEnforcingIterable[str, Observation, ActionType]):
+    def __init__(self, wrapper: _OrderEnforcing, max_iter: int) -> None:
+        super().__init__(wrapper, max_iter)
+        self.wrapper = wrapper
+
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.wrapper, self.max_iter)
 
 
-class _AgentIterator(AECOrderEnforcingIterator):
+class _AgentIterator(AECOrderEnforcingIterator[str, Observation, ActionType]):
     """PettingZoo's order-enforcing iterator reading the agents from the environment itself,
     not through the wrapper's ``__getattr__``; the same checks."""
 
+    def __init__(self, wrapper: _OrderEnforcing, max_iter: int) -> None:
+        super().__init__(wrapper, max_iter)
+        self.wrapper = wrapper
+
     def __next__(self) -> str:
-        raw = self.env.env
+        raw = self.wrapper.raw
         if not raw.agents or self.iters_til_term <= 0:
             raise StopIteration
         self.iters_til_term -= 1
-        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        self.env._has_updated = False
+        assert self.wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        self.wrapper._has_updated = False
         return raw.agent_selection
 
 
-def parallel_env(**kwargs: Any) -> ParallelEnv:
+def parallel_env(**kwargs: Any) -> ParallelEnv[str, Observation, ActionType]:
     """The parallel API, turn-based (see the module docstring): only the seat to decide acts."""
     return turn_based_aec_to_parallel(raw_env(**kwargs))
 
 
-class raw_env(AECEnv):
+class raw_env(AECEnv[str, Observation, ActionType]):
     """The unwrapped AEC environment."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {
         "render_modes": ["human", "ansi"],
         "name": "triage_v0",
         "is_parallelizable": False,
@@ -179,10 +197,10 @@ class raw_env(AECEnv):
         self._seeds = random.Random()
         self._reset_bookkeeping()
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
@@ -242,7 +260,7 @@ class raw_env(AECEnv):
             return final_values(scores, game.winner, self.returns, self._start)
         return values(scores, self.returns, self._start)
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: ActionType) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -265,8 +283,8 @@ class raw_env(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
             result = {"scores": scores, "winner": game.winner}
             self.infos = {name: dict(result) for name in self.agents}
-        else:
-            self.agent_selection = self.possible_agents[game.turn]
+        elif (turn := game.turn) is not None:  # always, while the game goes on
+            self.agent_selection = self.possible_agents[turn]
         if self.flat:
             self._masks_to_infos()
         if self.render_mode == "human":

@@ -100,6 +100,8 @@ def pettingzoo_games(games: int = 100, players: int = 2, seed: int = 0) -> list[
             if termination or truncation:
                 environment.step(None)
                 continue
+            if not isinstance(observation, dict):
+                raise TypeError("pettingzoo_games reads the Dict observation (observation='dict')")
             legal = np.flatnonzero(observation["action_mask"]).tolist()
             index = rng.choice(legal)
             mirror.follow(environment.possible_agents.index(agent), legal, index)
@@ -128,7 +130,7 @@ def gymnasium_games(games: int = 100, seed: int = 0) -> list[Outcome]:
             index = rng.choice(legal)
             mirror.follow(0, legal, index)
             observation, reward, terminated, truncated, _ = environment.step(index)
-            total += reward
+            total += float(reward)
             done = terminated or truncated
             steps += 1
         outcomes.append(Outcome("gymnasium", deal, steps, [total], mirror.table.scores()))

@@ -31,12 +31,13 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
 from triage.engine import RuleError, public_event
+from triage.engine.text import describe_action, describe_event, render_position
 from triage.play.help import help_lines
 from triage.play.parse import CommandError, choose
-from triage.play.render import describe_action, describe_event, render_position
 from triage.play.session import Session
 
 
@@ -113,6 +114,14 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+def _triage_app(widget: Widget) -> TriageApp:
+    """The game a widget of this screen talks to: these widgets live in a :class:`TriageApp` only."""
+    app = widget.app
+    if not isinstance(app, TriageApp):
+        raise TypeError(f"{type(widget).__name__} belongs in a TriageApp, not in {type(app).__name__}")
+    return app
+
+
 class ActionList(OptionList):
     """The legal actions. Arrows, digits or a click point at one; Enter or a second click on it
     takes it. A letter starts a typed command on the command line, since no letter acts here
@@ -146,7 +155,7 @@ class ActionList(OptionList):
                 self.highlighted = int(candidate) - 1
                 return
         self.number = ""
-        self.app.set_status(  # type: ignore[attr-defined]
+        _triage_app(self).set_status(
             f"No action {digit}: the list has {count} action{'s' if count != 1 else ''}."
             if count
             else "No action to pick now.",
@@ -177,7 +186,7 @@ class ActionList(OptionList):
         included."""
         event.stop()
         event.prevent_default()
-        self.app.type_on_command_line(event)  # type: ignore[attr-defined]
+        _triage_app(self).type_on_command_line(event)
 
     def on_blur(self) -> None:
         self.forwarding = False
@@ -204,9 +213,9 @@ class CommandLine(Input):
             event.stop()
             event.prevent_default()
             line, self.value = self.value, ""
-            self.app.run_line(line, self)  # type: ignore[attr-defined]
+            _triage_app(self).run_line(line, self)
         elif event.is_printable and not self.value:
-            self.app.line_started()  # type: ignore[attr-defined]
+            _triage_app(self).line_started()
 
 
 class TriageApp(App[None]):
@@ -242,7 +251,7 @@ class TriageApp(App[None]):
         #: The seat whose view is on screen: the human to move, or a watched seat.
         self.viewer = humans[0] if humans else 0
         self.ready_seat: int | None = None if len(humans) > 1 else self.viewer
-        self.logged = (None, 0)
+        self.logged: tuple[int | None, int] = (None, 0)
         self.legal: list[dict[str, Any]] = []
         self.waiting_for_bot = False
         self.finished = False
@@ -358,7 +367,7 @@ class TriageApp(App[None]):
             rule = f" (rule {error.rule})" if error.rule else ""
             self.set_status(f"Refused: {error.code}: {error.message}{rule}", error=True)
             return
-        self.set_status(f"{session.seat_name(seat)}: {describe_action(action)}")  # type: ignore[arg-type]
+        self.set_status(f"{session.seat_name(seat)}: {describe_action(action)}")
         self.advance()
 
     # -------------------------------------------------------------- drawing

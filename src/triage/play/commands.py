@@ -6,6 +6,7 @@ import json
 import secrets
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 
@@ -14,7 +15,7 @@ from triage.engine import DataError
 from triage.play.session import HUMAN, Session, parse_seats
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     typer.echo(f"triage play: {message}", err=True)
     raise typer.Exit(2)
 

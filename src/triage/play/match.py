@@ -8,7 +8,7 @@ bots use the same per-decision generators as a played session, so a match is rep
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,11 +22,11 @@ from triage.play.session import bot_rng
 class MatchResult:
     bots: list[str]
     games: int = 0
-    wins: Counter = field(default_factory=Counter)
+    wins: Counter[str] = field(default_factory=Counter)
     ties: int = 0
-    total_score: Counter = field(default_factory=Counter)
-    decisions: Counter = field(default_factory=Counter)
-    thinking: Counter = field(default_factory=Counter)
+    total_score: Counter[str] = field(default_factory=Counter)
+    decisions: Counter[str] = field(default_factory=Counter)
+    thinking: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # seconds
 
     def win_rate(self, bot: str) -> float:
         return self.wins[bot] / self.games if self.games else 0.0
@@ -36,8 +36,8 @@ class MatchResult:
         no_winner = "ties (no winner)" if len(self.bots) > 1 else "losses (QoC at 0 or below)"
         lines = [f"{self.games} games, {seats}; {no_winner}: {self.ties}"]
         for bot in dict.fromkeys(self.bots):
-            seats = self.bots.count(bot)
-            mean = self.total_score[bot] / (self.games * seats) if self.games else 0.0
+            seat_count = self.bots.count(bot)
+            mean = self.total_score[bot] / (self.games * seat_count) if self.games else 0.0
             per_decision = 1e6 * self.thinking[bot] / self.decisions[bot] if self.decisions[bot] else 0.0
             lines.append(
                 f"{bot}: won {self.wins[bot]} ({100 * self.win_rate(bot):.1f}%), mean score {mean:.2f}, "

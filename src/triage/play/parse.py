@@ -1,7 +1,7 @@
 """Typed commands: what a person types at the prompt, turned into an engine action.
 
 Pure functions, no game and no I/O, so the Textual command line, ``--plain`` and tests share
-them. The grammar follows :func:`triage.play.render.describe_action`, so any action the game
+them. The grammar follows :func:`triage.engine.text.describe_action`, so any action the game
 lists can be typed back exactly as it is shown::
 
     admit P04 2                 reject P04

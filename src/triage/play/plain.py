@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import TextIO
 
 from triage.engine import RuleError, public_event
+from triage.engine.text import describe_action, describe_event, render_position
 from triage.play.help import help_lines
 from triage.play.parse import CommandError, choose
-from triage.play.render import describe_action, describe_event, render_position
 from triage.play.session import Session
 
 HELP = [

@@ -30,7 +30,7 @@ from triage.engine import Config, DataError, Game, RuleError, events_for, view
 from triage.engine.cards import CardSpec
 from triage.engine.records import load_record, make_record, replay_steps
 from triage.engine.summary import player_rows
-from triage.play.render import describe_event
+from triage.engine.text import describe_event
 
 Action = dict[str, Any]
 Event = dict[str, Any]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,17 @@ def _whole(value: Any, where: str, minimum: int = 0) -> int:
     return value
 
 
+def _flag(value: object, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise DataError(f"{where}: must be true or false")
+    return value
+
+
+#: Puts a card id in one place of the scenario (deck, discard, a hospital space...) and returns
+#: it, checking that it is in 'cards' and in no other place.
+Placer = Callable[[object, str], str]
+
+
 def build_game(data: Any, source: str = "scenario") -> tuple[Game, list[Event]]:
     """The game a scenario starts from, and the events of its start (its draws, say)."""
     if not isinstance(data, dict):
@@ -72,8 +84,8 @@ def build_game(data: Any, source: str = "scenario") -> tuple[Game, list[Event]]:
         player.healing += config.income_healing
     placed: dict[str, str] = {}
 
-    def place(card: Any, where: str) -> str:
-        if card not in cards:
+    def place(card: object, where: str) -> str:
+        if not isinstance(card, str) or card not in cards:
             raise DataError(f"{source}: {where}: card {card!r} is not in 'cards'")
         if card in placed:
             raise DataError(f"{source}: {where}: card {card} is already in {placed[card]}")
@@ -105,7 +117,7 @@ def build_game(data: Any, source: str = "scenario") -> tuple[Game, list[Event]]:
     return game, events
 
 
-def _set_player(game: Game, seat: int, values: Any, where: str, place: Any) -> None:
+def _set_player(game: Game, seat: int, values: Any, where: str, place: Placer) -> None:
     if not isinstance(values, dict):
         raise DataError(f"{where}: must be an object")
     unknown = sorted(set(values) - PLAYER_FIELDS - DERIVED_FIELDS)
@@ -161,7 +173,7 @@ def _set_player(game: Game, seat: int, values: Any, where: str, place: Any) -> N
         player.passed = values["passed"]
 
 
-def _patient(game: Game, entry: Any, where: str, place: Any, terminal: bool) -> Patient:
+def _patient(game: Game, entry: Any, where: str, place: Placer, terminal: bool) -> Patient:
     if not isinstance(entry, dict) or "card" not in entry:
         raise DataError(f"{where}: must be an object with a 'card'")
     allowed = (
@@ -179,17 +191,12 @@ def _patient(game: Game, entry: Any, where: str, place: Any, terminal: bool) -> 
         )
     time = _whole(entry.get("time", 0), f"{where}.time")
     if terminal:
-        treated = entry.get("treated", False)
-        ever_treated = entry.get("ever_treated", treated)
-        for name, flag in (("treated", treated), ("ever_treated", ever_treated)):
-            if not isinstance(flag, bool):
-                raise DataError(f"{where}.{name}: must be true or false")
+        treated = _flag(entry.get("treated", False), f"{where}.treated")
+        ever_treated = _flag(entry.get("ever_treated", treated), f"{where}.ever_treated")
         if treated and not ever_treated:
             raise DataError(f"{where}: a patient treated this round has been treated in this stay (V3)")
         return Patient(card, time, True, 0, treated, ever_treated)
-    revealed = entry.get("revealed", kind == "critical")
-    if not isinstance(revealed, bool):
-        raise DataError(f"{where}.revealed: must be true or false")
+    revealed = _flag(entry.get("revealed", kind == "critical"), f"{where}.revealed")
     if kind == "critical" and not revealed:
         raise DataError(f"{where}: a critical patient is revealed once admitted (A7)")
     placed = _whole(entry.get("placed", 0), f"{where}.placed")

@@ -81,10 +81,10 @@ def first_player_edge(players: pd.DataFrame) -> tuple[float, float]:
     deal), in percentage points: per game, seat 0's win (0 or 1) minus the mean win of the others."""
     if players["seat"].nunique() < 2:
         return math.nan, math.nan
-    by_game = players.groupby("game")
-    first = by_game.apply(lambda game: game.loc[game.seat == 0, "won"].mean(), include_groups=False)
-    others = by_game.apply(lambda game: game.loc[game.seat != 0, "won"].mean(), include_groups=False)
-    deals = by_game[_clusters(players).name].first()
+    deals = _clusters(players).groupby(players["game"]).first()  # one row per game, in game order
+    first_seat = players["seat"] == 0
+    first = players.loc[first_seat].groupby("game")["won"].mean().reindex(deals.index)
+    others = players.loc[~first_seat].groupby("game")["won"].mean().reindex(deals.index)
     mean, half = clustered_mean((first - others) * 100, deals)
     return mean, half
 

@@ -161,14 +161,15 @@ class PathsResult:
         return "\n".join(lines)
 
 
-def _positions(players: int, seed: int, games: int, config: Config | None) -> list[Game]:
-    """Every decision position of ``games`` random games (copies), in game order."""
+def _positions(players: int, seed: int, games: int, config: Config | None) -> list[tuple[Game, int]]:
+    """Every decision position of ``games`` random games (copies), in game order, each with the
+    seat to decide there."""
     positions = []
     for number in range(games):
         game = Game.new(players=players, seed=seed + number, config=config)
         rng = random.Random(seed + number)
-        while game.turn is not None:
-            positions.append(game.copy())
+        while (seat := game.turn) is not None:
+            positions.append((game.copy(), seat))
             game.apply_id(rng.choice(game.legal_action_ids()))
     return positions
 
@@ -203,7 +204,7 @@ def run_paths_bench(
         views: list[dict[str, Any]] = []
         for path in paths:
             if path in ("determinize", "search") and not views:
-                views = [view(position, position.turn) for position in positions]  # type: ignore[arg-type]
+                views = [view(position, seat) for position, seat in positions]
             start = clock()
             if path in ("dict", "ids"):
                 play = play_random_game if path == "dict" else play_random_game_ids
@@ -211,11 +212,11 @@ def run_paths_bench(
                     game = Game.new(players=players, seed=base + number, config=config)
                     counts[path] += play(game, random.Random(base + number))
             elif path == "view":
-                for position in positions:
-                    view(position, position.turn)  # type: ignore[arg-type]
+                for position, seat in positions:
+                    view(position, seat)
                 counts[path] += len(positions)
             elif path == "copy":
-                for position in positions:
+                for position, _ in positions:
                     position.copy()
                 counts[path] += len(positions)
             elif path == "determinize":

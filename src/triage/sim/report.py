@@ -18,6 +18,7 @@ import matplotlib
 matplotlib.use("Agg")  # no display: the figures only go into the page
 
 import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 import pandas as pd
 import pyarrow.parquet as pq
 
@@ -39,7 +40,7 @@ class Results:
     path: Path
     players: pd.DataFrame
     cards: pd.DataFrame | None
-    metadata: dict
+    metadata: dict[str, Any]
 
 
 def load_results(path: Path, label: str | None = None) -> Results:
@@ -123,14 +124,14 @@ def _differences(mine: Any, theirs: Any, name: str) -> list[str]:
 # ---------------------------------------------------------------------------- figures
 
 
-def _png(figure: plt.Figure) -> str:
+def _png(figure: Figure) -> str:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=80, bbox_inches="tight", metadata={"Software": None})
     plt.close(figure)
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def fig_scores(results: Results) -> plt.Figure:
+def fig_scores(results: Results) -> Figure:
     """Score distribution by seat (histograms) and by bot (box plots)."""
     players = results.players
     figure, (by_seat, by_bot) = plt.subplots(1, 2, figsize=(8, 3.2))
@@ -146,7 +147,7 @@ def fig_scores(results: Results) -> plt.Figure:
     return figure
 
 
-def fig_win_rate(results: Results) -> plt.Figure:
+def fig_win_rate(results: Results) -> Figure:
     """Win rate by seat with 95% intervals: the first-player advantage."""
     table = balance.win_rate_by_seat(results.players)
     figure, axis = plt.subplots(figsize=(4, 3.2))
@@ -162,10 +163,10 @@ def losses_top(runs: list[Results]) -> float:
     heights = [
         balance.per_player_game(run.players, fate).max() for run in runs for fate in ("died", "rejected")
     ]
-    return max(max(heights) * 1.1, 0.1)
+    return max(float(max(heights)) * 1.1, 0.1)
 
 
-def fig_losses(results: Results, top: float | None = None) -> plt.Figure:
+def fig_losses(results: Results, top: float | None = None) -> Figure:
     """Deaths and rejections per player per game, by patient kind."""
     died = balance.per_player_game(results.players, "died")
     rejected = balance.per_player_game(results.players, "rejected")
@@ -179,7 +180,7 @@ def fig_losses(results: Results, top: float | None = None) -> plt.Figure:
     return figure
 
 
-def fig_cure_rate(results: Results) -> plt.Figure:
+def fig_cure_rate(results: Results) -> Figure:
     """Share of each kind's arrivals that were cured (terminal patients are never cured, T5)."""
     rates = balance.rate_by_kind(results.players, "cured")[list(balance.CURABLE)]
     figure, axis = plt.subplots(figsize=(4.5, 3.2))
@@ -189,7 +190,7 @@ def fig_cure_rate(results: Results) -> plt.Figure:
     return figure
 
 
-def fig_quality(results: Results) -> plt.Figure:
+def fig_quality(results: Results) -> Figure:
     """Quality of Care at the end of the game."""
     quality = results.players.quality
     figure, axis = plt.subplots(figsize=(4.5, 3.2))
@@ -199,7 +200,7 @@ def fig_quality(results: Results) -> plt.Figure:
     return figure
 
 
-FIGURES: list[tuple[str, str, Callable[[Results], plt.Figure]]] = [
+FIGURES: list[tuple[str, str, Callable[[Results], Figure]]] = [
     ("scores", "Score distribution by seat and bot", fig_scores),
     ("win_rate", "Win rate by seat (first-player advantage)", fig_win_rate),
     ("losses", "Deaths and rejections per game by patient kind", fig_losses),
@@ -381,13 +382,13 @@ def summary_text(players: pd.DataFrame) -> str:
     else:
         lines.append(balance.solo_text(players))
     purchases = balance.purchase_table(players)
-    for row in purchases.to_dict("records"):
-        bought = ", ".join(f"{item} {row[f'{item}: games bought']:.0%}" for item in MARKET_ITEMS)
+    for purchase in purchases.to_dict("records"):
+        bought = ", ".join(f"{item} {purchase[f'{item}: games bought']:.0%}" for item in MARKET_ITEMS)
         flights = "/".join(
-            f"{row[f'{name} / game']:.2f}" for name in ("flights", "flights removing", "flights drawing")
+            f"{purchase[f'{name} / game']:.2f}" for name in ("flights", "flights removing", "flights drawing")
         )
         lines.append(
-            f"{row['bot']}: games with a purchase: {bought}; flights (all/remove/draw) per game {flights}"
+            f"{purchase['bot']}: games with a purchase: {bought}; flights (all/remove/draw) per game {flights}"
         )
     lines.append(_checks_lines(players))
     return "\n".join(lines)

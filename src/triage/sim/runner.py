@@ -26,33 +26,38 @@ from triage.sim.games import CARD_COUNTS, ECONOMY, FATES, KINDS, SimJob, kind_co
 ROW_GROUP = 65536
 METADATA_KEY = b"triage.sim"
 
-PLAYER_SCHEMA = pa.schema(
-    [
-        ("game", pa.int64()),
-        ("deal", pa.int64()),
-        ("game_seed", pa.int64()),
-        ("players", pa.int8()),
-        ("seat", pa.int8()),
-        ("bot", pa.string()),
-        ("score", pa.int32()),
-        ("vp", pa.int32()),
-        ("quality", pa.int32()),
-        ("credits", pa.int32()),
-        ("treated", pa.int32()),
-        ("won", pa.bool_()),
-        ("rounds", pa.int16()),
-        ("first_player", pa.bool_()),
-        ("actions", pa.int32()),
-        ("tier", pa.string()),
-        ("margin", pa.int32()),
-    ]
-    + [(kind_column(fate, kind), pa.int16()) for fate in FATES for kind in KINDS]
-    + [(name, pa.int16()) for name in ECONOMY]
-)
-CARD_SCHEMA = pa.schema(
-    [("game", pa.int64()), ("card", pa.string()), ("kind", pa.string())]
-    + [(name, pa.int16()) for name in CARD_COUNTS]
-)
+#: One column of a result file: its name and its Arrow type.
+Column = tuple[str, pa.DataType]
+
+PLAYER_COLUMNS: list[Column] = [
+    ("game", pa.int64()),
+    ("deal", pa.int64()),
+    ("game_seed", pa.int64()),
+    ("players", pa.int8()),
+    ("seat", pa.int8()),
+    ("bot", pa.string()),
+    ("score", pa.int32()),
+    ("vp", pa.int32()),
+    ("quality", pa.int32()),
+    ("credits", pa.int32()),
+    ("treated", pa.int32()),
+    ("won", pa.bool_()),
+    ("rounds", pa.int16()),
+    ("first_player", pa.bool_()),
+    ("actions", pa.int32()),
+    ("tier", pa.string()),
+    ("margin", pa.int32()),
+    *[(kind_column(fate, kind), pa.int16()) for fate in FATES for kind in KINDS],
+    *[(name, pa.int16()) for name in ECONOMY],
+]
+PLAYER_SCHEMA = pa.schema(PLAYER_COLUMNS)
+CARD_COLUMNS: list[Column] = [
+    ("game", pa.int64()),
+    ("card", pa.string()),
+    ("kind", pa.string()),
+    *[(name, pa.int16()) for name in CARD_COUNTS],
+]
+CARD_SCHEMA = pa.schema(CARD_COLUMNS)
 
 Progress = Callable[[int], None]
 

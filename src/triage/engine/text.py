@@ -2,6 +2,8 @@
 
 Both have the same shape (scenario-format.md sections 3 and 5); a card field missing from a
 view is drawn as ``?``, so what this prints for a seat is exactly what that seat may know.
+The terminal game, the ``triage`` command and the research adapters' ``ansi`` render all draw
+with it, so none of those shells imports another (standard library only, like the engine).
 """
 
 from __future__ import annotations
