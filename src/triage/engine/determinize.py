@@ -54,15 +54,50 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, int]:
     backs that fit it, in that order, and ``rng.choice`` picks one (so a seed always draws the
     same world). Free backs are kept per (front class, kind) so that the candidates of a card
     are found from a few short lists instead of a test of every back."""
-    viewer = view["viewer"]
-    knowledge = view["knowledge"][viewer]
+    knowledge = view["knowledge"][view["viewer"]]
     full = set(knowledge["full"])
     priority_only = set(knowledge["priority"])
     memory: dict[str, dict[str, Any]] = view["cards"]
+    backs, buckets, keys = _known_backs(view, full)
+    # What ``choice`` and ``randrange(n)`` draw from (the same numbers from the same seed).
+    randbelow = _below(rng)
+    not_severe = set(view["not_severe"])
+    for card, time in _hospital_time(view).items():
+        if time >= 2:
+            not_severe.add(card)
+    for card in _most_constrained_first(memory, full, priority_only, not_severe):
+        entry = memory[card]
+        front = entry["front"]
+        diagnosis = None if front != "standard" else entry["diagnosis"]
+        kinds = _possible_kinds(entry, card in priority_only, card in not_severe)
+        lists = [positions for kind in kinds if (positions := buckets.get((front, diagnosis, kind), ()))]
+        candidates = lists[0] if len(lists) == 1 else sorted(p for positions in lists for p in positions)
+        if not candidates:
+            raise DataError(f"view: no card back fits {card}: no game is consistent with this view")
+        # ``rng.choice(candidates)``, which is this very draw, without its checks.
+        position = candidates[randbelow(len(candidates))]
+        buckets[keys[position]].remove(position)
+        backs[card] = position
+    # Cards never seen fit every free back; nothing reads the class lists any more, so a draw
+    # only leaves the free list (``randrange(n)`` draws what ``choice`` of n items would).
+    alive = sorted(position for positions in buckets.values() for position in positions)
+    for card in sorted(view["card_ids"]):
+        if card in memory or card in full:
+            continue
+        if not alive:
+            raise DataError(f"view: no card back fits {card}: no game is consistent with this view")
+        backs[card] = alive.pop(randbelow(len(alive)))  # = rng.randrange(len(alive))
+    return backs
+
+
+def _known_backs(
+    view: dict[str, Any], full: set[str]
+) -> tuple[dict[str, int], dict[tuple[Any, ...], list[int]], list[tuple[Any, ...]]]:
+    """The backs the viewer knows, each the first free copy of that back in the pool; the free
+    positions per (front class, kind) left after them; each position's class."""
+    memory: dict[str, dict[str, Any]] = view["cards"]
     _, keys, template, by_back, _ = _catalogue_pool(view["catalogue"])
     backs: dict[str, int] = {}
-    # A known back takes the first free copy of that back in the pool.
-    taken: set[int] = set()
     used: dict[Back, int] = {}
     for card in sorted(full):
         entry = memory[card]
@@ -79,27 +114,19 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, int]:
         if count >= len(copies):
             raise DataError(f"view: card {card}'s known back {back} is not in the catalogue")
         used[back] = count + 1
-        taken.add(copies[count])
         backs[card] = copies[count]
     buckets = {key: list(positions) for key, positions in template.items()}
-    for position in taken:
+    for position in backs.values():
         # Few backs are known: removing them is cheaper than filtering every class list.
         buckets[keys[position]].remove(position)
+    return backs, buckets, keys
 
-    # What ``choice`` and ``randrange(n)`` draw from (the same numbers from the same seed).
-    randbelow = _below(rng)
 
-    def take(position: int) -> int:
-        buckets[keys[position]].remove(position)
-        return position
-
-    not_severe = set(view["not_severe"])
-    for card, time in _hospital_time(view).items():
-        if time >= 2:
-            not_severe.add(card)
-
-    # The most constrained first: a known priority, then not severe, then a seen front, then
-    # the rest; by card id within each.
+def _most_constrained_first(
+    memory: dict[str, dict[str, Any]], full: set[str], priority_only: set[str], not_severe: set[str]
+) -> list[str]:
+    """The remembered cards whose back is unknown: a known priority first, then not severe,
+    then a seen front only; by card id within each."""
     groups: tuple[list[str], ...] = ([], [], [])
     for card in sorted(memory):
         if card in full:
@@ -108,38 +135,21 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, int]:
             groups[0].append(card)
         else:
             groups[1 if card in not_severe else 2].append(card)
-    unseen = [card for card in sorted(view["card_ids"]) if card not in memory and card not in full]
-    for card in (*groups[0], *groups[1], *groups[2]):
-        entry = memory[card]
-        front = entry["front"]
-        if front != "standard":
-            kinds: tuple[str, ...] = (front,)
-            diagnosis = None
-        else:
-            diagnosis = entry["diagnosis"]
-            if card in priority_only:
-                kind = entry["kind"]
-                excluded = kind == "severe" and card in not_severe
-                kinds = (kind,) if kind in STANDARD_KINDS and not excluded else ()
-            elif card in not_severe:
-                kinds = ("chronic", "non_severe")
-            else:
-                kinds = ("severe", "chronic", "non_severe")
-        lists = [buckets.get((front, diagnosis, kind), ()) for kind in kinds]
-        lists = [positions for positions in lists if positions]
-        candidates = lists[0] if len(lists) == 1 else sorted(p for positions in lists for p in positions)
-        if not candidates:
-            raise DataError(f"view: no card back fits {card}: no game is consistent with this view")
-        # ``rng.choice(candidates)``, which is this very draw, without its checks.
-        backs[card] = take(candidates[randbelow(len(candidates))])
-    # Cards never seen fit every free back; nothing reads the class lists any more, so a draw
-    # only leaves the free list (``randrange(n)`` draws what ``choice`` of n items would).
-    alive = sorted(position for positions in buckets.values() for position in positions)
-    for card in unseen:
-        if not alive:
-            raise DataError(f"view: no card back fits {card}: no game is consistent with this view")
-        backs[card] = alive.pop(randbelow(len(alive)))  # = rng.randrange(len(alive))
-    return backs
+    return [*groups[0], *groups[1], *groups[2]]
+
+
+def _possible_kinds(entry: dict[str, Any], priority_known: bool, not_severe: bool) -> tuple[str, ...]:
+    """The kinds a card may be, from what its front, a known priority (I2) and a survived check
+    (I4) tell."""
+    front = entry["front"]
+    if front != "standard":
+        return (front,)
+    if priority_known:
+        kind = entry["kind"]
+        return (kind,) if kind in STANDARD_KINDS and not (kind == "severe" and not_severe) else ()
+    if not_severe:
+        return ("chronic", "non_severe")
+    return ("severe", "chronic", "non_severe")
 
 
 def _below(rng: random.Random) -> Callable[[int], int]:

@@ -305,75 +305,77 @@ def spectator_view(game: Game) -> dict[str, Any]:
     return _view(game, None, Seat(game, None))
 
 
+def _player_view(game: Game, static: _Static, knower: Seat, player: PlayerState) -> dict[str, Any]:
+    """One player's board, tracks and supply as ``knower`` sees them (its patients as shown are
+    kept per card, level of knowledge and state: nothing else decides them)."""
+    full = knower.full
+    priority = knower.priority
+    slots = static.slots
+    terminals = static.terminals
+    spaces = player.hospital
+    names = _SPACE_NAMES if len(spaces) <= len(_SPACE_NAMES) else _space_names(len(spaces))
+    hospital: dict[str, Any] = {}
+    for index, slot in enumerate(spaces):
+        if slot is None:
+            hospital[names[index]] = None
+            continue
+        card = slot.card
+        level = 2 if card in full else 1 if card in priority else 0
+        key = (card, level, slot.time, slot.revealed, slot.placed)
+        shown = slots.get(key)
+        if shown is None:
+            shown = slots[key] = _slot_view(game, static, level, slot)
+        hospital[names[index]] = shown
+    shown_terminals = []
+    for patient in player.terminals:
+        held = (patient.card, patient.time, patient.treated, patient.ever_treated)
+        shown = terminals.get(held)
+        if shown is None:
+            shown = terminals[held] = _terminal_state(game.cards[patient.card], patient)
+        shown_terminals.append(shown)
+    # The keys of _counters, then the board: one dict display is the cheapest to build.
+    (
+        quality,
+        vp,
+        credits,
+        treated,
+        diagnostics,
+        healing,
+        staff,
+        staff_available,
+        congress,
+        helicopters,
+        outpatient_clinics,
+        clinical_trials,
+    ) = _NUMBERS(player)
+    return {
+        "quality": quality,
+        "vp": vp,
+        "credits": credits,
+        "treated": treated,
+        "diagnostics": diagnostics,
+        "healing": healing,
+        "staff": staff,
+        "staff_available": staff_available,
+        "congress": congress,
+        "helicopters": helicopters,
+        "outpatient_clinics": outpatient_clinics,
+        "clinical_trials": clinical_trials,
+        "spaces": len(spaces),
+        "hospital": hospital,
+        "terminals": shown_terminals,
+        "pending": list(player.pending),
+        "passed": player.passed,
+        "score": vp + quality,  # R4, as PlayerState.score
+    }
+
+
 def _view(game: Game, viewer: int | None, knower: Seat) -> dict[str, Any]:
     """Views share their unchanging parts (``card_ids``, ``catalogue``, ``config``, the entries
     of ``cards``, patients as shown) with other views of the same game: treat a view as
     read-only, and copy it (``copy.deepcopy``) before changing it."""
     static = _static(game)
-    full = knower.full
-    priority = knower.priority
-    slots = static.slots
-    terminals = static.terminals
-    players = []
-    for player in game.players:
-        spaces = player.hospital
-        names = _SPACE_NAMES if len(spaces) <= len(_SPACE_NAMES) else _space_names(len(spaces))
-        hospital: dict[str, Any] = {}
-        for index, slot in enumerate(spaces):
-            if slot is None:
-                hospital[names[index]] = None
-                continue
-            card = slot.card
-            level = 2 if card in full else 1 if card in priority else 0
-            key = (card, level, slot.time, slot.revealed, slot.placed)
-            shown = slots.get(key)
-            if shown is None:
-                shown = slots[key] = _slot_view(game, static, level, slot)
-            hospital[names[index]] = shown
-        shown_terminals = []
-        for patient in player.terminals:
-            held = (patient.card, patient.time, patient.treated, patient.ever_treated)
-            shown = terminals.get(held)
-            if shown is None:
-                shown = terminals[held] = _terminal_state(game.cards[patient.card], patient)
-            shown_terminals.append(shown)
-        # The keys of _counters, then the board: one dict display is the cheapest to build.
-        (
-            quality,
-            vp,
-            credits,
-            treated,
-            diagnostics,
-            healing,
-            staff,
-            staff_available,
-            congress,
-            helicopters,
-            outpatient_clinics,
-            clinical_trials,
-        ) = _NUMBERS(player)
-        players.append(
-            {
-                "quality": quality,
-                "vp": vp,
-                "credits": credits,
-                "treated": treated,
-                "diagnostics": diagnostics,
-                "healing": healing,
-                "staff": staff,
-                "staff_available": staff_available,
-                "congress": congress,
-                "helicopters": helicopters,
-                "outpatient_clinics": outpatient_clinics,
-                "clinical_trials": clinical_trials,
-                "spaces": len(spaces),
-                "hospital": hospital,
-                "terminals": shown_terminals,
-                "pending": list(player.pending),
-                "passed": player.passed,
-                "score": vp + quality,  # R4, as PlayerState.score
-            }
-        )
+    players = [_player_view(game, static, knower, player) for player in game.players]
     deck_known = knower.deck_known()
     # The keys of _flow written out, so that the view is one dict display built at its full
     # size (a test checks they are the state's, in order).
