@@ -53,71 +53,10 @@ class ObservationEncoder:
         self.layout = layout
         self.normalize = normalize
         names = layout.feature_names()
-        bounds = game_bounds(config, deck, players)
-        limits = {name: item.limit for name, item in config.market.items()}
-        price = {name: item.price for name, item in config.market.items()}
-        card_credits = max(card.credits for card in deck)
-        card_vp = max(card.vp for card in deck)
-        start = config.start
-        most_spaces = layout.spaces
-        counters = {
-            "quality": (bounds.min_score - start["vp"], start["quality"], start["quality"]),
-            "vp": (start["vp"], bounds.max_score - start["quality"], 30),
-            "credits": (0, bounds.spendable, 10),
-            "treated": (0, bounds.draws, 10),
-            "diagnostics": (0, bounds.spendable // price["diagnostics"], 10),
-            "healing": (0, bounds.spendable // price["healing"], 10),
-            "staff": (0, start["staff"] + bounds.spendable // price["staff"], 3),
-            "staff_available": (0, start["staff"] + bounds.spendable // price["staff"], 3),
-            "congress": (0, bounds.spendable // price["congress"], 3),
-            "helicopters": (0, bounds.spendable // price["helicopter"], 3),
-            "outpatient_clinics": (
-                0,
-                limits["outpatient_clinic"] or 0,
-                max(limits["outpatient_clinic"] or 1, 1),
-            ),
-            "clinical_trials": (0, limits["clinical_trial"] or 0, max(limits["clinical_trial"] or 1, 1)),
-            "spaces": (0, most_spaces, most_spaces),
-            "score": (bounds.min_score, bounds.max_score, 40),
-        }
-        card_fields = {
-            "diagnosis": (0, layout.max_cost, layout.max_cost),
-            "healing": (0, layout.max_cost, layout.max_cost),
-            "credits": (0, card_credits, max(card_credits, 1)),
-            "vp": (0, card_vp, max(card_vp, 1)),
-            "time": (0, config.rounds, config.rounds),
-            "placed": (0, layout.max_cost, layout.max_cost),
-        }
-        deck_size = len(deck)
-        game_fields = {
-            "round": (0, config.rounds, config.rounds),
-            "rounds": (0, config.rounds, config.rounds),
-            "num_players": (1, 4, 4),
-            "deck_count": (0, deck_size, deck_size),
-            "discard_count": (0, deck_size, deck_size),
-        }
+        ranges = _field_ranges(layout, config, deck, players)
         low, high, scale, keep = [], [], [], []
         for index, name in enumerate(names):
-            drop = False
-            field = name
-            seat_match = _SEAT.match(name)
-            if seat_match:
-                rel, field = int(seat_match.group(1)), seat_match.group(2)
-                drop = rel >= players or field == "present"
-            place_match = _CARD_PLACE.match(field)
-            if place_match:
-                place, field = place_match.groups()
-                terminal_field = field in ("front=terminal", "kind=terminal")
-                drop = drop or (terminal_field and not place.startswith("deck"))
-                lo, hi, sc = card_fields.get(field, (0, 1, 1))
-            elif field in counters:
-                lo, hi, sc = counters[field]
-            elif field in game_fields:
-                lo, hi, sc = game_fields[field]
-                drop = drop or field in ("rounds", "num_players")
-            else:
-                lo, hi, sc = 0, 1, 1
-                drop = drop or field == "phase=cleanup"
+            lo, hi, sc, drop = _range_of(name, players, ranges)
             low.append(lo)
             high.append(hi)
             scale.append(sc)
@@ -145,3 +84,85 @@ class ObservationEncoder:
             return raw
         scaled: np.ndarray = raw[self._keep] * self._inverse
         return scaled
+
+
+Range = tuple[int, int, int]
+
+
+def _field_ranges(
+    layout: Layout, config: Config, deck: list[CardSpec], players: int
+) -> dict[str, dict[str, Range]]:
+    """Each field's (lowest, highest, scale), for the counters, the card fields and the game
+    fields, from the configuration, the deck and the proven bounds."""
+    bounds = game_bounds(config, deck, players)
+    limits = {name: item.limit for name, item in config.market.items()}
+    price = {name: item.price for name, item in config.market.items()}
+    card_credits = max(card.credits for card in deck)
+    card_vp = max(card.vp for card in deck)
+    start = config.start
+    most_spaces = layout.spaces
+    counters = {
+        "quality": (bounds.min_score - start["vp"], start["quality"], start["quality"]),
+        "vp": (start["vp"], bounds.max_score - start["quality"], 30),
+        "credits": (0, bounds.spendable, 10),
+        "treated": (0, bounds.draws, 10),
+        "diagnostics": (0, bounds.spendable // price["diagnostics"], 10),
+        "healing": (0, bounds.spendable // price["healing"], 10),
+        "staff": (0, start["staff"] + bounds.spendable // price["staff"], 3),
+        "staff_available": (0, start["staff"] + bounds.spendable // price["staff"], 3),
+        "congress": (0, bounds.spendable // price["congress"], 3),
+        "helicopters": (0, bounds.spendable // price["helicopter"], 3),
+        "outpatient_clinics": (
+            0,
+            limits["outpatient_clinic"] or 0,
+            max(limits["outpatient_clinic"] or 1, 1),
+        ),
+        "clinical_trials": (0, limits["clinical_trial"] or 0, max(limits["clinical_trial"] or 1, 1)),
+        "spaces": (0, most_spaces, most_spaces),
+        "score": (bounds.min_score, bounds.max_score, 40),
+    }
+    card_fields = {
+        "diagnosis": (0, layout.max_cost, layout.max_cost),
+        "healing": (0, layout.max_cost, layout.max_cost),
+        "credits": (0, card_credits, max(card_credits, 1)),
+        "vp": (0, card_vp, max(card_vp, 1)),
+        "time": (0, config.rounds, config.rounds),
+        "placed": (0, layout.max_cost, layout.max_cost),
+    }
+    deck_size = len(deck)
+    game_fields = {
+        "round": (0, config.rounds, config.rounds),
+        "rounds": (0, config.rounds, config.rounds),
+        "num_players": (1, 4, 4),
+        "deck_count": (0, deck_size, deck_size),
+        "discard_count": (0, deck_size, deck_size),
+    }
+    return {"counters": counters, "cards": card_fields, "game": game_fields}
+
+
+def _range_of(
+    name: str, players: int, ranges: dict[str, dict[str, Range]]
+) -> tuple[int, int, int, bool]:
+    """(lowest, highest, scale, dropped by the normalised encoding) of one feature."""
+    counters, card_fields, game_fields = ranges["counters"], ranges["cards"], ranges["game"]
+    drop = False
+    field = name
+    seat_match = _SEAT.match(name)
+    if seat_match:
+        rel, field = int(seat_match.group(1)), seat_match.group(2)
+        drop = rel >= players or field == "present"
+    place_match = _CARD_PLACE.match(field)
+    if place_match:
+        place, field = place_match.groups()
+        terminal_field = field in ("front=terminal", "kind=terminal")
+        drop = drop or (terminal_field and not place.startswith("deck"))
+        lo, hi, sc = card_fields.get(field, (0, 1, 1))
+    elif field in counters:
+        lo, hi, sc = counters[field]
+    elif field in game_fields:
+        lo, hi, sc = game_fields[field]
+        drop = drop or field in ("rounds", "num_players")
+    else:
+        lo, hi, sc = 0, 1, 1
+        drop = drop or field == "phase=cleanup"
+    return lo, hi, sc, drop

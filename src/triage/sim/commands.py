@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from rich.console import Console
@@ -20,6 +21,10 @@ from rich.progress import (
 )
 from rich.text import Text
 
+if TYPE_CHECKING:  # the commands import their machinery when they run, keeping --help fast
+    from triage.sim.games import SimJob
+    from triage.sim.runner import SimResult
+
 
 class GamesPerSecond(ProgressColumn):
     """The games-per-second rate of the progress bar."""
@@ -29,7 +34,7 @@ class GamesPerSecond(ProgressColumn):
         return Text("-- games/s" if speed is None else f"{speed:,.1f} games/s")
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     typer.echo(f"triage: {message}", err=True)
     raise typer.Exit(2)
 
@@ -65,7 +70,7 @@ def simulate(
     from triage.bots import make_bot, seat_names
     from triage.options import game_settings
     from triage.sim.games import SimJob
-    from triage.sim.runner import default_workers, job_metadata, run_local, run_ray, write_results
+    from triage.sim.runner import default_workers, job_metadata, write_results
 
     game_config, game_deck = game_settings(config, deck, set_)
     if not out.name.endswith(".parquet"):
@@ -82,34 +87,8 @@ def simulate(
         job.check_games(games)
     except ValueError as error:
         _fail(str(error))
-    console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        GamesPerSecond(),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-        console=console,
-        disable=quiet,
-    )
     start = time.perf_counter()
-    with progress:
-        task = progress.add_task("games", total=games)
-
-        def advance(count: int) -> None:
-            progress.advance(task, count)
-
-        if ray is not None:
-            try:
-                result = run_ray(job, games, ray, workers, advance)
-            except ImportError:
-                _fail("--ray: Ray is not installed (pip install 'triage[sim]')")
-            except (ConnectionError, RuntimeError, ValueError) as error:
-                _fail(f"--ray {ray}: cannot use this Ray cluster ({error})")
-        else:
-            result = run_local(job, games, workers or default_workers(), advance)
+    result = _play_with_progress(job, games, ray, workers, quiet)
     seconds = time.perf_counter() - start
     files = write_results(result, out, job_metadata(job, games))
     where = f"Ray ({ray})" if ray is not None else f"{workers or default_workers()} local worker(s)"
@@ -120,6 +99,39 @@ def simulate(
     from triage.sim.report import summary_text
 
     typer.echo(summary_text(result.players.to_pandas()))
+
+
+def _play_with_progress(
+    job: SimJob, games: int, ray: str | None, workers: int | None, quiet: bool
+) -> SimResult:
+    """Play the job locally or on Ray, with a progress bar on standard error."""
+    from triage.sim.runner import default_workers, run_local, run_ray
+
+    progress = Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        GamesPerSecond(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+    )
+    with progress:
+        task = progress.add_task("games", total=games)
+
+        def advance(count: int) -> None:
+            progress.advance(task, count)
+
+        if ray is None:
+            return run_local(job, games, workers or default_workers(), advance)
+        try:
+            return run_ray(job, games, ray, workers, advance)
+        except ImportError:
+            _fail("--ray: Ray is not installed (pip install 'triage[sim]')")
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            _fail(f"--ray {ray}: cannot use this Ray cluster ({error})")
 
 
 def report(
