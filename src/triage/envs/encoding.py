@@ -247,8 +247,8 @@ class Layout(ActionSpace):
 
     def observe_game(self, game: Game, seat: int, memo: dict[Any, Any] | None = None) -> np.ndarray:
         """:meth:`observe` of ``view(game, seat)`` without building the view: the same vector
-        (a test checks it over thousands of positions), read through the view's own
-        :func:`~triage.engine.views.card_view` with the seat's knowledge only (I1-I4).
+        (a test checks it over thousands of positions), read through the observer
+        (:class:`~triage.engine.observer.Seat`) with the seat's knowledge only (I1-I4).
 
         ``memo``, a dict kept with this one game (a :class:`~triage.envs.table.Table` keeps it),
         holds the seat's last numbers for each other player, reused while that player's state
@@ -256,27 +256,51 @@ class Layout(ActionSpace):
         random play another player's part is unchanged at two thirds of a seat's observations.
 
         Written into an ``array('f')`` (a Python-level write there costs about half of one into
-        a NumPy array) that the returned float32 vector then shares without a copy. This runs
-        at every step of every adapter, so it is one function with its loops inline."""
+        a NumPy array) that the returned float32 vector then shares without a copy."""
         fitted = self._fitted
-        memory = self._memory
-        if fitted[0] is not game.cards or fitted[1] is not game.config or fitted[3] != memory.generation:
+        if (
+            fitted[0] is not game.cards
+            or fitted[1] is not game.config
+            or fitted[3] != self._memory.generation
+        ):
             self._fit(game)
-        contents = fitted[2]
         vector = self._zeros[:]
-        players = game.players
-        count = len(players)
-        turn = game.turn
         knower = Seat(game, seat)
-        full = knower.full
-        priority = knower.priority
-        not_severe = knower.cleared()
+        self._put_head(vector, game, seat, knower)
+        count = len(game.players)
+        size = self._player_size
+        turn, active, first = game.turn, game.active, game.first_player
+        for rel in range(min(MAX_PLAYERS, count)):
+            other = (seat + rel) % count
+            start = self._players_at + rel * size
+            if memo is not None and rel:  # the seat's own part changes with each of its actions
+                stamp = (
+                    game.stamps[other],
+                    knower.full,
+                    knower.priority,
+                    other == turn,
+                    other == active,
+                    other == first,
+                )
+                kept = memo.get((seat, other))
+                if kept is not None and kept[0] == stamp:
+                    vector[start : start + size] = kept[1]
+                    continue
+            self._put_player_part(vector, start, game, other, knower)
+            if memo is not None and rel:
+                memo[seat, other] = (stamp, vector[start : start + size])
+        return np.frombuffer(vector, _FLOAT32)
+
+    def _put_head(self, vector: array, game: Game, seat: int, knower: Seat) -> None:
+        """The game's entries and the deck peek (the known positions of its top cards, I3)."""
+        players = game.players
+        turn = game.turn
         _HEAD.pack_into(
             vector,
             0,
             game.round,
             game.config.rounds,
-            count,
+            len(players),
             *_PHASE_HOT[game.phase],
             turn == seat,
             turn == seat and bool(players[seat].pending),
@@ -285,86 +309,67 @@ class Layout(ActionSpace):
         )
         top = knower.deck_peek(DECK_PEEK)
         vector[_DECK_AT : _DECK_AT + len(top) * _PEEK_SIZE : _PEEK_SIZE] = _ONES[len(top)]  # exists
-        remembered = memory.cards
-        if any(top):
-            at = _DECK_AT
-            for card in top:
-                if card is not None:
-                    vector[at + 1] = 1.0
-                    # The key of _card_features (no Time off the board), inline to save a call.
-                    ns = card in not_severe
-                    features = remembered.get(
-                        (contents[card], 2 if card in full else 1 if card in priority else 0, None, ns)
-                    )
-                    if features is None:
-                        features = _card_features(memory, contents, game, knower, card, None, ns)
-                    vector[at + 2 : at + _PEEK_SIZE] = features
-                at += _PEEK_SIZE
-        at = self._players_at
-        size = self._player_size
-        active = game.active
-        first = game.first_player
-        slot_size = _SLOT_SIZE
-        terminals_at = _PLAYER_HEAD + self.spaces * _SLOT_SIZE
-        pending_at = terminals_at + self.terminals * _TERMINAL_SIZE
+        if not any(top):
+            return
+        memory = self._memory
+        contents = self._fitted[2]
+        not_severe = knower.cleared()
+        at = _DECK_AT
+        for card in top:
+            if card is not None:
+                vector[at + 1] = 1.0
+                # The key of _card_features (no Time off the board), inline to save a call.
+                ns = card in not_severe
+                features = memory.cards.get((contents[card], knower.level(card), None, ns))
+                if features is None:
+                    features = _card_features(memory, contents, game, knower, card, None, ns)
+                vector[at + 2 : at + _PEEK_SIZE] = features
+            at += _PEEK_SIZE
+
+    def _put_player_part(self, vector: array, start: int, game: Game, other: int, knower: Seat) -> None:
+        """Player ``other``'s entries, board, terminal and pending patients as the seat knows
+        them, from ``start``."""
+        memory = self._memory
+        contents = self._fitted[2]
+        full, priority, not_severe = knower.full, knower.priority, knower.cleared()
+        player = game.players[other]
+        numbers = _numbers(player)  # quality, vp, ...: the score is their sum (R4)
+        _PLAYER_ENTRIES.pack_into(
+            vector,
+            4 * start,
+            1.0,  # present
+            *numbers,
+            len(player.hospital),
+            player.passed,
+            numbers[0] + numbers[1],
+            other == game.turn,
+            other == game.active,
+            other == game.first_player,
+        )
         slots = memory.slots
-        cards = game.cards
-        stamps = game.stamps
-        for rel in range(min(MAX_PLAYERS, count)):
-            other = (seat + rel) % count
-            start = at + rel * size
-            if memo is not None and rel:  # the seat's own part changes with each of its actions
-                stamp = (stamps[other], full, priority, other == turn, other == active, other == first)
-                kept = memo.get((seat, other))
-                if kept is not None and kept[0] == stamp:
-                    vector[start : start + size] = kept[1]
-                    continue
-            player = players[other]
-            numbers = _numbers(player)  # quality, vp, ...: the score is their sum (R4)
-            _PLAYER_ENTRIES.pack_into(
-                vector,
-                4 * start,
-                1.0,  # present
-                *numbers,
-                len(player.hospital),
-                player.passed,
-                numbers[0] + numbers[1],
-                other == turn,
-                other == active,
-                other == first,
+        slot_at = start + _PLAYER_HEAD
+        for slot in player.hospital:
+            if slot is not None:
+                card = slot.card
+                level = 2 if card in full else 1 if card in priority else 0
+                key = (contents[card], level, slot.time, slot.revealed, slot.placed, card in not_severe)
+                features = slots.get(key)
+                if features is None:
+                    features = slots[key] = _slot_features(memory, contents, game, knower, slot)
+                vector[slot_at : slot_at + _SLOT_SIZE] = features
+            slot_at += _SLOT_SIZE
+        terminal_at = start + _PLAYER_HEAD + self.spaces * _SLOT_SIZE
+        for patient in player.terminals:
+            spec = game.cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
+            _TERMINAL_ENTRIES.pack_into(
+                vector, 4 * terminal_at, 1.0, patient.time, patient.treated, spec.credits, spec.vp
             )
-            slot_at = start + _PLAYER_HEAD
-            for slot in player.hospital:
-                if slot is not None:
-                    card = slot.card
-                    key = (
-                        contents[card],
-                        2 if card in full else 1 if card in priority else 0,
-                        slot.time,
-                        slot.revealed,
-                        slot.placed,
-                        card in not_severe,
-                    )
-                    features = slots.get(key)
-                    if features is None:
-                        features = slots[key] = _slot_features(memory, contents, game, knower, slot)
-                    vector[slot_at : slot_at + slot_size] = features
-                slot_at += slot_size
-            terminal_at = start + terminals_at
-            for patient in player.terminals:
-                spec = cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
-                _TERMINAL_ENTRIES.pack_into(
-                    vector, 4 * terminal_at, 1.0, patient.time, patient.treated, spec.credits, spec.vp
-                )
-                terminal_at += _TERMINAL_SIZE
-            card_at = start + pending_at
-            for card in player.pending:  # only while admitting: the plain call will do
-                features = _card_features(memory, contents, game, knower, card, None, card in not_severe)
-                vector[card_at : card_at + _CARD_SIZE] = features
-                card_at += _CARD_SIZE
-            if memo is not None and rel:
-                memo[seat, other] = (stamp, vector[start : start + size])
-        return np.frombuffer(vector, _FLOAT32)
+            terminal_at += _TERMINAL_SIZE
+        card_at = start + _PLAYER_HEAD + self.spaces * _SLOT_SIZE + self.terminals * _TERMINAL_SIZE
+        for card in player.pending:  # only while admitting: the plain call will do
+            features = _card_features(memory, contents, game, knower, card, None, card in not_severe)
+            vector[card_at : card_at + _CARD_SIZE] = features
+            card_at += _CARD_SIZE
 
     @cached_property
     def _zeros(self) -> array:
