@@ -160,7 +160,8 @@ class _Turn:
 
     def power(self, token: str, congress: bool) -> int:
         me = self.me
-        return getattr(me, token) + me.staff_available + (me.congress if congress else 0)
+        tokens: int = getattr(me, token)
+        return tokens + me.staff_available + (me.congress if congress else 0)
 
     def can_buy(self, item: str) -> bool:
         market = self.market.get(item)
@@ -244,7 +245,7 @@ class _Turn:
 
     def choose(self) -> Action:
         for name in PRIORITIES:
-            action = getattr(self, name)()
+            action: Action | None = getattr(self, name)()
             if action is not None:
                 return action
         return {"type": "pass"}

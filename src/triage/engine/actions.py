@@ -56,7 +56,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import not_
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from triage.engine.config import ITEM_HOLDING, MARKET_ITEMS
 from triage.engine.state import BASE_SPACES
@@ -288,7 +289,18 @@ class _Plan:
     """What listing and applying ids needs for one card table and configuration, with memos:
     the ids of one patient's payment mixes depend on a few small numbers only."""
 
-    __slots__ = ("cards", "config", "space", "table", "offsets", "ids", "buys", "paid_memo", "admission_memo")
+    __slots__ = (
+        "admission_memo",
+        "buys",
+        "cards",
+        "config",
+        "fields_memo",
+        "ids",
+        "offsets",
+        "paid_memo",
+        "space",
+        "table",
+    )
 
     def __init__(self, cards: Any, config: Any) -> None:
         self.cards = cards
@@ -301,7 +313,7 @@ class _Plan:
         prices = tuple((market.price, market.limit) for market in config.market.values())
         self.buys = _buy_table(self.offsets["buy"], prices)
         # Shared by every plan of one index shape: the ids depend on nothing else.
-        self.paid_memo, self.admission_memo = _memos(self.space)
+        self.paid_memo, self.fields_memo, self.admission_memo = _memos(self.space)
 
     def admission_ids(self, pending: int, hospital: list[Any]) -> tuple[int, ...]:
         """A4: the ids of admitting each of ``pending`` patients to each free space, or of
@@ -315,23 +327,32 @@ class _Plan:
         return tuple(base + i for i in range(pending))
 
     def paid_ids(self, group: PaymentGroup) -> tuple[int, ...]:
-        """T1, T2, T5, T6: the ids of a payment group: every mix paying a diagnosis or a
-        treatment, every amount up to a heal's need and every mix paying it (memoized)."""
+        """The ids of :meth:`paid_fields` (memoized)."""
         ids = self.paid_memo.get(group)
         if ids is None:
-            block, target, cost, tokens, staff, congress = group
             id_of = self.ids
-            found: list[int] = []
+            block = group[0]
+            ids = self.paid_memo[group] = tuple(id_of[block, fields] for fields in self.paid_fields(group))
+        return ids
+
+    def paid_fields(self, group: PaymentGroup) -> tuple[tuple[int, ...], ...]:
+        """T1, T2, T5, T6: the field values of a payment group's actions in id order: every mix
+        paying a diagnosis or a treatment, every amount up to a heal's need and every mix paying
+        it (memoized)."""
+        found = self.fields_memo.get(group)
+        if found is None:
+            block, target, cost, tokens, staff, congress = group
+            fields: list[tuple[int, ...]] = []
             for amount in range(1, cost + 1) if block == "heal" else (cost,):
                 for mix in payment_mixes(amount, tokens, staff, congress):
                     if block == "diagnose":
-                        found.append(id_of["diagnose", (target, *mix)])
+                        fields.append((target, *mix))
                     elif block == "heal":
-                        found.append(id_of["heal", (target, amount - 1, *mix)])
-                    else:
-                        found.append(id_of["treat", (target, 1 if mix[0] else 2 if mix[1] else 0)])
-            ids = self.paid_memo[group] = tuple(found)
-        return ids
+                        fields.append((target, amount - 1, *mix))
+                    else:  # a treatment costs one unit (T5): its payer
+                        fields.append((target, 1 if mix[0] else 2 if mix[1] else 0))
+            found = self.fields_memo[group] = tuple(fields)
+        return found
 
 
 _PLANS: dict[Any, _Plan] = {}
@@ -359,8 +380,8 @@ def _buy_table(base: int, prices: tuple[tuple[int, int | None], ...]) -> tuple[t
 
 
 @lru_cache(maxsize=64)
-def _memos(space: ActionSpace) -> tuple[dict[Any, tuple[int, ...]], ...]:
-    return {}, {}
+def _memos(space: ActionSpace) -> tuple[dict[Any, Any], ...]:
+    return {}, {}, {}
 
 
 def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int, int]:
@@ -385,7 +406,7 @@ def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int, int]:
     return BASE_SPACES + sum(limits), max(config.arrivals, 1), terminals, largest, diagnosis
 
 
-def _plan(game: "Game") -> _Plan:
+def _plan(game: Game) -> _Plan:
     """The plan of ``game``'s deck and configuration: one per card table, or one per deck key
     (``Game.deck_key``) and configuration for deals of a shared deck, which hold the same
     contents under other handles (the plan depends on the contents only)."""
@@ -407,7 +428,7 @@ def _plan(game: "Game") -> _Plan:
     return plan
 
 
-def action_space(game: "Game") -> ActionSpace:
+def action_space(game: Game) -> ActionSpace:
     """The action index of ``game``'s configuration and deck (worked out once per card table,
     or per shared deck, and configuration)."""
     return _plan(game).space
@@ -421,7 +442,7 @@ def _space_of_sizes(*shape: int) -> ActionSpace:
 # ---------------------------------------------------------------------- a position's ids
 
 
-def legal_action_ids(game: "Game", player: int | None = None, grouped: bool = False) -> list[int]:
+def legal_action_ids(game: Game, player: int | None = None, grouped: bool = False) -> list[int]:
     """The engine's one listing of legal moves: the ids of ``game.legal_actions(player)``, in
     the same order (see the module doc). With ``grouped``, each diagnosis, heal and treatment
     stands as one :data:`PaymentGroup` instead of its ids (:func:`legal_groups`)."""
@@ -475,10 +496,12 @@ def legal_action_ids(game: "Game", player: int | None = None, grouped: bool = Fa
         found = paid_memo.get(group)
         ids.extend(found if found is not None else plan.paid_ids(group))
     if state.terminals:  # T5: one unit of healing for each untreated terminal patient
-        means = (min(healing, 1), min(staff, 1), min(congress, 1))
+        has_healing = 1 if healing else 0
+        has_staff = 1 if staff else 0
+        has_congress = 1 if congress else 0
         for number, patient in enumerate(state.terminals):
             if not patient.treated:
-                group = ("treat", number, 1, *means)
+                group = ("treat", number, 1, has_healing, has_staff, has_congress)
                 if grouped:
                     if payable("treat", 1, healing + staff + congress):
                         ids.append(group)
@@ -510,21 +533,46 @@ def legal_action_ids(game: "Game", player: int | None = None, grouped: bool = Fa
     return ids
 
 
-def legal_groups(game: "Game", seat: int) -> list[int | PaymentGroup]:
+def legal_groups(game: Game, seat: int) -> list[int | PaymentGroup]:
     """The bounded form of :func:`legal_action_ids` (its length grows with the patients, not
     with the holdings): the ids, except that each payment group stands for all of its ids."""
     return legal_action_ids(game, seat, grouped=True)  # type: ignore[return-value]
 
 
-def legal_actions(game: "Game", player: int | None = None) -> list[Action]:
-    """The actions (dict form) of :func:`legal_action_ids`, in the same order."""
-    ids = legal_action_ids(game, player)
-    if not ids:
+def legal_actions(game: Game, player: int | None = None) -> list[Action]:
+    """The actions (dict form) of :func:`legal_action_ids`, in the same order: its bounded form,
+    each payment group's actions, and each run of ids of one block, built at once."""
+    seat = game.turn
+    if seat is None or (player is not None and player != seat):
         return []
-    space = game._id_plan.space  # set by the listing
-    board = board_of(game, game.turn)  # type: ignore[arg-type]  # a listing means a seat to decide
-    table = space.table
-    return [_BUILD[table[action_id][0]](space, board, table[action_id][1]) for action_id in ids]
+    plan = game._id_plan or _plan(game)
+    space = plan.space
+    table = plan.table
+    state = game.players[seat]
+    if game.resolving == seat and state.pending:  # A4: admissions or rejections, one block
+        ids = legal_action_ids(game, seat)
+        many = [table[action_id][1] for action_id in ids]
+        return _BUILD[table[ids[0]][0]](space, _pending_board(state.pending), many)
+    board = board_of(game, seat)
+    actions: list[Action] = []
+    run: list[tuple[int, ...]] = []
+    run_block = ""
+    for entry in legal_action_ids(game, seat, True):
+        if entry.__class__ is tuple:
+            if run:
+                actions += _BUILD[run_block](space, board, run)
+                run = []
+            actions += _BUILD[entry[0]](space, board, plan.paid_fields(entry))
+            continue
+        block, fields = table[entry]
+        if block != run_block and run:
+            actions += _BUILD[run_block](space, board, run)
+            run = []
+        run_block = block
+        run.append(fields)
+    if run:
+        actions += _BUILD[run_block](space, board, run)
+    return actions
 
 
 # ---------------------------------------------------------------------- integers <-> dicts
@@ -538,81 +586,130 @@ class Board(NamedTuple):
     pending: Sequence[str]
     #: Per hospital space (0-based), its patient's card or None.
     spaces: Sequence[str | None]
-    #: Per hospital space, its patient's printed Diagnostics cost (0 where empty, T1).
-    diagnoses: Sequence[int]
+    #: The printed Diagnostics cost (T1, on the front: public) of at least the hospital's cards.
+    diagnosis: Mapping[str, int]
     #: The terminal patients' cards (T5), in order.
     terminals: Sequence[str]
     #: The means of T6's default payment: Diagnostics, Healing, available Staff, Congress.
-    means: Mapping[str, int]
+    means: tuple[int, int, int, int]
 
 
-def board_of(game: "Game", seat: int) -> Board:
+class _Diagnoses(Mapping[str, int]):
+    """A card table's Diagnostics costs, read on demand (a listing rarely needs one)."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Mapping[str, Any]) -> None:
+        self.cards = cards
+
+    def __getitem__(self, card: str) -> int:
+        return self.cards[card].diagnosis or 0  # type: ignore[no-any-return]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+def _pending_board(pending: Sequence[str]) -> Board:
+    """A board of pending cards only: what an admission's actions name (A4)."""
+    return tuple.__new__(Board, (pending, (), _NO_CARDS, (), (0, 0, 0, 0)))  # Board(...), without its checks
+
+
+_NO_CARDS: Mapping[str, int] = {}
+
+
+def board_of(game: Game, seat: int) -> Board:
     """``seat``'s board in ``game``."""
     state = game.players[seat]
-    cards = game.cards
-    spaces = [None if slot is None else slot.card for slot in state.hospital]
-    return Board(
-        state.pending,
-        spaces,
-        [0 if card is None else cards[card].diagnosis or 0 for card in spaces],
-        [patient.card for patient in state.terminals],
-        {
-            "diagnostics": state.diagnostics,
-            "healing": state.healing,
-            "staff": state.staff_available,
-            "congress": state.congress,
-        },
+    return tuple.__new__(  # Board(...), without its argument checks: a listing builds one each time
+        Board,
+        (
+            state.pending,
+            [None if slot is None else slot.card for slot in state.hospital],
+            _Diagnoses(game.cards),
+            [patient.card for patient in state.terminals],
+            (state.diagnostics, state.healing, state.staff_available, state.congress),
+        ),
     )
 
 
-def _pay(cost: int, staff: int, congress: int) -> dict[str, int]:
-    return {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
+# Per block, the dict actions of field tuples on a board, trusting that the slots exist: the
+# one place where a block's fields become an action (a listing builds a payment group at once).
+Fields = Sequence[tuple[int, ...]]
 
 
-def _build_admit(space: ActionSpace, board: Board, f: tuple[int, ...]) -> Action:
-    return {"type": "admit", "card": board.pending[f[0]], "space": f[1] + 1}
+def _build_admit(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [{"type": "admit", "card": board.pending[f[0]], "space": f[1] + 1} for f in many]
 
 
-def _build_reject(space: ActionSpace, board: Board, f: tuple[int, ...]) -> Action:
-    return {"type": "reject", "card": board.pending[f[0]]}
+def _build_reject(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [{"type": "reject", "card": board.pending[f[0]]} for f in many]
 
 
-def _build_diagnose(space: ActionSpace, board: Board, f: tuple[int, ...]) -> Action:
-    return {"type": "diagnose", "patient": board.spaces[f[0]], "pay": _pay(board.diagnoses[f[0]], f[1], f[2])}
+def _build_diagnose(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [
+        {
+            "type": "diagnose",
+            "patient": board.spaces[f[0]],
+            "pay": {
+                "tokens": board.diagnosis[board.spaces[f[0]]] - f[1] - f[2],
+                "staff": f[1],
+                "congress": f[2],
+            },
+        }
+        for f in many
+    ]
 
 
-def _build_heal(space: ActionSpace, board: Board, f: tuple[int, ...]) -> Action:
-    amount = f[1] + 1
-    return {"type": "heal", "patient": board.spaces[f[0]], "amount": amount, "pay": _pay(amount, f[2], f[3])}
+def _build_heal(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [
+        {
+            "type": "heal",
+            "patient": board.spaces[f[0]],
+            "amount": f[1] + 1,
+            "pay": {"tokens": f[1] + 1 - f[2] - f[3], "staff": f[2], "congress": f[3]},
+        }
+        for f in many
+    ]
 
 
-def _build_treat(space: ActionSpace, board: Board, f: tuple[int, ...]) -> Action:
-    payer = f[1]
-    pay = {"tokens": int(payer == 0), "staff": int(payer == 1), "congress": int(payer == 2)}
-    return {"type": "treat", "patient": board.terminals[f[0]], "pay": pay}
+def _build_treat(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [
+        {
+            "type": "treat",
+            "patient": board.terminals[f[0]],
+            "pay": {"tokens": int(f[1] == 0), "staff": int(f[1] == 1), "congress": int(f[1] == 2)},
+        }
+        for f in many
+    ]
 
 
-def _build_helicopter(space: ActionSpace, board: Board, f: tuple[int, ...]) -> Action:
-    target = f[0]
+def _build_helicopter(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [
+        {"type": "helicopter", "remove": _target(space, board, f[0]), "draw_all": bool(f[1])} for f in many
+    ]
+
+
+def _target(space: ActionSpace, board: Board, target: int) -> str | None:
+    """T7: the patient a Helicopter's target field names (0: none, then spaces, then terminals)."""
     if target == 0:
-        remove = None
-    elif target <= space.spaces:
-        remove = board.spaces[target - 1]
-    else:
-        remove = board.terminals[target - space.spaces - 1]
-    return {"type": "helicopter", "remove": remove, "draw_all": bool(f[1])}
+        return None
+    if target <= space.spaces:
+        return board.spaces[target - 1]
+    return board.terminals[target - space.spaces - 1]
 
 
-def _build_buy(space: ActionSpace, board: Board, f: tuple[int, ...]) -> Action:
-    return {"type": "buy", "item": MARKET_ITEMS[f[0]]}
+def _build_buy(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [{"type": "buy", "item": MARKET_ITEMS[f[0]]} for f in many]
 
 
-def _build_pass(space: ActionSpace, board: Board, f: tuple[int, ...]) -> Action:
-    return {"type": "pass"}
+def _build_pass(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [{"type": "pass"} for _ in many]
 
 
-#: Per block, the dict action of its fields on a board (trusting that the slots exist).
-_BUILD: dict[str, Callable[[ActionSpace, Board, tuple[int, ...]], Action]] = {
+_BUILD: dict[str, Callable[[ActionSpace, Board, Fields], list[Action]]] = {
     "admit": _build_admit,
     "reject": _build_reject,
     "diagnose": _build_diagnose,
@@ -629,22 +726,28 @@ def decode(space: ActionSpace, board: Board, action_id: int) -> Action:
     when the id refers to a pending card, space or terminal patient the board does not have;
     legality itself is checked by ``Game.apply``."""
     block, f = space.split(action_id)
-    what = f"action {int(action_id)} ({space.describe(action_id)})"
+    missing = _missing(space, board, block, f)
+    if missing is not None:
+        raise IllegalActionError(f"action {int(action_id)} ({space.describe(action_id)}): {missing}")
+    return _BUILD[block](space, board, (f,))[0]
+
+
+def _missing(space: ActionSpace, board: Board, block: str, f: tuple[int, ...]) -> str | None:
+    """What an id's fields name that ``board`` does not have, or None."""
     if block in ("admit", "reject") and f[0] >= len(board.pending):
-        raise IllegalActionError(f"{what}: there is no pending patient #{f[0] + 1} (A4)")
+        return f"there is no pending patient #{f[0] + 1} (A4)"
     if block in ("diagnose", "heal") and _card_at(board.spaces, f[0]) is None:
-        raise IllegalActionError(f"{what}: space {f[0] + 1} holds no patient (T1, T2)")
+        return f"space {f[0] + 1} holds no patient (T1, T2)"
     if block == "treat" and f[0] >= len(board.terminals):
-        raise IllegalActionError(f"{what}: there is no terminal patient #{f[0] + 1} (T5)")
+        return f"there is no terminal patient #{f[0] + 1} (T5)"
     if block == "helicopter" and 0 < f[0] <= space.spaces and _card_at(board.spaces, f[0] - 1) is None:
-        raise IllegalActionError(f"{what}: space {f[0]} holds no patient (T7)")
+        return f"space {f[0]} holds no patient (T7)"
     if block == "helicopter" and f[0] - space.spaces - 1 >= len(board.terminals):
-        raise IllegalActionError(f"{what}: there is no terminal patient #{f[0] - space.spaces} (T7)")
-    if block == "diagnose" and f[1] + f[2] > board.diagnoses[f[0]]:
-        raise IllegalActionError(
-            f"{what}: staff and congress pay {f[1] + f[2]}, more than the cost {board.diagnoses[f[0]]} (T6)"
-        )
-    return _BUILD[block](space, board, f)
+        return f"there is no terminal patient #{f[0] - space.spaces} (T7)"
+    if block == "diagnose" and f[1] + f[2] > board.diagnosis[board.spaces[f[0]]]:  # type: ignore[index]
+        cost = board.diagnosis[board.spaces[f[0]]]  # type: ignore[index]
+        return f"staff and congress pay {f[1] + f[2]}, more than the cost {cost} (T6)"
+    return None
 
 
 def _card_at(spaces: Sequence[str | None], number: int) -> str | None:
@@ -693,14 +796,13 @@ def _encode_paid(space: ActionSpace, board: Board, action: Action, kind: str) ->
         target = _position(board.terminals, patient, "terminal patient")
     else:
         target = _position(board.spaces, patient, "patient in a hospital space")
-        cost = board.diagnoses[target] if kind == "diagnose" else action.get("amount")
+        cost = board.diagnosis[patient] if kind == "diagnose" else action.get("amount")
         if not isinstance(cost, int) or isinstance(cost, bool) or (kind == "heal" and cost < 1):
             raise EncodingError(f"heal needs a whole-number amount of at least 1, got {cost!r}")
     pay = action.get("pay")
     if pay is None:
         means = board.means
-        token = "diagnostics" if kind == "diagnose" else "healing"
-        mix = default_mix(cost, means[token], means["staff"], means["congress"]) or (cost, 0, 0)
+        mix = default_mix(cost, means[kind != "diagnose"], means[2], means[3]) or (cost, 0, 0)
         staff, congress = mix[1], mix[2]
     elif isinstance(pay, dict):
         staff, congress = pay.get("staff", 0), pay.get("congress", 0)
@@ -721,7 +823,7 @@ def _position(items: Sequence[Any], card: Any, what: str) -> int:
     return items.index(card)
 
 
-def id_to_action(game: "Game", action_id: int, seat: int | None = None) -> Action:
+def id_to_action(game: Game, action_id: int, seat: int | None = None) -> Action:
     """The action (dict form, as ``legal_actions`` lists it) an id stands for in this position,
     for ``seat`` (default: the player to decide): :func:`decode` on the seat's board."""
     space = action_space(game)
@@ -735,7 +837,7 @@ def id_to_action(game: "Game", action_id: int, seat: int | None = None) -> Actio
     return decode(space, board_of(game, seat), action_id)
 
 
-def action_to_id(game: "Game", action: Action, seat: int | None = None) -> int:
+def action_to_id(game: Game, action: Action, seat: int | None = None) -> int:
     """The id of an action (dict form) for ``seat`` (default: the player to decide):
     :func:`encode` on the seat's board."""
     if seat is None:

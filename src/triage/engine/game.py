@@ -1148,11 +1148,11 @@ class Game:
 
     # ------------------------------------------------------------------ legal actions
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        """Every action the rules allow ``player`` now (default: the player to decide), with
-        each distinct payment mix listed explicitly. Empty when it is not its decision. The
-        actions of :meth:`legal_action_ids`, the engine's one listing, in the same order."""
-        return _actions.legal_actions(self, player)
+    #: ``legal_actions(player=None)``: every action the rules allow ``player`` now (default: the
+    #: player to decide), with each distinct payment mix listed explicitly; empty when it is not
+    #: its decision. The actions of :meth:`legal_action_ids`, the engine's one listing, in the
+    #: same order: the module's function bound as a method (one call less on the dict path).
+    legal_actions = _actions.legal_actions
 
 
 def _pay_dict(pay: Pay) -> dict[str, int]:

@@ -514,14 +514,9 @@ def view_board(seat_view: View) -> Board:
     return Board(
         me["pending"],
         [None if slot is None else slot["card"] for slot in slots],
-        [0 if slot is None else slot["diagnosis"] or 0 for slot in slots],
+        {slot["card"]: slot["diagnosis"] or 0 for slot in slots if slot is not None},
         [entry["card"] for entry in me["terminals"]],
-        {
-            "diagnostics": me["diagnostics"],
-            "healing": me["healing"],
-            "staff": me["staff_available"],
-            "congress": me["congress"],
-        },
+        (me["diagnostics"], me["healing"], me["staff_available"], me["congress"]),
     )
 
 
