@@ -475,35 +475,37 @@ def legal_action_ids(game: Game, player: int | None = None, grouped: bool = Fals
         spec = cards[slot.card]
         if not slot.revealed:  # T1
             cost = spec.diagnosis or 0
-            tokens = diagnostics
-            block = "diagnose"
+            group = (
+                "diagnose",
+                number,
+                cost,
+                diagnostics if diagnostics < cost else cost,
+                staff if staff < cost else cost,
+                congress if congress < cost else cost,
+            )
         else:  # T2, T3: up to what the patient still needs (a chronic one's Time)
             cost = (spec.healing if spec.healing is not None else slot.time) - slot.placed
-            tokens = healing
-            block = "heal"
-        group = (
-            block,
-            number,
-            cost,
-            tokens if tokens < cost else cost,
-            staff if staff < cost else cost,
-            congress if congress < cost else cost,
-        )
+            group = (
+                "heal",
+                number,
+                cost,
+                healing if healing < cost else cost,
+                staff if staff < cost else cost,
+                congress if congress < cost else cost,
+            )
         if grouped:
-            if payable(block, cost, tokens + staff + congress):
+            if payable(group[0], cost, group[3] + group[4] + group[5]):
                 ids.append(group)
             continue
         found = paid_memo.get(group)
         ids.extend(found if found is not None else plan.paid_ids(group))
     if state.terminals:  # T5: one unit of healing for each untreated terminal patient
-        has_healing = 1 if healing else 0
-        has_staff = 1 if staff else 0
-        has_congress = 1 if congress else 0
+        means = (1 if healing else 0, 1 if staff else 0, 1 if congress else 0)
         for number, patient in enumerate(state.terminals):
             if not patient.treated:
-                group = ("treat", number, 1, has_healing, has_staff, has_congress)
+                group = ("treat", number, 1, *means)
                 if grouped:
-                    if payable("treat", 1, healing + staff + congress):
+                    if payable("treat", 1, sum(means)):
                         ids.append(group)
                     continue
                 found = paid_memo.get(group)
@@ -620,16 +622,26 @@ def _pending_board(pending: Sequence[str]) -> Board:
 _NO_CARDS: Mapping[str, int] = {}
 
 
+_DIAGNOSES: dict[int, _Diagnoses] = {}
+
+
 def board_of(game: Game, seat: int) -> Board:
     """``seat``'s board in ``game``."""
     state = game.players[seat]
+    cards = game.cards
+    diagnosis = _DIAGNOSES.get(id(cards))
+    if diagnosis is None or diagnosis.cards is not cards:  # one per card table
+        if len(_DIAGNOSES) > 256:
+            _DIAGNOSES.clear()
+        diagnosis = _DIAGNOSES[id(cards)] = _Diagnoses(cards)
+    terminals = state.terminals
     return tuple.__new__(  # Board(...), without its argument checks: a listing builds one each time
         Board,
         (
             state.pending,
             [None if slot is None else slot.card for slot in state.hospital],
-            _Diagnoses(game.cards),
-            [patient.card for patient in state.terminals],
+            diagnosis,
+            [patient.card for patient in terminals] if terminals else (),
             (state.diagnostics, state.healing, state.staff_available, state.congress),
         ),
     )
