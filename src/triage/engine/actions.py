@@ -90,6 +90,8 @@ class ActionSpace:
     #: (block, number of ids) in id order.
     blocks: tuple[tuple[str, int], ...] = field(init=False)
     offsets: dict[str, int] = field(init=False, repr=False, compare=False)
+    #: The id of every (block, fields): :attr:`ids`, kept at hand for :meth:`index`.
+    id_of: dict[tuple[str, tuple[int, ...]], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         blocks = tuple((name, len(_block_fields(name, *self.shape))) for name in BLOCKS)
@@ -99,6 +101,7 @@ class ActionSpace:
             offsets[name] = start
             start += count
         object.__setattr__(self, "offsets", offsets)
+        object.__setattr__(self, "id_of", _ids_of(*self.shape))
 
     @staticmethod
     def sizes(
@@ -147,7 +150,7 @@ class ActionSpace:
 
     def index(self, block: str, *fields: int) -> int:
         """The integer of a block's field values (see the module doc for their ranges)."""
-        number = _ids_of(*self.shape).get((block, fields))
+        number = self.id_of.get((block, fields))
         if number is None:
             if block not in BLOCKS:
                 raise EncodingError(f"unknown action block {block!r}")
@@ -559,7 +562,8 @@ def legal_actions(game: Game, player: int | None = None) -> list[Action]:
     actions: list[Action] = []
     run: list[tuple[int, ...]] = []
     run_block = ""
-    for entry in legal_action_ids(game, seat, True):
+    entries: list[Any] = legal_action_ids(game, seat, True)
+    for entry in entries:
         if entry.__class__ is tuple:
             if run:
                 actions += _BUILD[run_block](space, board, run)
@@ -605,7 +609,7 @@ class _Diagnoses(Mapping[str, int]):
         self.cards = cards
 
     def __getitem__(self, card: str) -> int:
-        return self.cards[card].diagnosis or 0  # type: ignore[no-any-return]
+        return self.cards[card].diagnosis or 0
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.cards)
@@ -666,7 +670,7 @@ def _build_diagnose(space: ActionSpace, board: Board, many: Fields) -> list[Acti
             "type": "diagnose",
             "patient": board.spaces[f[0]],
             "pay": {
-                "tokens": board.diagnosis[board.spaces[f[0]]] - f[1] - f[2],
+                "tokens": board.diagnosis[board.spaces[f[0]]] - f[1] - f[2],  # type: ignore[index]
                 "staff": f[1],
                 "congress": f[2],
             },
@@ -771,16 +775,23 @@ def encode(space: ActionSpace, board: Board, action: Action) -> int:
     (:func:`default_mix`). Raises :class:`EncodingError` when the action names a card the
     board does not hold there, or that the index cannot express."""
     kind = action.get("type") if isinstance(action, dict) else None
-    if kind in ("admit", "reject"):
+    fields = _fields(space, board, action, kind)
+    number = space.id_of.get((kind, fields))  # type: ignore[arg-type]
+    return number if number is not None else space.index(kind, *fields)  # type: ignore[arg-type]
+
+
+def _fields(space: ActionSpace, board: Board, action: Action, kind: Any) -> tuple[int, ...]:
+    """The field values of an action's block (see the module doc), from the board's slots."""
+    if kind in PAID:
+        return _paid_fields(board, action, kind)
+    if kind == "admit" or kind == "reject":
         pending = _position(board.pending, action.get("card"), "pending patient")
         if kind == "reject":
-            return space.index("reject", pending)
+            return (pending,)
         number = action.get("space")
         if not isinstance(number, int) or isinstance(number, bool):
             raise EncodingError(f"admit needs a whole-number space, got {number!r}")
-        return space.index("admit", pending, number - 1)
-    if kind in PAID:
-        return _encode_paid(space, board, action, kind)
+        return (pending, number - 1)
     if kind == "helicopter":
         remove = action.get("remove")
         if remove is None:
@@ -789,26 +800,26 @@ def encode(space: ActionSpace, board: Board, action: Action) -> int:
             target = board.spaces.index(remove) + 1
         else:
             target = 1 + space.spaces + _position(board.terminals, remove, "patient (space or terminal)")
-        return space.index("helicopter", target, int(bool(action.get("draw_all", False))))
+        return (target, int(bool(action.get("draw_all", False))))
     if kind == "buy":
         item = action.get("item")
         if item not in MARKET_ITEMS:
             raise EncodingError(f"unknown market item {item!r} (items: {', '.join(MARKET_ITEMS)})")
-        return space.index("buy", MARKET_ITEMS.index(item))
+        return (MARKET_ITEMS.index(item),)
     if kind == "pass":
-        return space.index("pass", 0)
+        return (0,)
     raise EncodingError(f"unknown action type {kind!r} (known: {', '.join(BLOCKS)})")
 
 
-def _encode_paid(space: ActionSpace, board: Board, action: Action, kind: str) -> int:
-    """The id of a diagnosis, heal or treatment: its target and its Staff and Congress."""
+def _paid_fields(board: Board, action: Action, kind: str) -> tuple[int, ...]:
+    """The fields of a diagnosis, heal or treatment: its target and its Staff and Congress."""
     patient = action.get("patient")
     cost: Any = 1
     if kind == "treat":
         target = _position(board.terminals, patient, "terminal patient")
     else:
         target = _position(board.spaces, patient, "patient in a hospital space")
-        cost = board.diagnosis[patient] if kind == "diagnose" else action.get("amount")
+        cost = board.diagnosis[patient] if kind == "diagnose" else action.get("amount")  # type: ignore[index]
         if not isinstance(cost, int) or isinstance(cost, bool) or (kind == "heal" and cost < 1):
             raise EncodingError(f"heal needs a whole-number amount of at least 1, got {cost!r}")
     pay = action.get("pay")
@@ -823,10 +834,10 @@ def _encode_paid(space: ActionSpace, board: Board, action: Action, kind: str) ->
     if kind == "treat":
         if staff + congress > 1 or (pay is not None and sum(pay.values()) != 1):
             raise EncodingError(f"treat must be paid by one unit of one kind, got {pay!r}")
-        return space.index("treat", target, 1 if staff else 2 if congress else 0)
+        return (target, 1 if staff else 2 if congress else 0)
     if kind == "diagnose":
-        return space.index("diagnose", target, staff, congress)
-    return space.index("heal", target, cost - 1, staff, congress)
+        return (target, staff, congress)
+    return (target, cost - 1, staff, congress)
 
 
 def _position(items: Sequence[Any], card: Any, what: str) -> int:
@@ -856,4 +867,12 @@ def action_to_id(game: Game, action: Action, seat: int | None = None) -> int:
         seat = game.turn
     if seat is None:
         raise EncodingError("no player is to decide (R4)")
-    return encode(action_space(game), board_of(game, seat), action)
+    plan = game._id_plan or _plan(game)
+    if action.__class__ is dict and action.get("type") in _PENDING_ONLY:
+        return encode(plan.space, _pending_board(game.players[seat].pending), action)
+    return encode(plan.space, board_of(game, seat), action)
+
+
+#: The blocks whose actions name no hospital or terminal patient: the pending cards are all of
+#: the board they need (playouts translate many of them).
+_PENDING_ONLY: frozenset[str] = frozenset({"admit", "reject", "buy", "pass"})
