@@ -298,6 +298,7 @@ class _Plan:
         "cards",
         "config",
         "fields_memo",
+        "helicopter_memo",
         "ids",
         "offsets",
         "paid_memo",
@@ -316,7 +317,7 @@ class _Plan:
         prices = tuple((market.price, market.limit) for market in config.market.values())
         self.buys = _buy_table(self.offsets["buy"], prices)
         # Shared by every plan of one index shape: the ids depend on nothing else.
-        self.paid_memo, self.fields_memo, self.admission_memo = _memos(self.space)
+        self.paid_memo, self.fields_memo, self.admission_memo, self.helicopter_memo = _memos(self.space)
 
     def admission_ids(self, pending: int, hospital: list[Any]) -> tuple[int, ...]:
         """A4: the ids of admitting each of ``pending`` patients to each free space, or of
@@ -328,6 +329,20 @@ class _Plan:
             return tuple(base + i * size + number for i in range(pending) for number in free)
         base = self.offsets["reject"]
         return tuple(base + i for i in range(pending))
+
+    def helicopter_ids(self, key: tuple[int, ...]) -> tuple[int, ...]:
+        """T7, by (terminal patients, then True per free space): the ids of flying for the draws
+        alone, then of removing each patient in a space, then each terminal one, without and
+        with the draws (memoized)."""
+        base = self.offsets["helicopter"]
+        ids = [base + 1]
+        for number, free in enumerate(key[1:]):
+            if not free:
+                ids += (base + number * 2 + 2, base + number * 2 + 3)
+        base += (1 + self.space.spaces) * 2
+        ids += range(base, base + 2 * key[0])
+        found = self.helicopter_memo[key] = tuple(ids)
+        return found
 
     def paid_ids(self, group: PaymentGroup) -> tuple[int, ...]:
         """The ids of :meth:`paid_fields` (memoized)."""
@@ -384,7 +399,7 @@ def _buy_table(base: int, prices: tuple[tuple[int, int | None], ...]) -> tuple[t
 
 @lru_cache(maxsize=64)
 def _memos(space: ActionSpace) -> tuple[dict[Any, Any], ...]:
-    return {}, {}, {}
+    return {}, {}, {}, {}
 
 
 def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int, int]:
@@ -477,25 +492,18 @@ def legal_action_ids(game: Game, player: int | None = None, grouped: bool = Fals
             continue
         spec = cards[slot.card]
         if not slot.revealed:  # T1
-            cost = spec.diagnosis or 0
-            group = (
-                "diagnose",
-                number,
-                cost,
-                diagnostics if diagnostics < cost else cost,
-                staff if staff < cost else cost,
-                congress if congress < cost else cost,
-            )
+            block, cost, tokens = "diagnose", spec.diagnosis or 0, diagnostics
         else:  # T2, T3: up to what the patient still needs (a chronic one's Time)
+            block, tokens = "heal", healing
             cost = (spec.healing if spec.healing is not None else slot.time) - slot.placed
-            group = (
-                "heal",
-                number,
-                cost,
-                healing if healing < cost else cost,
-                staff if staff < cost else cost,
-                congress if congress < cost else cost,
-            )
+        group = (
+            block,
+            number,
+            cost,
+            tokens if tokens < cost else cost,
+            staff if staff < cost else cost,
+            congress if congress < cost else cost,
+        )
         if grouped:
             if payable(group[0], cost, group[3] + group[4] + group[5]):
                 ids.append(group)
@@ -514,17 +522,9 @@ def legal_action_ids(game: Game, player: int | None = None, grouped: bool = Fals
                 found = paid_memo.get(group)
                 ids.extend(found if found is not None else plan.paid_ids(group))
     if state.helicopters > 0:  # T7: draws alone, or a patient removed, with or without draws
-        base = plan.offsets["helicopter"]
-        ids.append(base + 1)
-        for number, slot in enumerate(hospital):
-            if slot is not None:
-                ids.append(base + number * 2 + 2)
-                ids.append(base + number * 2 + 3)
-        base += (1 + plan.space.spaces) * 2
-        for _ in state.terminals:
-            ids.append(base)
-            ids.append(base + 1)
-            base += 2
+        key = (len(state.terminals), *map(not_, hospital))  # True where a space is free
+        found = plan.helicopter_memo.get(key)
+        ids.extend(found if found is not None else plan.helicopter_ids(key))
     buys = plan.buys  # T8: what the Credits afford, within the market's limits
     credits = state.credits
     affordable = buys[credits if credits < len(buys) else -1]
