@@ -77,7 +77,9 @@ def test_each_rule_id_is_in_the_modules_the_map_names(ids: list[str], modules: l
         missing = [rule for rule in ids if not re.search(rf"\b{rule}\b", text)]
         assert not missing or len(modules) > 1, f"{module} never mentions {missing}"
     for rule in ids:
-        assert any(re.search(rf"\b{rule}\b", (ENGINE / module).read_text(encoding="utf-8")) for module in modules)
+        assert any(
+            re.search(rf"\b{rule}\b", (ENGINE / module).read_text(encoding="utf-8")) for module in modules
+        )
 
 
 def sizes(path: Path) -> list[tuple[str, int]]:

@@ -5,8 +5,9 @@ import random
 import pytest
 
 from triage.bots import BOTS, make_bot
-from triage.bots.greedy import GreedyBot
-from triage.engine import Game, view
+from triage.bots.greedy import GreedyBot, greedy_action
+from triage.bots.habits import HABIT_BOTS
+from triage.engine import Game, make_config, view
 from triage.engine.determinize import determinize
 from triage.play.match import play_match
 from triage.scenario import build_game
@@ -69,6 +70,32 @@ def test_driven_by_the_view_only():
     for draw in range(5):
         world = determinize(view(game, seat), random.Random(draw))
         assert decide(world, seat) == expected
+
+
+def test_every_world_a_view_allows_gives_the_same_decision():
+    """The priorities ask only what the seat knows (I4): over many positions of varied games,
+    the decision on the real game equals the decision on each of several worlds drawn from the
+    seat's view, for greedy and for each habit bot's priorities."""
+    turn_classes = [GreedyBot.turn_class, *(bot.turn_class for bot in HABIT_BOTS.values())]
+    positions = 0
+    for seed in range(40):
+        # Several arrivals (A1) make admissions choose among pending patients, critical ones too.
+        # Few means, so that whether a critical patient can be cured depends on its healing.
+        start = {"healing": 2 + seed % 3, "staff": 0, "congress": 0, "helicopters": 1, "credits": 0}
+        config = make_config({"arrivals": 1 + seed % 3, "start": start})
+        game = Game.new(players=1 + seed % 4, seed=seed, config=config)
+        rng = random.Random(seed)
+        while game.turn is not None:
+            seat = game.turn
+            if game.in_admission(seat) or rng.random() < 0.3:
+                positions += 1
+                seen = view(game, seat)
+                expected = [greedy_action(game, turn) for turn in turn_classes]
+                for draw in range(4):
+                    world = determinize(seen, random.Random(draw))
+                    assert [greedy_action(world, turn) for turn in turn_classes] == expected
+            game.apply(rng.choice(game.legal_actions()) if rng.random() < 0.3 else greedy_action(game))
+    assert positions > 300
 
 
 def decide_legal(game):

@@ -16,9 +16,15 @@ Each decision walks a fixed list of priorities and takes the first one the legal
    theirs this round (T7);
 9. pass.
 
+The priorities are written once, on a game and what its seat to move knows there (asked of
+:class:`triage.engine.observer.Seat`): :func:`greedy_action`. The search bots' playouts run them
+on their drawn worlds directly (:mod:`triage.bots.policy`); the bot, which receives only its
+seat's view, runs them on a world drawn from that view (:func:`triage.engine.determinize.determinize`).
+They ask only what the seat knows, so every world a view allows gives the same decision.
+
 No search and no randomness: the same view and legal actions give the same choice (the
-generator is accepted for the bot protocol and left untouched). A decision costs a few dozen
-microseconds.
+generator is accepted for the bot protocol and left untouched). A decision costs about a
+tenth of a millisecond, most of it drawing the world.
 """
 
 from __future__ import annotations
@@ -27,11 +33,13 @@ import random
 from typing import Any
 
 from triage.bots.base import Action
+from triage.engine.config import ITEM_HOLDING
+from triage.engine.determinize import determinize
+from triage.engine.game import Game
+from triage.engine.observer import Seat
+from triage.engine.state import Patient, PlayerState
 
-PayKey = tuple[str, str | None, int | None]
-
-#: The order of the greedy priorities (module docstring), method names shared by this bot's
-#: view-reading turn and the state-reading playout policy (triage.bots.policy).
+#: The order of the greedy priorities (module docstring): the method names of :class:`_Turn`.
 PRIORITIES: tuple[str, ...] = (
     "save_the_dying",
     "diagnose_the_risky",
@@ -51,206 +59,231 @@ ADMIT_VALUE = {"chronic": 5.0, "severe": 3.0, "non_severe": 2.0, None: 2.5}
 HIDDEN_ORDER = {"chronic": 0, None: 1, "severe": 2, "non_severe": 3}
 #: Which revealed patient to heal first: the nearest deadline (C2-C4) first.
 DEADLINE_ORDER = {"critical": 0, "severe": 1, "chronic": 2, "non_severe": 3}
+#: The healing a critical patient is taken to need while its back is unseen (A4, C2).
+UNSEEN_CRITICAL_NEED = 3
 
 
 class GreedyBot:
     """Triage by deadline; see the module docstring for the order of priorities."""
 
     name = "greedy"
+    #: The treatment priorities this bot runs (habit bots replace a step, triage.bots.habits).
+    turn_class: type[_Turn]
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
-        if legal[0]["type"] in ("admit", "reject"):
-            return _admission(view, legal)
-        return _Turn(view, legal).choose()
+        # Any world the view allows gives the same decision: draw one with a fixed generator,
+        # so the caller's is left untouched.
+        return greedy_action(determinize(view, random.Random(0)), self.turn_class)
+
+
+def greedy_action(game: Game, turn_class: type[_Turn] | None = None) -> Action:
+    """The greedy priorities' choice for the seat to move in ``game``, from what it knows."""
+    seat = game.turn
+    if seat is None:
+        raise ValueError("the greedy priorities need a game waiting for a decision (the game is over)")
+    player = game.players[seat]
+    if game.resolving == seat and player.pending:
+        return _admission(game, seat, player)
+    return (turn_class or _Turn)(game, seat, player).choose()
+
+
+def _price(game: Game, item: str) -> int:
+    return game.config.market[item].price
 
 
 # ---------------------------------------------------------------------- admission (A4)
 
 
-def _admission(view: dict[str, Any], legal: list[Action]) -> Action:
+def _admission(game: Game, seat: int, player: PlayerState) -> Action:
     """Admit the most valuable pending patient into the lowest free space; when no space is
-    free, every choice is a rejection and the first one listed is as good as any."""
-    if legal[0]["type"] == "reject":
-        return legal[0]
-    me = view["players"][view["viewer"]]
-    candidates = [action for action in legal if action["type"] == "admit"]
-    pending = list(dict.fromkeys(action["card"] for action in candidates))
-    free = sum(1 for slot in me["hospital"].values() if slot is None)
-    if len(pending) <= free:
-        return candidates[0]
-    budget = me["healing"] + me["staff_available"] + me["congress"] + me["credits"] // _price(view, "healing")
-    best = max(pending, key=lambda card: (_admit_value(view, card, budget), -pending.index(card)))
-    return next(action for action in candidates if action["card"] == best)
+    free, every choice is a rejection and the first one is as good as any."""
+    free = [index + 1 for index, slot in enumerate(player.hospital) if slot is None]
+    pending = player.pending
+    if not free:
+        return {"type": "reject", "card": pending[0]}
+    if len(pending) <= len(free):
+        return {"type": "admit", "card": pending[0], "space": free[0]}
+    budget = (
+        player.healing + player.staff_available + player.congress + player.credits // _price(game, "healing")
+    )
 
+    knower = Seat(game, seat)
 
-def _admit_value(view: dict[str, Any], card: str, budget: int) -> float:
-    known = view["cards"].get(card, {})
-    kind = known.get("kind")
-    if kind == "critical":
-        healing = known.get("healing")
-        need = healing if healing is not None else 3
-        # A critical patient not cured this round dies (-2 QoC), worse than a rejection (-1).
-        return 6.0 if need <= budget else -1.0
-    return ADMIT_VALUE.get(kind, ADMIT_VALUE[None])
+    def value(card: str) -> float:
+        kind = knower.kind_of(card)
+        if kind == "critical":
+            healing = knower.difficulty(card)
+            need = healing if healing is not None else UNSEEN_CRITICAL_NEED
+            # A critical patient not cured this round dies (-2 QoC), worse than a rejection (-1).
+            return 6.0 if need <= budget else -1.0
+        return ADMIT_VALUE.get(kind, ADMIT_VALUE[None])
 
-
-def _price(view: dict[str, Any], item: str) -> int:
-    return view["config"]["market"][item]["price"]
+    best = max(pending, key=lambda card: (value(card), -pending.index(card)))
+    return {"type": "admit", "card": best, "space": free[0]}
 
 
 # ---------------------------------------------------------------------- treatment
 
 
 class _Turn:
-    """One treatment decision: the view read once, the legal actions indexed once."""
+    """One Treatment decision of the greedy priorities (see :mod:`triage.bots.greedy`)."""
 
-    def __init__(self, view: dict[str, Any], legal: list[Action]) -> None:
-        self.view = view
-        self.me = view["players"][view["viewer"]]
-        config = view["config"]
-        self.market = config["market"]
-        self.rounds_left = config["rounds"] - view["round"]
+    def __init__(self, game: Game, seat: int, player: PlayerState) -> None:
+        self.game = game
+        self.seat = seat
+        self.me = player
+        cards = self.cards = game.cards
+        self.market = game.config.market
+        self.rounds_left = game.config.rounds - game.round
         self.last = self.rounds_left <= 0
-        self.by_key: dict[PayKey, list[Action]] = {}
-        self.buys: set[str] = set()
-        self.helicopters: dict[tuple[str | None, bool], Action] = {}
-        self.pass_action: Action = {"type": "pass"}
-        for action in legal:
-            kind = action["type"]
-            if kind == "buy":
-                self.buys.add(action["item"])
-            elif kind == "helicopter":
-                self.helicopters[(action["remove"], action["draw_all"])] = action
-            elif kind == "pass":
-                self.pass_action = action
-            else:
-                key = (kind, action.get("patient"), action.get("amount"))
-                self.by_key.setdefault(key, []).append(action)
-        self.slots = [slot for slot in self.me["hospital"].values() if slot is not None]
-        self.free_spaces = len(self.me["hospital"]) - len(self.slots)
-        self.cleared = set(view.get("not_severe", ()))
+        self.slots = [slot for slot in player.hospital if slot is not None]
+        self.free_spaces = len(player.hospital) - len(self.slots)
+        self.knower = knower = Seat(game, seat)
+        #: Per card in the hospital: the kind this seat knows (None if unknown) and the healing
+        #: still needed where that is known (T2, T3), both fixed for this decision.
+        self.kinds: dict[str, str | None] = {}
+        self.needs: dict[str, int] = {}
+        for slot in self.slots:
+            self.kinds[slot.card] = kind = knower.kind_of(slot.card)
+            self.needs[slot.card] = (knower.need(slot) or 0) if kind is not None else 0
+        self._staff_first: dict[str, bool] = {}
 
     # -------------------------------------------------------------- helpers
 
-    def pay(
-        self, kind: str, patient: str, amount: int | None, congress: bool, staff_first: bool
-    ) -> Action | None:
-        """The legal action for this step with the preferred payment mix, if there is one."""
-        options = self.by_key.get((kind, patient, amount))
-        if not options:
-            return None
-        if not congress:
-            options = [action for action in options if action["pay"]["congress"] == 0]
-            if not options:
-                return None
-        if staff_first:
-            return max(options, key=lambda action: (action["pay"]["staff"], -action["pay"]["congress"]))
-        return min(options, key=lambda action: (action["pay"]["congress"], action["pay"]["staff"]))
+    def kind(self, slot: Patient) -> str | None:
+        return self.kinds[slot.card]
+
+    def heal_need(self, slot: Patient) -> int:
+        return self.needs[slot.card]
 
     def power(self, token: str, congress: bool) -> int:
-        """Units this player can pay now for a ``token`` cost (T6)."""
-        return self.me[token] + self.me["staff_available"] + (self.me["congress"] if congress else 0)
+        me = self.me
+        tokens: int = getattr(me, token)
+        return tokens + me.staff_available + (me.congress if congress else 0)
 
     def can_buy(self, item: str) -> bool:
-        return item in self.buys
+        market = self.market.get(item)
+        if market is None or self.me.credits < market.price:
+            return False
+        return market.limit is None or getattr(self.me, ITEM_HOLDING[item]) < market.limit
 
     def staff_first(self, token: str) -> bool:
-        """Spend Staff before tokens (Staff not used this round is lost, tokens keep) unless the
-        other kind of cost this round will need that Staff."""
+        """Spend Staff before tokens unless the other kind of cost this round needs it."""
+        cached = self._staff_first.get(token)
+        if cached is not None:
+            return cached
         if self.last:
-            return True
-        if token == "diagnostics":
-            other_need = sum(self.heal_need(slot) for slot in self.slots if slot.get("revealed"))
-            other_need += sum(1 for patient in self.me["terminals"] if not patient["treated"])
-            return other_need <= self.me["healing"]
-        other_need = sum(slot["diagnosis"] or 0 for slot in self.slots if not slot.get("revealed"))
-        return other_need <= self.me["diagnostics"]
+            first = True
+        elif token == "diagnostics":
+            need = sum(self.needs[slot.card] for slot in self.slots if slot.revealed)
+            need += sum(1 for patient in self.me.terminals if not patient.treated)
+            first = need <= self.me.healing
+        else:
+            need = sum(self.cards[slot.card].diagnosis or 0 for slot in self.slots if not slot.revealed)
+            first = need <= self.me.diagnostics
+        self._staff_first[token] = first
+        return first
 
-    @staticmethod
-    def heal_need(slot: dict[str, Any]) -> int:
-        healing = slot.get("healing")
-        if healing is None:
-            return 0
-        return max(0, healing - slot.get("placed", 0))
+    def pay(self, cost: int, token: str, congress: bool, staff_first: bool) -> dict[str, int] | None:
+        """T6: the payment mix the greedy bot prefers, or None if it cannot pay."""
+        me = self.me
+        tokens = getattr(me, token)
+        if staff_first:
+            staff = min(me.staff_available, cost)
+            use_tokens = min(tokens, cost - staff)
+        else:
+            use_tokens = min(tokens, cost)
+            staff = min(me.staff_available, cost - use_tokens)
+        rest = cost - staff - use_tokens
+        if rest > (me.congress if congress else 0):
+            return None
+        return {"tokens": use_tokens, "staff": staff, "congress": rest}
 
-    def heal(self, slot: dict[str, Any], congress: bool, partial: bool) -> Action | None:
-        """Heal ``slot`` in full if possible, else (when ``partial``) as much as can be paid."""
+    def heal(self, slot: Patient, congress: bool, partial: bool) -> Action | None:
         need = self.heal_need(slot)
         if need <= 0:
             return None
-        staff_first = self.staff_first("healing")
-        full = self.pay("heal", slot["card"], need, congress, staff_first)
-        if full is not None or not partial:
-            return full
-        for amount in range(need - 1, 0, -1):
-            action = self.pay("heal", slot["card"], amount, congress, staff_first)
-            if action is not None:
-                return action
-        return None
+        power = self.power("healing", congress)
+        amount = need if power >= need else (power if partial else 0)
+        if amount <= 0:
+            return None
+        pay = self.pay(amount, "healing", congress, self.staff_first("healing"))
+        if pay is None:
+            return None
+        return {"type": "heal", "patient": slot.card, "amount": amount, "pay": pay}
 
-    def dies_now(self, slot: dict[str, Any]) -> bool:
-        """C2: whether a revealed patient dies at this Cleanup unless cured."""
-        kind = slot.get("kind")
-        return kind == "critical" or (kind == "severe" and slot["time"] >= 1)
+    def diagnose(self, slot: Patient, congress: bool) -> Action | None:
+        cost = self.cards[slot.card].diagnosis or 0
+        pay = self.pay(cost, "diagnostics", congress, self.staff_first("diagnostics"))
+        return None if pay is None else {"type": "diagnose", "patient": slot.card, "pay": pay}
 
-    def may_die_unseen(self, slot: dict[str, Any]) -> bool:
-        """An unrevealed patient that, if severe, dies at this Cleanup (C2, C3)."""
-        if slot.get("revealed") or slot["card"] in self.cleared:
+    def treat(self, patient: Patient) -> Action | None:
+        pay = self.pay(1, "healing", self.last, self.staff_first("healing"))
+        return None if pay is None else {"type": "treat", "patient": patient.card, "pay": pay}
+
+    def dies_now(self, slot: Patient) -> bool:
+        kind = self.cards[slot.card].kind
+        return kind == "critical" or (kind == "severe" and slot.time >= 1)
+
+    def may_die_unseen(self, slot: Patient) -> bool:
+        if slot.revealed or self.knower.is_not_severe(slot.card):
             return False
-        kind = slot.get("kind")
-        return slot["time"] >= 1 and kind in (None, "severe")
+        return slot.time >= 1 and self.kind(slot) in (None, "severe")
+
+    def others_passed(self) -> bool:
+        others = [p for seat, p in enumerate(self.game.players) if seat != self.seat]
+        return bool(others) and all(p.passed for p in others)
+
+    def helicopter(self, remove: str | None, draw_all: bool) -> Action | None:
+        if self.me.helicopters <= 0:
+            return None
+        return {"type": "helicopter", "remove": remove, "draw_all": draw_all}
 
     # -------------------------------------------------------------- priorities
 
     def choose(self) -> Action:
         for name in PRIORITIES:
-            action = getattr(self, name)()
+            action: Action | None = getattr(self, name)()
             if action is not None:
                 return action
-        return self.pass_action
+        return {"type": "pass"}
 
     def save_the_dying(self) -> Action | None:
-        dying = [slot for slot in self.slots if slot.get("revealed") and self.dies_now(slot)]
-        dying.sort(key=self.heal_need)
+        dying = sorted((s for s in self.slots if s.revealed and self.dies_now(s)), key=self.heal_need)
+        if not dying:
+            return None
         for slot in dying:
             action = self.heal(slot, congress=True, partial=False)
             if action is not None:
                 return action
+        price = _price(self.game, "healing")
         for slot in dying:
-            missing = self.heal_need(slot) - self.power("healing", congress=True)
-            if (
-                0 < missing
-                and missing * _price(self.view, "healing") <= self.me["credits"]
-                and self.can_buy("healing")
-            ):
+            missing = self.heal_need(slot) - self.power("healing", True)
+            if 0 < missing and missing * price <= self.me.credits and self.can_buy("healing"):
                 return {"type": "buy", "item": "healing"}
-        for slot in dying:
-            rescue = self.helicopters.get((slot["card"], False))
-            if rescue is not None:
-                return rescue
-        return None
-
-    def diagnose(self, slot: dict[str, Any], congress: bool) -> Action | None:
-        return self.pay("diagnose", slot["card"], None, congress, self.staff_first("diagnostics"))
+        return self.helicopter(dying[0].card, False)
 
     def diagnose_the_risky(self) -> Action | None:
-        risky = [slot for slot in self.slots if self.may_die_unseen(slot)]
-        for slot in sorted(risky, key=lambda slot: slot["diagnosis"] or 0):
+        risky = sorted(
+            (s for s in self.slots if self.may_die_unseen(s)), key=lambda s: self.cards[s.card].diagnosis or 0
+        )
+        for slot in risky:
             action = self.diagnose(slot, congress=self.last)
             if action is not None:
                 return action
         return None
 
     def diagnose_fresh(self) -> Action | None:
-        hidden = [slot for slot in self.slots if not slot.get("revealed")]
-        order = HIDDEN_ORDER
-        hidden.sort(key=lambda slot: (order.get(slot.get("kind"), 1), slot["diagnosis"] or 0, -slot["time"]))
+        hidden = [s for s in self.slots if not s.revealed]
+        hidden.sort(
+            key=lambda s: (HIDDEN_ORDER.get(self.kind(s), 1), self.cards[s.card].diagnosis or 0, -s.time)
+        )
         for slot in hidden:
             if (
                 self.last
-                and slot.get("kind") == "non_severe"
+                and self.kind(slot) == "non_severe"
                 and self.heal_need(slot) > self.power("healing", True)
             ):
                 continue
@@ -259,33 +292,28 @@ class _Turn:
                 return action
         return None
 
-    def treat(self, patient: dict[str, Any]) -> Action | None:
-        return self.pay("treat", patient["card"], None, self.last, self.staff_first("healing"))
-
     def treat_paying_terminals(self) -> Action | None:
-        for patient in self.me["terminals"]:
-            if not patient["treated"] and (patient["vp"] > 0 or self.rounds_left <= 1):
+        for patient in self.me.terminals:
+            if not patient.treated and (self.cards[patient.card].vp > 0 or self.rounds_left <= 1):
                 action = self.treat(patient)
                 if action is not None:
                     return action
         return None
 
     def treat_other_terminals(self) -> Action | None:
-        for patient in self.me["terminals"]:
-            if not patient["treated"]:
+        for patient in self.me.terminals:
+            if not patient.treated:
                 action = self.treat(patient)
                 if action is not None:
                     return action
         return None
 
     def heal_by_deadline(self) -> Action | None:
-        order = DEADLINE_ORDER
-        revealed = [slot for slot in self.slots if slot.get("revealed") and self.heal_need(slot) > 0]
+        revealed = [s for s in self.slots if s.revealed and self.heal_need(s) > 0]
         if self.last:
-            # Only a cure counts now: the best reward per unit of healing first.
-            revealed.sort(key=lambda slot: -(slot.get("vp", 0) + 0.1) / self.heal_need(slot))
+            revealed.sort(key=lambda s: -(self.cards[s.card].vp + 0.1) / self.heal_need(s))
         else:
-            revealed.sort(key=lambda slot: (order.get(slot.get("kind"), 4), self.heal_need(slot)))
+            revealed.sort(key=lambda s: (DEADLINE_ORDER.get(self.cards[s.card].kind, 4), self.heal_need(s)))
         for slot in revealed:
             action = self.heal(slot, congress=self.last, partial=not self.last)
             if action is not None:
@@ -302,69 +330,51 @@ class _Turn:
         return None
 
     def buy_to_finish(self) -> Action | None:
-        """Buy the tokens that finish a cure this round (Credits only break ties, R4)."""
-        if self.rounds_left >= 3 and self.me["credits"] < self.market["staff"]["price"] + 2:
+        if self.rounds_left >= 3 and self.me.credits < self.market["staff"].price + 2:
             return None
+        price = _price(self.game, "healing")
         for slot in self.slots:
-            if not slot.get("revealed"):
+            if not slot.revealed:
                 if (
                     self.last
                     and self.can_buy("diagnostics")
-                    and self.power("diagnostics", True) < (slot["diagnosis"] or 0)
+                    and self.power("diagnostics", True) < (self.cards[slot.card].diagnosis or 0)
                 ):
                     return {"type": "buy", "item": "diagnostics"}
                 continue
             need = self.heal_need(slot)
-            missing = need - self.power("healing", congress=True)
-            price = self.market["healing"]["price"]
-            if need > 0 and 0 < missing and missing * price <= self.me["credits"] and self.can_buy("healing"):
+            missing = need - self.power("healing", True)
+            if need > 0 and 0 < missing and missing * price <= self.me.credits and self.can_buy("healing"):
                 return {"type": "buy", "item": "healing"}
         return None
 
     def last_helicopter(self) -> Action | None:
-        """T7 in the last round: an unused Helicopter is worth nothing after the game."""
-        if not self.last or not self.helicopters:
+        if not self.last or self.me.helicopters <= 0:
             return None
-        doomed = [
-            slot["card"]
-            for slot in self.slots
-            if (slot.get("revealed") and self.dies_now(slot)) or self.may_die_unseen(slot)
-        ]
-        doomed += [patient["card"] for patient in self.me["terminals"] if not patient["treated"]]
-        others = [player for seat, player in enumerate(self.view["players"]) if seat != self.view["viewer"]]
-        draw = bool(others) and all(player["passed"] for player in others)
+        doomed = [s.card for s in self.slots if (s.revealed and self.dies_now(s)) or self.may_die_unseen(s)]
+        doomed += [p.card for p in self.me.terminals if not p.treated]
+        terminals = {p.card for p in self.me.terminals}
         remove = doomed[0] if doomed else None
-        space_after = self.free_spaces + (
-            1 if remove is not None and remove not in self._terminal_cards() else 0
-        )
-        draw = draw and space_after > 0
+        space_after = self.free_spaces + (1 if remove is not None and remove not in terminals else 0)
+        draw = self.others_passed() and space_after > 0
         if remove is None and not draw:
             return None
-        return self.helicopters.get((remove, draw))
-
-    def others_passed(self) -> bool:
-        others = [player for seat, player in enumerate(self.view["players"]) if seat != self.view["viewer"]]
-        return bool(others) and all(player["passed"] for player in others)
+        return self.helicopter(remove, draw)
 
     def draw_after_others_passed(self) -> Action | None:
-        """T7: once every other player has passed, a Helicopter's draws bring this player one
-        more patient it can still treat, while the others can do nothing with theirs this round.
-        Worth a Helicopter (and its price in Credits) when there is room and the means to cure
-        even a critical patient."""
         if not self.others_passed() or self.free_spaces == 0:
             return None
-        if self.power("healing", congress=False) < 3 or self.power("diagnostics", congress=False) < 2:
+        if self.power("healing", False) < 3 or self.power("diagnostics", False) < 2:
             return None
         return self.fly_to_draw()
 
     def fly_to_draw(self) -> Action | None:
         """A Helicopter that makes every player draw (T7), or buying one first (T8)."""
-        action = self.helicopters.get((None, True))
-        if action is not None:
-            return action
-        if self.me["helicopters"] == 0 and self.can_buy("helicopter"):
+        if self.me.helicopters > 0:
+            return self.helicopter(None, True)
+        if self.can_buy("helicopter"):
             return {"type": "buy", "item": "helicopter"}
         return None
 
-    def _terminal_cards(self) -> set[str]:
-        return {patient["card"] for patient in self.me["terminals"]}
+
+GreedyBot.turn_class = _Turn

@@ -15,23 +15,17 @@ strong play). Each sees only its seat's view, like every bot.
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 from triage.bots.base import Action
-from triage.bots.greedy import GreedyBot, _admission, _Turn
+from triage.bots.greedy import GreedyBot, _Turn
 
 
 class _FarmTurn(_Turn):
     def farm_known_chronic(self) -> Action | None:
-        """T7 + T4 + V1: fly for the known chronic patient on top of the deck."""
-        top = self.view.get("deck_top")
-        if not top or self.free_spaces == 0:
+        """T7 + T4 + V1: fly for the known chronic patient on top of the deck (I3: seen)."""
+        top = self.knower.deck_top()
+        if top is None or self.free_spaces == 0 or self.knower.kind_of(top) != "chronic":
             return None
-        known = self.view["cards"].get(top["card"], {})
-        if known.get("kind") != "chronic":
-            return None
-        if self.power("diagnostics", congress=False) < (top.get("diagnosis") or 0):
+        if self.power("diagnostics", congress=False) < (self.cards[top].diagnosis or 0):
             return None
         return self.fly_to_draw()
 
@@ -71,15 +65,6 @@ class _MarketTurn(_Turn):
 
 class HabitBot(GreedyBot):
     """Greedy, with one step of its priorities replaced or added (see the module docstring)."""
-
-    turn_class: type[_Turn] = _Turn
-
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        if legal[0]["type"] in ("admit", "reject"):
-            return _admission(view, legal)
-        return self.turn_class(view, legal).choose()
 
 
 class FarmBot(HabitBot):

@@ -56,7 +56,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import not_
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from triage.engine.config import ITEM_HOLDING, MARKET_ITEMS
 from triage.engine.state import BASE_SPACES
@@ -89,6 +90,8 @@ class ActionSpace:
     #: (block, number of ids) in id order.
     blocks: tuple[tuple[str, int], ...] = field(init=False)
     offsets: dict[str, int] = field(init=False, repr=False, compare=False)
+    #: The id of every (block, fields): :attr:`ids`, kept at hand for :meth:`index`.
+    id_of: dict[tuple[str, tuple[int, ...]], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         blocks = tuple((name, len(_block_fields(name, *self.shape))) for name in BLOCKS)
@@ -98,6 +101,7 @@ class ActionSpace:
             offsets[name] = start
             start += count
         object.__setattr__(self, "offsets", offsets)
+        object.__setattr__(self, "id_of", _ids_of(*self.shape))
 
     @staticmethod
     def sizes(
@@ -146,7 +150,7 @@ class ActionSpace:
 
     def index(self, block: str, *fields: int) -> int:
         """The integer of a block's field values (see the module doc for their ranges)."""
-        number = _ids_of(*self.shape).get((block, fields))
+        number = self.id_of.get((block, fields))
         if number is None:
             if block not in BLOCKS:
                 raise EncodingError(f"unknown action block {block!r}")
@@ -207,13 +211,15 @@ def _block_fields(
     if name == "reject":
         return [(i,) for i in range(pending)]
     if name == "diagnose":
-        return [(s, *mix) for s in range(spaces) for mix in _mixes(max_diagnosis)]
+        return [
+            (s, *mix) for s in range(spaces) for mix in payment_mixes(max_diagnosis, *[max_diagnosis] * 3)
+        ]
     if name == "heal":
         return [
             (s, amount - 1, *mix)
             for s in range(spaces)
             for amount in range(1, max_cost + 1)
-            for mix in _mixes(amount)
+            for mix in payment_mixes(amount, amount, amount, amount)
         ]
     if name == "treat":
         return [(j, payer) for j in range(terminals) for payer in range(len(PAYERS))]
@@ -222,11 +228,6 @@ def _block_fields(
     if name == "buy":
         return [(item,) for item in range(len(MARKET_ITEMS))]
     return [(0,)]
-
-
-def _mixes(cost: int) -> list[tuple[int, int]]:
-    """T6: the (staff, congress) pairs that can pay part of ``cost``, tokens paying the rest."""
-    return [(staff, congress) for staff in range(cost + 1) for congress in range(cost + 1 - staff)]
 
 
 @lru_cache(maxsize=64)
@@ -242,21 +243,67 @@ def _ids_of(*shape: int) -> dict[tuple[str, tuple[int, ...]], int]:
     return {entry: number for number, entry in enumerate(_decoded(*shape))}
 
 
+# ---------------------------------------------------------------------- T6: paying a cost
+
+#: The blocks whose actions pay a cost with tokens, Staff and Congress Doctors (T6).
+PAID: frozenset[str] = frozenset({"diagnose", "heal", "treat"})
+
+
+def default_mix(cost: int, tokens: int, staff: int, congress: int) -> tuple[int, int, int] | None:
+    """T6's default payment, the engine's mix when an action names none: tokens first, then
+    available Staff, then Congress Doctors; None when the means fall short of ``cost``.
+
+    >>> default_mix(3, 1, 1, 5)
+    (1, 1, 1)
+    """
+    use_tokens = tokens if tokens < cost else cost
+    use_staff = min(staff, cost - use_tokens)
+    use_congress = min(congress, cost - use_tokens - use_staff)
+    if use_tokens + use_staff + use_congress < cost:
+        return None
+    return use_tokens, use_staff, use_congress
+
+
+def payment_mixes(cost: int, tokens: int, staff: int, congress: int) -> list[tuple[int, int]]:
+    """T6: every (staff, congress) that pays part of ``cost`` with tokens paying the rest, within
+    these means, in id order (the all-tokens mix first)."""
+    return [
+        (use_staff, use_congress)
+        for use_staff in range(min(staff, cost) + 1)
+        for use_congress in range(min(congress, cost - use_staff) + 1)
+        if cost - use_staff - use_congress <= tokens
+    ]
+
+
+def payable(block: str, cost: int, means: int) -> bool:
+    """T1, T2, T5, T6: whether a payment block has an action: a diagnosis or treatment its whole
+    cost, a heal at least one unit of what the patient still needs (``cost``)."""
+    least = 1 if block == "heal" else cost
+    return least <= cost and least <= means
+
+
+#: A payment group: (block, target, cost, tokens, staff, congress), the means capped at the
+#: cost (more changes nothing, T6). The target is a space number (0-based) or, for ``treat``,
+#: a terminal patient's position.
+PaymentGroup = tuple[str, int, int, int, int, int]
+
+
 class _Plan:
     """What listing and applying ids needs for one card table and configuration, with memos:
     the ids of one patient's payment mixes depend on a few small numbers only."""
 
     __slots__ = (
+        "admission_memo",
+        "buys",
         "cards",
         "config",
+        "fields_memo",
+        "helicopter_memo",
+        "ids",
+        "offsets",
+        "paid_memo",
         "space",
         "table",
-        "offsets",
-        "ids",
-        "buys",
-        "diagnose_memo",
-        "heal_memo",
-        "admission_memo",
     )
 
     def __init__(self, cards: Any, config: Any) -> None:
@@ -270,7 +317,7 @@ class _Plan:
         prices = tuple((market.price, market.limit) for market in config.market.values())
         self.buys = _buy_table(self.offsets["buy"], prices)
         # Shared by every plan of one index shape: the ids depend on nothing else.
-        self.diagnose_memo, self.heal_memo, self.admission_memo = _memos(self.space)
+        self.paid_memo, self.fields_memo, self.admission_memo, self.helicopter_memo = _memos(self.space)
 
     def admission_ids(self, pending: int, hospital: list[Any]) -> tuple[int, ...]:
         """A4: the ids of admitting each of ``pending`` patients to each free space, or of
@@ -283,36 +330,47 @@ class _Plan:
         base = self.offsets["reject"]
         return tuple(base + i for i in range(pending))
 
-    def diagnose_ids(self, number: int, cost: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:
-        """T1, T6: the ids of every mix paying ``cost`` for the patient in space ``number + 1``."""
-        key = _budget_key(number, cost, tokens, staff, congress)
-        ids = self.diagnose_memo.get(key)
+    def helicopter_ids(self, key: tuple[int, ...]) -> tuple[int, ...]:
+        """T7, by (terminal patients, then True per free space): the ids of flying for the draws
+        alone, then of removing each patient in a space, then each terminal one, without and
+        with the draws (memoized)."""
+        base = self.offsets["helicopter"]
+        ids = [base + 1]
+        for number, free in enumerate(key[1:]):
+            if not free:
+                ids += (base + number * 2 + 2, base + number * 2 + 3)
+        base += (1 + self.space.spaces) * 2
+        ids += range(base, base + 2 * key[0])
+        found = self.helicopter_memo[key] = tuple(ids)
+        return found
+
+    def paid_ids(self, group: PaymentGroup) -> tuple[int, ...]:
+        """The ids of :meth:`paid_fields` (memoized)."""
+        ids = self.paid_memo.get(group)
         if ids is None:
             id_of = self.ids
-            found = []
-            for use_staff in range(min(staff, cost) + 1):
-                for use_congress in range(min(congress, cost - use_staff) + 1):
-                    if cost - use_staff - use_congress <= tokens:
-                        found.append(id_of["diagnose", (number, use_staff, use_congress)])
-            ids = self.diagnose_memo[key] = tuple(found)
+            block = group[0]
+            ids = self.paid_memo[group] = tuple(id_of[block, fields] for fields in self.paid_fields(group))
         return ids
 
-    def heal_ids(self, number: int, need: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:
-        """T2, T6: the ids of every amount up to ``need`` and every mix paying it."""
-        key = _budget_key(number, need, tokens, staff, congress)
-        ids = self.heal_memo.get(key)
-        if ids is None:
-            id_of = self.ids
-            found = []
-            for amount in range(1, need + 1):
-                if amount > tokens + staff + congress:
-                    break
-                for use_staff in range(min(staff, amount) + 1):
-                    for use_congress in range(min(congress, amount - use_staff) + 1):
-                        if amount - use_staff - use_congress <= tokens:
-                            found.append(id_of["heal", (number, amount - 1, use_staff, use_congress)])
-            ids = self.heal_memo[key] = tuple(found)
-        return ids
+    def paid_fields(self, group: PaymentGroup) -> tuple[tuple[int, ...], ...]:
+        """T1, T2, T5, T6: the field values of a payment group's actions in id order: every mix
+        paying a diagnosis or a treatment, every amount up to a heal's need and every mix paying
+        it (memoized)."""
+        found = self.fields_memo.get(group)
+        if found is None:
+            block, target, cost, tokens, staff, congress = group
+            fields: list[tuple[int, ...]] = []
+            for amount in range(1, cost + 1) if block == "heal" else (cost,):
+                for mix in payment_mixes(amount, tokens, staff, congress):
+                    if block == "diagnose":
+                        fields.append((target, *mix))
+                    elif block == "heal":
+                        fields.append((target, amount - 1, *mix))
+                    else:  # a treatment costs one unit (T5): its payer
+                        fields.append((target, 1 if mix[0] else 2 if mix[1] else 0))
+            found = self.fields_memo[group] = tuple(fields)
+        return found
 
 
 _PLANS: dict[Any, _Plan] = {}
@@ -340,8 +398,8 @@ def _buy_table(base: int, prices: tuple[tuple[int, int | None], ...]) -> tuple[t
 
 
 @lru_cache(maxsize=64)
-def _memos(space: ActionSpace) -> tuple[dict[tuple[Any, ...], tuple[int, ...]], ...]:
-    return {}, {}, {}
+def _memos(space: ActionSpace) -> tuple[dict[Any, Any], ...]:
+    return {}, {}, {}, {}
 
 
 def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int, int]:
@@ -366,26 +424,29 @@ def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int, int]:
     return BASE_SPACES + sum(limits), max(config.arrivals, 1), terminals, largest, diagnosis
 
 
-def _plan(game: "Game") -> _Plan:
+def _plan(game: Game) -> _Plan:
     """The plan of ``game``'s deck and configuration: one per card table, or one per deck key
     (``Game.deck_key``) and configuration for deals of a shared deck, which hold the same
     contents under other handles (the plan depends on the contents only)."""
+    known: _Plan | None = game._id_plan  # a game's cards and configuration never change (see Game)
+    if known is not None:
+        return known
     cards = game.cards
     config = game.config
     deck = game.deck_key
     key: Any = id(cards) if deck is None else (deck, id(config))
     plan = _PLANS.get(key)
     # A plan holds its configuration and cards, so the ids in its key stay theirs.
-    if plan is not None and plan.config is config and (deck is not None or plan.cards is cards):
-        return plan
-    plan = _Plan(cards, config)
-    if len(_PLANS) > 256:
-        _PLANS.clear()
-    _PLANS[key] = plan
+    if plan is None or plan.config is not config or (deck is None and plan.cards is not cards):
+        plan = _Plan(cards, config)
+        if len(_PLANS) > 256:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    game._id_plan = plan
     return plan
 
 
-def action_space(game: "Game") -> ActionSpace:
+def action_space(game: Game) -> ActionSpace:
     """The action index of ``game``'s configuration and deck (worked out once per card table,
     or per shared deck, and configuration)."""
     return _plan(game).space
@@ -396,29 +457,19 @@ def _space_of_sizes(*shape: int) -> ActionSpace:
     return ActionSpace(*shape)
 
 
-def _budget_key(number: int, cost: int, tokens: int, staff: int, congress: int) -> tuple[int, ...]:
-    """The memo key of a payment listing: means beyond the cost change nothing (T6).
-    ``legal_action_ids`` builds the same key inline, on its hot path."""
-    return (
-        number,
-        cost,
-        tokens if tokens < cost else cost,
-        staff if staff < cost else cost,
-        congress if congress < cost else cost,
-    )
-
-
 # ---------------------------------------------------------------------- a position's ids
 
 
-def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
-    """The ids of ``game.legal_actions(player)``, in the same order (see the module doc)."""
+def legal_action_ids(game: Game, player: int | None = None, grouped: bool = False) -> list[int]:
+    """The engine's one listing of legal moves: the ids of ``game.legal_actions(player)``, in
+    the same order (see the module doc). With ``grouped``, each diagnosis, heal and treatment
+    stands as one :data:`PaymentGroup` instead of its ids (:func:`legal_groups`)."""
     seat = game.turn
     if seat is None or (player is not None and player != seat):
         return []
-    plan = game._id_plan  # a game's cards and configuration never change (see Game)
+    plan = game._id_plan
     if plan is None:
-        plan = game._id_plan = _plan(game)
+        plan = _plan(game)
     state = game.players[seat]
     hospital = state.hospital
     if game.resolving == seat and state.pending:
@@ -429,72 +480,52 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
         if found is None:
             found = plan.admission_memo[key] = plan.admission_ids(key[0], hospital)
         return list(found)
-    ids: list[int] = []
-    offsets = plan.offsets
+    ids: list[Any] = []
     cards = game.cards
     staff = state.staff_available
     congress = state.congress
     healing = state.healing
     diagnostics = state.diagnostics
-    diagnose_memo = plan.diagnose_memo
-    heal_memo = plan.heal_memo
+    paid_memo = plan.paid_memo
     for number, slot in enumerate(hospital):
         if slot is None:
             continue
         spec = cards[slot.card]
-        # _budget_key (the memo keys of Plan.diagnose_ids and heal_ids), inline to save a call.
-        if not slot.revealed:
-            cost = spec.diagnosis or 0
-            found = diagnose_memo.get(
-                (
-                    number,
-                    cost,
-                    diagnostics if diagnostics < cost else cost,
-                    staff if staff < cost else cost,
-                    congress if congress < cost else cost,
-                )
-            )
-            if found is None:
-                found = plan.diagnose_ids(number, cost, diagnostics, staff, congress)
-        else:
-            need = (spec.healing if spec.healing is not None else slot.time) - slot.placed
-            found = heal_memo.get(
-                (
-                    number,
-                    need,
-                    healing if healing < need else need,
-                    staff if staff < need else need,
-                    congress if congress < need else need,
-                )
-            )
-            if found is None:
-                found = plan.heal_ids(number, need, healing, staff, congress)
-        ids.extend(found)
-    if state.terminals:
-        base = offsets["treat"]
-        for patient in state.terminals:
+        if not slot.revealed:  # T1
+            block, cost, tokens = "diagnose", spec.diagnosis or 0, diagnostics
+        else:  # T2, T3: up to what the patient still needs (a chronic one's Time)
+            block, tokens = "heal", healing
+            cost = (spec.healing if spec.healing is not None else slot.time) - slot.placed
+        group = (
+            block,
+            number,
+            cost,
+            tokens if tokens < cost else cost,
+            staff if staff < cost else cost,
+            congress if congress < cost else cost,
+        )
+        if grouped:
+            if payable(group[0], cost, group[3] + group[4] + group[5]):
+                ids.append(group)
+            continue
+        found = paid_memo.get(group)
+        ids.extend(found if found is not None else plan.paid_ids(group))
+    if state.terminals:  # T5: one unit of healing for each untreated terminal patient
+        means = (1 if healing else 0, 1 if staff else 0, 1 if congress else 0)
+        for number, patient in enumerate(state.terminals):
             if not patient.treated:
-                # The order of the mixes of a cost of 1 (T6): tokens, Congress, Staff.
-                if healing >= 1:
-                    ids.append(base)
-                if congress >= 1:
-                    ids.append(base + 2)
-                if staff >= 1:
-                    ids.append(base + 1)
-            base += 3
-    if state.helicopters > 0:
-        base = offsets["helicopter"]
-        ids.append(base + 1)
-        for number, slot in enumerate(hospital):
-            if slot is not None:
-                ids.append(base + number * 2 + 2)
-                ids.append(base + number * 2 + 3)
-        base += (1 + plan.space.spaces) * 2
-        for _ in state.terminals:
-            ids.append(base)
-            ids.append(base + 1)
-            base += 2
-    buys = plan.buys
+                group = ("treat", number, 1, *means)
+                if grouped:
+                    if payable("treat", 1, sum(means)):
+                        ids.append(group)
+                    continue
+                found = paid_memo.get(group)
+                ids.extend(found if found is not None else plan.paid_ids(group))
+    if state.helicopters > 0:  # T7: draws alone, or a patient removed, with or without draws
+        key = (len(state.terminals), *map(not_, hospital))  # True where a space is free
+        found = plan.helicopter_memo.get(key)
+        ids.extend(found if found is not None else plan.helicopter_ids(key))
+    buys = plan.buys  # T8: what the Credits afford, within the market's limits
     credits = state.credits
     affordable = buys[credits if credits < len(buys) else -1]
     if affordable[1] is None:
@@ -503,156 +534,345 @@ def legal_action_ids(game: "Game", player: int | None = None) -> list[int]:
         for action_id, holding, limit in affordable[1]:
             if limit is None or getattr(state, holding) < limit:
                 ids.append(action_id)
-    ids.append(offsets["pass"])
+    ids.append(plan.offsets["pass"])  # T9
     return ids
 
 
-def id_to_action(game: "Game", action_id: int, seat: int | None = None) -> Action:
-    """The action (dict form, as ``legal_actions`` lists it) an id stands for in this position,
-    for ``seat`` (default: the player to decide). Raises :class:`IllegalActionError` when the id
-    refers to a pending card, space or terminal patient the seat does not have; legality itself
-    is checked by ``Game.apply``."""
-    index = action_space(game)
-    block, f = index.split(action_id)
-    what = f"action {int(action_id)} ({index.describe(action_id)})"
-    if seat is None:
-        seat = game.turn
-    if seat is None:
-        raise IllegalActionError(f"{what}: no player is to decide (R4)")
+def legal_groups(game: Game, seat: int) -> list[int | PaymentGroup]:
+    """The bounded form of :func:`legal_action_ids` (its length grows with the patients, not
+    with the holdings): the ids, except that each payment group stands for all of its ids."""
+    return legal_action_ids(game, seat, grouped=True)  # type: ignore[return-value]
+
+
+def legal_actions(game: Game, player: int | None = None) -> list[Action]:
+    """The actions (dict form) of :func:`legal_action_ids`, in the same order: its bounded form,
+    each payment group's actions, and each run of ids of one block, built at once."""
+    seat = game.turn
+    if seat is None or (player is not None and player != seat):
+        return []
+    plan = game._id_plan or _plan(game)
+    space = plan.space
+    table = plan.table
     state = game.players[seat]
-    if block in ("admit", "reject"):
-        if f[0] >= len(state.pending):
-            raise IllegalActionError(f"{what}: there is no pending patient #{f[0] + 1} (A4)")
-        card = state.pending[f[0]]
-        if block == "reject":
-            return {"type": "reject", "card": card}
-        return {"type": "admit", "card": card, "space": f[1] + 1}
-    if block in ("diagnose", "heal"):
-        slot = state.hospital[f[0]] if f[0] < len(state.hospital) else None
-        if slot is None:
-            raise IllegalActionError(f"{what}: space {f[0] + 1} holds no patient (T1, T2)")
-        if block == "diagnose":
-            cost = game.cards[slot.card].diagnosis or 0
-            return {"type": "diagnose", "patient": slot.card, "pay": _pay(what, cost, f[1], f[2])}
-        amount = f[1] + 1
-        return {"type": "heal", "patient": slot.card, "amount": amount, "pay": _pay(what, amount, f[2], f[3])}
-    if block == "treat":
-        if f[0] >= len(state.terminals):
-            raise IllegalActionError(f"{what}: there is no terminal patient #{f[0] + 1} (T5)")
-        pay = {name: int(number == f[1]) for number, name in enumerate(PAYERS)}
-        return {"type": "treat", "patient": state.terminals[f[0]].card, "pay": pay}
-    if block == "helicopter":
-        return {
-            "type": "helicopter",
-            "remove": _target_card(index, state, f[0], what),
-            "draw_all": bool(f[1]),
+    if game.resolving == seat and state.pending:  # A4: admissions or rejections, one block
+        ids = legal_action_ids(game, seat)
+        many = [table[action_id][1] for action_id in ids]
+        return _BUILD[table[ids[0]][0]](space, _pending_board(state.pending), many)
+    board = board_of(game, seat)
+    actions: list[Action] = []
+    run: list[tuple[int, ...]] = []
+    run_block = ""
+    entries: list[Any] = legal_action_ids(game, seat, True)
+    for entry in entries:
+        if entry.__class__ is tuple:
+            if run:
+                actions += _BUILD[run_block](space, board, run)
+                run = []
+            actions += _BUILD[entry[0]](space, board, plan.paid_fields(entry))
+            continue
+        block, fields = table[entry]
+        if block != run_block and run:
+            actions += _BUILD[run_block](space, board, run)
+            run = []
+        run_block = block
+        run.append(fields)
+    if run:
+        actions += _BUILD[run_block](space, board, run)
+    return actions
+
+
+# ---------------------------------------------------------------------- integers <-> dicts
+
+
+class Board(NamedTuple):
+    """One seat's own board as an id reads it (its slots, not what it knows of other cards):
+    what translating between ids and dict actions needs, from a game or from a seat's view."""
+
+    #: The pending cards (A4), in order.
+    pending: Sequence[str]
+    #: Per hospital space (0-based), its patient's card or None.
+    spaces: Sequence[str | None]
+    #: The printed Diagnostics cost (T1, on the front: public) of at least the hospital's cards.
+    diagnosis: Mapping[str, int]
+    #: The terminal patients' cards (T5), in order.
+    terminals: Sequence[str]
+    #: The means of T6's default payment: Diagnostics, Healing, available Staff, Congress.
+    means: tuple[int, int, int, int]
+
+
+class _Diagnoses(Mapping[str, int]):
+    """A card table's Diagnostics costs, read on demand (a listing rarely needs one)."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Mapping[str, Any]) -> None:
+        self.cards = cards
+
+    def __getitem__(self, card: str) -> int:
+        return self.cards[card].diagnosis or 0
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+def _pending_board(pending: Sequence[str]) -> Board:
+    """A board of pending cards only: what an admission's actions name (A4)."""
+    return tuple.__new__(Board, (pending, (), _NO_CARDS, (), (0, 0, 0, 0)))  # Board(...), without its checks
+
+
+_NO_CARDS: Mapping[str, int] = {}
+
+
+_DIAGNOSES: dict[int, _Diagnoses] = {}
+
+
+def board_of(game: Game, seat: int) -> Board:
+    """``seat``'s board in ``game``."""
+    state = game.players[seat]
+    cards = game.cards
+    diagnosis = _DIAGNOSES.get(id(cards))
+    if diagnosis is None or diagnosis.cards is not cards:  # one per card table
+        if len(_DIAGNOSES) > 256:
+            _DIAGNOSES.clear()
+        diagnosis = _DIAGNOSES[id(cards)] = _Diagnoses(cards)
+    terminals = state.terminals
+    return tuple.__new__(  # Board(...), without its argument checks: a listing builds one each time
+        Board,
+        (
+            state.pending,
+            [None if slot is None else slot.card for slot in state.hospital],
+            diagnosis,
+            [patient.card for patient in terminals] if terminals else (),
+            (state.diagnostics, state.healing, state.staff_available, state.congress),
+        ),
+    )
+
+
+# Per block, the dict actions of field tuples on a board, trusting that the slots exist: the
+# one place where a block's fields become an action (a listing builds a payment group at once).
+Fields = Sequence[tuple[int, ...]]
+
+
+def _build_admit(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [{"type": "admit", "card": board.pending[f[0]], "space": f[1] + 1} for f in many]
+
+
+def _build_reject(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [{"type": "reject", "card": board.pending[f[0]]} for f in many]
+
+
+def _build_diagnose(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [
+        {
+            "type": "diagnose",
+            "patient": board.spaces[f[0]],
+            "pay": {
+                "tokens": board.diagnosis[board.spaces[f[0]]] - f[1] - f[2],  # type: ignore[index]
+                "staff": f[1],
+                "congress": f[2],
+            },
         }
-    if block == "buy":
-        return {"type": "buy", "item": MARKET_ITEMS[f[0]]}
-    return {"type": "pass"}
+        for f in many
+    ]
 
 
-def _target_card(index: ActionSpace, state: Any, target: int, what: str) -> str | None:
+def _build_heal(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [
+        {
+            "type": "heal",
+            "patient": board.spaces[f[0]],
+            "amount": f[1] + 1,
+            "pay": {"tokens": f[1] + 1 - f[2] - f[3], "staff": f[2], "congress": f[3]},
+        }
+        for f in many
+    ]
+
+
+def _build_treat(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [
+        {
+            "type": "treat",
+            "patient": board.terminals[f[0]],
+            "pay": {"tokens": int(f[1] == 0), "staff": int(f[1] == 1), "congress": int(f[1] == 2)},
+        }
+        for f in many
+    ]
+
+
+def _build_helicopter(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [
+        {"type": "helicopter", "remove": _target(space, board, f[0]), "draw_all": bool(f[1])} for f in many
+    ]
+
+
+def _target(space: ActionSpace, board: Board, target: int) -> str | None:
+    """T7: the patient a Helicopter's target field names (0: none, then spaces, then terminals)."""
     if target == 0:
         return None
-    if target <= index.spaces:
-        slot = state.hospital[target - 1] if target <= len(state.hospital) else None
-        if slot is None:
-            raise IllegalActionError(f"{what}: space {target} holds no patient (T7)")
-        return str(slot.card)
-    number = target - index.spaces - 1
-    if number >= len(state.terminals):
-        raise IllegalActionError(f"{what}: there is no terminal patient #{number + 1} (T7)")
-    return str(state.terminals[number].card)
+    if target <= space.spaces:
+        return board.spaces[target - 1]
+    return board.terminals[target - space.spaces - 1]
 
 
-def _pay(what: str, cost: int, staff: int, congress: int) -> dict[str, int]:
-    if staff + congress > cost:
-        raise IllegalActionError(
-            f"{what}: staff and congress pay {staff + congress}, more than the cost {cost} (T6)"
-        )
-    return {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
+def _build_buy(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [{"type": "buy", "item": MARKET_ITEMS[f[0]]} for f in many]
 
 
-def action_to_id(game: "Game", action: Action, seat: int | None = None) -> int:
-    """The id of an action (dict form) for ``seat`` (default: the player to decide). A missing
-    ``pay`` means the engine's default mix (T6: tokens, then Staff, then Congress Doctors).
-    Raises :class:`EncodingError` when the action names a card the seat does not hold there."""
-    index = action_space(game)
-    if seat is None:
-        seat = game.turn
-    if seat is None:
-        raise EncodingError("no player is to decide (R4)")
-    state = game.players[seat]
+def _build_pass(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    return [{"type": "pass"} for _ in many]
+
+
+_BUILD: dict[str, Callable[[ActionSpace, Board, Fields], list[Action]]] = {
+    "admit": _build_admit,
+    "reject": _build_reject,
+    "diagnose": _build_diagnose,
+    "heal": _build_heal,
+    "treat": _build_treat,
+    "helicopter": _build_helicopter,
+    "buy": _build_buy,
+    "pass": _build_pass,
+}
+
+
+def decode(space: ActionSpace, board: Board, action_id: int) -> Action:
+    """The action (dict form) an id stands for on ``board``. Raises :class:`IllegalActionError`
+    when the id refers to a pending card, space or terminal patient the board does not have;
+    legality itself is checked by ``Game.apply``."""
+    block, f = space.split(action_id)
+    missing = _missing(space, board, block, f)
+    if missing is not None:
+        raise IllegalActionError(f"action {int(action_id)} ({space.describe(action_id)}): {missing}")
+    return _BUILD[block](space, board, (f,))[0]
+
+
+def _missing(space: ActionSpace, board: Board, block: str, f: tuple[int, ...]) -> str | None:
+    """What an id's fields name that ``board`` does not have, or None."""
+    if block in ("admit", "reject") and f[0] >= len(board.pending):
+        return f"there is no pending patient #{f[0] + 1} (A4)"
+    if block in ("diagnose", "heal") and _card_at(board.spaces, f[0]) is None:
+        return f"space {f[0] + 1} holds no patient (T1, T2)"
+    if block == "treat" and f[0] >= len(board.terminals):
+        return f"there is no terminal patient #{f[0] + 1} (T5)"
+    if block == "helicopter" and 0 < f[0] <= space.spaces and _card_at(board.spaces, f[0] - 1) is None:
+        return f"space {f[0]} holds no patient (T7)"
+    if block == "helicopter" and f[0] - space.spaces - 1 >= len(board.terminals):
+        return f"there is no terminal patient #{f[0] - space.spaces} (T7)"
+    if block == "diagnose" and f[1] + f[2] > board.diagnosis[board.spaces[f[0]]]:  # type: ignore[index]
+        cost = board.diagnosis[board.spaces[f[0]]]  # type: ignore[index]
+        return f"staff and congress pay {f[1] + f[2]}, more than the cost {cost} (T6)"
+    return None
+
+
+def _card_at(spaces: Sequence[str | None], number: int) -> str | None:
+    return spaces[number] if number < len(spaces) else None
+
+
+def encode(space: ActionSpace, board: Board, action: Action) -> int:
+    """The id of an action (dict form) on ``board``. A missing ``pay`` means T6's default mix
+    (:func:`default_mix`). Raises :class:`EncodingError` when the action names a card the
+    board does not hold there, or that the index cannot express."""
     kind = action.get("type") if isinstance(action, dict) else None
-    if kind in ("admit", "reject"):
-        pending = _position(state.pending, action.get("card"), "pending patient")
+    fields = _fields(space, board, action, kind)
+    number = space.id_of.get((kind, fields))  # type: ignore[arg-type]
+    return number if number is not None else space.index(kind, *fields)  # type: ignore[arg-type]
+
+
+def _fields(space: ActionSpace, board: Board, action: Action, kind: Any) -> tuple[int, ...]:
+    """The field values of an action's block (see the module doc), from the board's slots."""
+    if kind in PAID:
+        return _paid_fields(board, action, kind)
+    if kind == "admit" or kind == "reject":
+        pending = _position(board.pending, action.get("card"), "pending patient")
         if kind == "reject":
-            return index.index("reject", pending)
-        space = action.get("space")
-        if not isinstance(space, int) or isinstance(space, bool):
-            raise EncodingError(f"admit needs a whole-number space, got {space!r}")
-        return index.index("admit", pending, space - 1)
-    if kind in ("diagnose", "heal"):
-        number = _space_number(state, action.get("patient"))
-        slot = state.hospital[number]
-        if kind == "diagnose":
-            cost = game.cards[slot.card].diagnosis or 0
-        else:
-            cost = action.get("amount")
-            if not isinstance(cost, int) or isinstance(cost, bool) or cost < 1:
-                raise EncodingError(f"heal needs a whole-number amount of at least 1, got {cost!r}")
-        token = "diagnostics" if kind == "diagnose" else "healing"
-        use_staff, use_congress = _staff_congress(state, action.get("pay"), cost, token)
-        if kind == "diagnose":
-            return index.index("diagnose", number, use_staff, use_congress)
-        return index.index("heal", number, cost - 1, use_staff, use_congress)
-    if kind == "treat":
-        cards = [patient.card for patient in state.terminals]
-        terminal = _position(cards, action.get("patient"), "terminal patient")
-        use_staff, use_congress = _staff_congress(state, action.get("pay"), 1, "healing")
-        return index.index("treat", terminal, 1 if use_staff else 2 if use_congress else 0)
+            return (pending,)
+        number = action.get("space")
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise EncodingError(f"admit needs a whole-number space, got {number!r}")
+        return (pending, number - 1)
     if kind == "helicopter":
         remove = action.get("remove")
         if remove is None:
             target = 0
+        elif remove in board.spaces:
+            target = board.spaces.index(remove) + 1
         else:
-            spaces = [slot.card if slot is not None else None for slot in state.hospital]
-            if remove in spaces:
-                target = spaces.index(remove) + 1
-            else:
-                cards = [patient.card for patient in state.terminals]
-                target = 1 + index.spaces + _position(cards, remove, "patient (space or terminal)")
-        return index.index("helicopter", target, int(bool(action.get("draw_all", False))))
+            target = 1 + space.spaces + _position(board.terminals, remove, "patient (space or terminal)")
+        return (target, int(bool(action.get("draw_all", False))))
     if kind == "buy":
         item = action.get("item")
         if item not in MARKET_ITEMS:
             raise EncodingError(f"unknown market item {item!r} (items: {', '.join(MARKET_ITEMS)})")
-        return index.index("buy", MARKET_ITEMS.index(item))
+        return (MARKET_ITEMS.index(item),)
     if kind == "pass":
-        return index.index("pass", 0)
+        return (0,)
     raise EncodingError(f"unknown action type {kind!r} (known: {', '.join(BLOCKS)})")
 
 
-def _staff_congress(state: Any, pay: Any, cost: int, token: str) -> tuple[int, int]:
-    """The Staff and Congress Doctors of a payment; None is the engine's default mix (T6)."""
+def _paid_fields(board: Board, action: Action, kind: str) -> tuple[int, ...]:
+    """The fields of a diagnosis, heal or treatment: its target and its Staff and Congress."""
+    patient = action.get("patient")
+    cost: Any = 1
+    if kind == "treat":
+        target = _position(board.terminals, patient, "terminal patient")
+    else:
+        target = _position(board.spaces, patient, "patient in a hospital space")
+        cost = board.diagnosis[patient] if kind == "diagnose" else action.get("amount")  # type: ignore[index]
+        if not isinstance(cost, int) or isinstance(cost, bool) or (kind == "heal" and cost < 1):
+            raise EncodingError(f"heal needs a whole-number amount of at least 1, got {cost!r}")
+    pay = action.get("pay")
     if pay is None:
-        tokens = min(getattr(state, token), cost)
-        staff = min(state.staff_available, cost - tokens)
-        return staff, min(state.congress, cost - tokens - staff)
-    if not isinstance(pay, dict):
+        means = board.means
+        mix = default_mix(cost, means[kind != "diagnose"], means[2], means[3]) or (cost, 0, 0)
+        staff, congress = mix[1], mix[2]
+    elif isinstance(pay, dict):
+        staff, congress = pay.get("staff", 0), pay.get("congress", 0)
+    else:
         raise EncodingError(f"'pay' must be an object of tokens, staff and congress, got {pay!r}")
-    return pay.get("staff", 0), pay.get("congress", 0)
+    if kind == "treat":
+        if staff + congress > 1 or (pay is not None and sum(pay.values()) != 1):
+            raise EncodingError(f"treat must be paid by one unit of one kind, got {pay!r}")
+        return (target, 1 if staff else 2 if congress else 0)
+    if kind == "diagnose":
+        return (target, staff, congress)
+    return (target, cost - 1, staff, congress)
 
 
-def _position(items: list[str], card: Any, what: str) -> int:
-    if card not in items:
+def _position(items: Sequence[Any], card: Any, what: str) -> int:
+    if card is None or card not in items:
         raise EncodingError(f"{card!r} is not a {what} of the acting seat")
     return items.index(card)
 
 
-def _space_number(state: Any, card: Any) -> int:
-    for number, slot in enumerate(state.hospital):
-        if slot is not None and slot.card == card:
-            return number
-    raise EncodingError(f"{card!r} is not in a hospital space of the acting seat")
+def id_to_action(game: Game, action_id: int, seat: int | None = None) -> Action:
+    """The action (dict form, as ``legal_actions`` lists it) an id stands for in this position,
+    for ``seat`` (default: the player to decide): :func:`decode` on the seat's board."""
+    space = action_space(game)
+    if seat is None:
+        seat = game.turn
+    if seat is None:
+        space.split(action_id)  # an id outside the index is refused for that first
+        raise IllegalActionError(
+            f"action {action_id} ({space.describe(action_id)}): no player is to decide (R4)"
+        )
+    return decode(space, board_of(game, seat), action_id)
+
+
+def action_to_id(game: Game, action: Action, seat: int | None = None) -> int:
+    """The id of an action (dict form) for ``seat`` (default: the player to decide):
+    :func:`encode` on the seat's board."""
+    if seat is None:
+        seat = game.turn
+    if seat is None:
+        raise EncodingError("no player is to decide (R4)")
+    plan = game._id_plan or _plan(game)
+    if action.__class__ is dict and action.get("type") in _PENDING_ONLY:
+        return encode(plan.space, _pending_board(game.players[seat].pending), action)
+    return encode(plan.space, board_of(game, seat), action)
+
+
+#: The blocks whose actions name no hospital or terminal patient: the pending cards are all of
+#: the board they need (playouts translate many of them).
+_PENDING_ONLY: frozenset[str] = frozenset({"admit", "reject", "buy", "pass"})

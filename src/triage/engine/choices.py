@@ -31,7 +31,17 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from triage.engine.config import ITEM_HOLDING, MARKET_ITEMS
+from triage.engine.actions import (
+    Board,
+    PaymentGroup,
+    action_space,
+    board_of,
+    decode,
+    default_mix,
+    legal_groups,
+    payment_mixes,
+)
+from triage.engine.config import MARKET_ITEMS
 from triage.engine.game import Game
 from triage.engine.state import PlayerState
 
@@ -41,87 +51,69 @@ Action = dict[str, Any]
 
 def action_choices(game: Game, seat: int) -> list[Choice]:
     """The choices open to ``seat`` now, in the order of :meth:`Game.legal_actions`; empty when
-    it is not the seat's decision (R1)."""
+    it is not the seat's decision (R1). Read off the engine's one listing in its bounded form
+    (:func:`triage.engine.actions.legal_groups`): each payment group becomes one choice, the
+    ids of one pending card's admissions one choice, the Helicopter's ids one choice."""
     if game.turn is None or seat != game.turn:
         return []
+    space = action_space(game)
+    board = board_of(game, seat)
     state = game.players[seat]
-    if game.in_admission(seat):
-        return _admission_choices(state)
     choices: list[Choice] = []
-    for slot in state.hospital:
-        if slot is None:
+    for entry in legal_groups(game, seat):
+        if isinstance(entry, tuple):
+            choices.append(_paid_choice(entry, board, state))
             continue
-        spec = game.cards[slot.card]
-        if not slot.revealed:
-            choice = _paid("diagnose", slot.card, spec.diagnosis or 0, "diagnostics", state)
-            if choice is not None:
-                choices.append(choice)
-            continue
-        # T2, T3: a heal places up to what the patient still needs (a chronic one's Time).
-        difficulty = spec.healing if spec.healing is not None else slot.time
-        budget = _budget(state, "healing")
-        most = min(difficulty - slot.placed, sum(budget.values()))
-        if most >= 1:
-            choices.append(
-                {
-                    "type": "heal",
-                    "patient": slot.card,
-                    "amount": {"min": 1, "max": most},
-                    "token": "healing",
-                    "budget": budget,
-                }
-            )
-    for patient in state.terminals:
-        if not patient.treated:  # T5: one unit of healing a round
-            choice = _paid("treat", patient.card, 1, "healing", state)
-            if choice is not None:
-                choices.append(choice)
-    if state.helicopters > 0:  # T7
-        removable = [slot.card for slot in state.hospital if slot is not None]
-        removable += [patient.card for patient in state.terminals]
-        choices.append({"type": "helicopter", "remove": removable, "draw_all": True})
-    for item, market in game.config.market.items():  # T8
-        if state.credits >= market.price and (
-            market.limit is None or getattr(state, ITEM_HOLDING[item]) < market.limit
-        ):
-            choices.append({"type": "buy", "item": item, "price": market.price})
-    choices.append({"type": "pass"})
+        action = decode(space, board, entry)
+        kind = action["type"]
+        last = choices[-1] if choices else None
+        if kind == "admit":
+            if last is not None and last["type"] == "admit" and last["card"] == action["card"]:
+                last["spaces"].append(action["space"])
+            else:
+                choices.append({"type": "admit", "card": action["card"], "spaces": [action["space"]]})
+        elif kind == "helicopter":  # T7: remove one of the ids or none, draws or not
+            if last is None or last["type"] != "helicopter":
+                choices.append(last := {"type": "helicopter", "remove": [], "draw_all": True})
+            if action["remove"] is not None and action["remove"] not in last["remove"]:
+                last["remove"].append(action["remove"])
+        elif kind == "buy":
+            choices.append({**action, "price": game.config.market[action["item"]].price})
+        else:
+            choices.append(action)
     return choices
 
 
-def _admission_choices(state: PlayerState) -> list[Choice]:
-    """A4: each drawn patient goes to a free space, or is rejected when none is free."""
-    free = [index + 1 for index, slot in enumerate(state.hospital) if slot is None]
-    if free:
-        return [{"type": "admit", "card": card, "spaces": list(free)} for card in state.pending]
-    return [{"type": "reject", "card": card} for card in state.pending]
-
-
-def _budget(state: PlayerState, token: str) -> dict[str, int]:
-    """T6: what can pay now: tokens of the kind, available Staff, Congress Doctors."""
-    return {"tokens": getattr(state, token), "staff": state.staff_available, "congress": state.congress}
+def _paid_choice(group: PaymentGroup, board: Board, state: PlayerState) -> Choice:
+    """T6: a diagnosis, heal or treatment with its cost (a heal: its amounts) and the means."""
+    block, target, cost = group[:3]
+    token = "diagnostics" if block == "diagnose" else "healing"
+    budget = {"tokens": getattr(state, token), "staff": state.staff_available, "congress": state.congress}
+    if block == "heal":
+        most = min(cost, sum(budget.values()))
+        amount = {"min": 1, "max": most}
+        return {
+            "type": "heal",
+            "patient": board.spaces[target],
+            "amount": amount,
+            "token": token,
+            "budget": budget,
+        }
+    patient = board.terminals[target] if block == "treat" else board.spaces[target]
+    choice = {"type": block, "patient": patient, "cost": cost, "token": token, "budget": budget}
+    choice["default_pay"] = default_pay(cost, budget)
+    return choice
 
 
 def default_pay(cost: int, budget: dict[str, int]) -> dict[str, int] | None:
-    """T6: tokens first, then Staff, then Congress Doctors; None if the budget falls short.
+    """T6 (:func:`triage.engine.actions.default_mix`) as a ``pay`` object; None if the budget
+    falls short.
 
     >>> default_pay(3, {"tokens": 1, "staff": 1, "congress": 5})
     {'tokens': 1, 'staff': 1, 'congress': 1}
     """
-    tokens = min(budget["tokens"], cost)
-    staff = min(budget["staff"], cost - tokens)
-    congress = min(budget["congress"], cost - tokens - staff)
-    if tokens + staff + congress < cost:
-        return None
-    return {"tokens": tokens, "staff": staff, "congress": congress}
-
-
-def _paid(kind: str, card: str, cost: int, token: str, state: PlayerState) -> Choice | None:
-    budget = _budget(state, token)
-    pay = default_pay(cost, budget)
-    if pay is None:
-        return None
-    return {"type": kind, "patient": card, "cost": cost, "token": token, "budget": budget, "default_pay": pay}
+    mix = default_mix(cost, budget["tokens"], budget["staff"], budget["congress"])
+    return None if mix is None else {"tokens": mix[0], "staff": mix[1], "congress": mix[2]}
 
 
 # ---------------------------------------------------------------------- reading a choice
@@ -147,11 +139,11 @@ def covers(choice: Choice, action: Action) -> bool:
     if not isinstance(action, dict) or action.get("type") != kind:
         return False
     if kind == "admit":
-        return action.get("card") == choice["card"] and action.get("space") in choice["spaces"]
+        return bool(action.get("card") == choice["card"] and action.get("space") in choice["spaces"])
     if kind == "reject":
-        return action.get("card") == choice["card"]
+        return bool(action.get("card") == choice["card"])
     if kind in ("diagnose", "treat"):
-        return action.get("patient") == choice["patient"] and _within(
+        return bool(action.get("patient") == choice["patient"]) and _within(
             action.get("pay"), choice["cost"], choice["budget"]
         )
     if kind == "heal":
@@ -171,16 +163,13 @@ def covers(choice: Choice, action: Action) -> bool:
             return False
         return remove is None or remove in choice["remove"]
     if kind == "buy":
-        return action.get("item") == choice["item"] and choice["item"] in MARKET_ITEMS
-    return kind == "pass"
+        return bool(action.get("item") == choice["item"] and choice["item"] in MARKET_ITEMS)
+    return bool(kind == "pass")
 
 
 def _mixes(cost: int, budget: dict[str, int]) -> Iterator[dict[str, int]]:
-    for staff in range(min(budget["staff"], cost) + 1):
-        for congress in range(min(budget["congress"], cost - staff) + 1):
-            tokens = cost - staff - congress
-            if tokens <= budget["tokens"]:
-                yield {"tokens": tokens, "staff": staff, "congress": congress}
+    for staff, congress in payment_mixes(cost, budget["tokens"], budget["staff"], budget["congress"]):
+        yield {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
 
 
 def expand(choice: Choice) -> Iterator[Action]:

@@ -79,6 +79,11 @@ class Seat:
             difficulty = spec.healing
         return max(0, difficulty - patient.placed) if known else None
 
+    def difficulty(self, card: str) -> int | None:
+        """The healing difficulty printed on ``card``'s back (T2) if the viewer knows the back
+        (I2), else None (a chronic patient's is its Time: :meth:`need`)."""
+        return self.game.cards[card].healing if card in self.full else None
+
     def is_not_severe(self, card: str) -> bool:
         """I4: the card survived a check, so everyone knows it is not severe."""
         return card in self.game.not_severe

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from triage.engine.actions import default_mix
 from triage.engine.config import ITEM_HOLDING
 from triage.engine.errors import RuleError
 from triage.engine.memory import Memory
@@ -247,12 +248,10 @@ class Treatment(Memory):
         player = self.players[seat]
         tokens = getattr(player, token)
         if pay is None:
-            use_tokens = min(tokens, cost)
-            use_staff = min(player.staff_available, cost - use_tokens)
-            use_congress = min(player.congress, cost - use_tokens - use_staff)
-            if use_tokens + use_staff + use_congress < cost:
+            mix = default_mix(cost, tokens, player.staff_available, player.congress)
+            if mix is None:
                 raise RuleError("cannot_afford", self._afford_message(seat, cost, token, what), "T6")
-            return use_tokens, use_staff, use_congress
+            return mix
         mix = (pay.get("tokens", 0), pay.get("staff", 0), pay.get("congress", 0))
         if sum(mix) != cost:
             raise RuleError("bad_payment", f"{what} costs {cost}; the payment adds up to {sum(mix)}", "T6")

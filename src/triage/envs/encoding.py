@@ -31,9 +31,16 @@ from typing import Any
 
 import numpy as np
 
-from triage.engine.actions import PAYERS, ActionSpace, EncodingError, IllegalActionError, action_space
+from triage.engine.actions import (
+    ActionSpace,
+    Board,
+    EncodingError,
+    IllegalActionError,
+    action_space,
+    decode,
+    encode,
+)
 from triage.engine.cards import KINDS
-from triage.engine.config import MARKET_ITEMS
 from triage.engine.game import PHASES, Game
 from triage.engine.state import PLAYER_NUMBERS
 from triage.engine.observer import Seat
@@ -62,9 +69,9 @@ class Layout(ActionSpace):
     """The engine's action index for one configuration and deck, plus the observation's sizes."""
 
     @cached_property
-    def num_actions(self) -> int:  # type: ignore[override]
+    def num_actions(self) -> int:
         """The size of the action space (worked out once: masks ask for it at every step)."""
-        return ActionSpace.num_actions.fget(self)  # type: ignore[attr-defined]
+        return sum(count for _, count in self.blocks)
 
     @classmethod
     def from_view(cls, seat_view: View) -> Layout:
@@ -74,98 +81,14 @@ class Layout(ActionSpace):
     # ------------------------------------------------------------------ engine <-> integer
 
     def encode(self, seat_view: View, action: Action) -> int:
-        """The integer of an engine action (section 4 shape) for the viewing seat."""
-        me = seat_view["players"][seat_view["viewer"]]
-        kind = action["type"]
-        if kind in ("admit", "reject"):
-            pending = _position(me["pending"], action["card"], "pending patient")
-            if kind == "reject":
-                return self.index("reject", pending)
-            return self.index("admit", pending, action["space"] - 1)
-        if kind == "diagnose":
-            space = _space_of(me, action["patient"])
-            pay = action.get("pay") or {}
-            return self.index("diagnose", space - 1, pay.get("staff", 0), pay.get("congress", 0))
-        if kind == "heal":
-            space = _space_of(me, action["patient"])
-            pay = action.get("pay") or {}
-            return self.index(
-                "heal", space - 1, action["amount"] - 1, pay.get("staff", 0), pay.get("congress", 0)
-            )
-        if kind == "treat":
-            terminal = _terminal_of(me, action["patient"])
-            pay = action.get("pay") or {"tokens": 1}
-            payer = next((i for i, name in enumerate(PAYERS) if pay.get(name, 0) == 1), None)
-            if payer is None:
-                raise EncodingError(f"treat must be paid by one unit of one kind, got {pay!r}")
-            return self.index("treat", terminal, payer)
-        if kind == "helicopter":
-            remove = action.get("remove")
-            if remove is None:
-                target = 0
-            elif remove in me["pending"]:
-                raise EncodingError(f"{remove} is pending, not a patient that can be removed")
-            elif _find_space(me, remove) is not None:
-                target = _find_space(me, remove)
-            else:
-                target = 1 + self.spaces + _terminal_of(me, remove)
-            return self.index("helicopter", target, int(bool(action.get("draw_all", False))))
-        if kind == "buy":
-            return self.index("buy", MARKET_ITEMS.index(action["item"]))
-        if kind == "pass":
-            return self.index("pass", 0)
-        raise EncodingError(f"unknown action type {kind!r}")
+        """The integer of an engine action (section 4 shape) for the viewing seat: the engine's
+        :func:`~triage.engine.actions.encode` on the view's board."""
+        return encode(self, view_board(seat_view), action)
 
     def decode(self, seat_view: View, index: int) -> Action:
         """The engine action an integer stands for in this position, or IllegalActionError
-        naming what it refers to that does not exist."""
-        block, f = self.split(index)
-        me = seat_view["players"][seat_view["viewer"]]
-        what = f"action {int(index)} ({self.describe(index)})"
-        if block in ("admit", "reject"):
-            if f[0] >= len(me["pending"]):
-                raise IllegalActionError(f"{what}: there is no pending patient #{f[0] + 1} (A4)")
-            card = me["pending"][f[0]]
-            if block == "reject":
-                return {"type": "reject", "card": card}
-            return {"type": "admit", "card": card, "space": f[1] + 1}
-        if block in ("diagnose", "heal"):
-            slot = me["hospital"].get(str(f[0] + 1))
-            if slot is None:
-                raise IllegalActionError(f"{what}: space {f[0] + 1} holds no patient (T1, T2)")
-            if block == "diagnose":
-                cost = slot.get("diagnosis") or 0
-                return {"type": "diagnose", "patient": slot["card"], "pay": _pay(what, cost, f[1], f[2])}
-            amount = f[1] + 1
-            return {
-                "type": "heal",
-                "patient": slot["card"],
-                "amount": amount,
-                "pay": _pay(what, amount, f[2], f[3]),
-            }
-        if block == "treat":
-            if f[0] >= len(me["terminals"]):
-                raise IllegalActionError(f"{what}: there is no terminal patient #{f[0] + 1} (T5)")
-            pay = {name: int(i == f[1]) for i, name in enumerate(PAYERS)}
-            return {"type": "treat", "patient": me["terminals"][f[0]]["card"], "pay": pay}
-        if block == "helicopter":
-            return {"type": "helicopter", "remove": self._target_card(me, f[0], what), "draw_all": bool(f[1])}
-        if block == "buy":
-            return {"type": "buy", "item": MARKET_ITEMS[f[0]]}
-        return {"type": "pass"}
-
-    def _target_card(self, me: dict[str, Any], target: int, what: str) -> str | None:
-        if target == 0:
-            return None
-        if target <= self.spaces:
-            slot = me["hospital"].get(str(target))
-            if slot is None:
-                raise IllegalActionError(f"{what}: space {target} holds no patient (T7)")
-            return slot["card"]
-        number = target - self.spaces - 1
-        if number >= len(me["terminals"]):
-            raise IllegalActionError(f"{what}: there is no terminal patient #{number + 1} (T7)")
-        return me["terminals"][number]["card"]
+        naming what it refers to that does not exist (:func:`~triage.engine.actions.decode`)."""
+        return decode(self, view_board(seat_view), index)
 
     def legal_ids(self, seat_view: View, legal: list[Action]) -> list[int]:
         """The sorted integers of the engine's legal actions; distinct by construction."""
@@ -291,7 +214,7 @@ class Layout(ActionSpace):
                 memo[seat, other] = (stamp, vector[start : start + size])
         return np.frombuffer(vector, _FLOAT32)
 
-    def _put_head(self, vector: array, game: Game, seat: int, knower: Seat) -> None:
+    def _put_head(self, vector: array[float], game: Game, seat: int, knower: Seat) -> None:
         """The game's entries and the deck peek (the known positions of its top cards, I3)."""
         players = game.players
         turn = game.turn
@@ -326,7 +249,9 @@ class Layout(ActionSpace):
                 vector[at + 2 : at + _PEEK_SIZE] = features
             at += _PEEK_SIZE
 
-    def _put_player_part(self, vector: array, start: int, game: Game, other: int, knower: Seat) -> None:
+    def _put_player_part(
+        self, vector: array[float], start: int, game: Game, other: int, knower: Seat
+    ) -> None:
         """Player ``other``'s entries, board, terminal and pending patients as the seat knows
         them, from ``start``."""
         memory = self._memory
@@ -372,7 +297,7 @@ class Layout(ActionSpace):
             card_at += _CARD_SIZE
 
     @cached_property
-    def _zeros(self) -> array:
+    def _zeros(self) -> array[float]:
         return array("f", bytes(4 * self.observation_size))
 
     @cached_property
@@ -501,8 +426,8 @@ class _FeatureMemory:
 
     def __init__(self) -> None:
         self.contents: dict[tuple[Any, ...], int] = {}
-        self.cards: dict[tuple[Any, ...], array] = {}
-        self.slots: dict[tuple[Any, ...], array] = {}
+        self.cards: dict[tuple[Any, ...], array[float]] = {}
+        self.slots: dict[tuple[Any, ...], array[float]] = {}
         #: How many times the memory was cleared: numbers handed out before are stale.
         self.generation = 0
 
@@ -532,7 +457,7 @@ def _card_features(
     card: str,
     time: int | None,
     not_severe: bool,
-) -> array:
+) -> array[float]:
     """:func:`_put_card` of ``knower.card(card, time)``, remembered: the features depend only
     on the card's content, how much the seat knows of it (I2), its Time for a chronic one, and
     whether it is publicly not severe (I4)."""
@@ -548,7 +473,7 @@ def _card_features(
 
 def _slot_features(
     memory: _FeatureMemory, contents: dict[str, int], game: Game, knower: Seat, slot: Any
-) -> array:
+) -> array[float]:
     """A hospital slot's entries: its card's features, then its Time, revealed and placed."""
     card = slot.card
     features = _card_features(memory, contents, game, knower, card, slot.time, knower.is_not_severe(card))
@@ -599,36 +524,18 @@ def _put_card(vector: np.ndarray, at: int, card: dict[str, Any], not_severe: boo
         vector[at + _AFTER_KIND + 6] = 1.0
 
 
-def _position(items: list[str], card: str, what: str) -> int:
-    if card not in items:
-        raise EncodingError(f"{card!r} is not a {what} of the viewing seat")
-    return items.index(card)
-
-
-def _find_space(me: dict[str, Any], card: str) -> int | None:
-    for space, slot in me["hospital"].items():
-        if slot is not None and slot["card"] == card:
-            return int(space)
-    return None
-
-
-def _space_of(me: dict[str, Any], card: str) -> int:
-    space = _find_space(me, card)
-    if space is None:
-        raise EncodingError(f"{card!r} is not in a hospital space of the viewing seat")
-    return space
-
-
-def _terminal_of(me: dict[str, Any], card: str) -> int:
-    return _position([entry["card"] for entry in me["terminals"]], card, "terminal patient")
-
-
-def _pay(what: str, cost: int, staff: int, congress: int) -> dict[str, int]:
-    if staff + congress > cost:
-        raise IllegalActionError(
-            f"{what}: staff and congress pay {staff + congress}, more than the cost {cost} (T6)"
-        )
-    return {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
+def view_board(seat_view: View) -> Board:
+    """The viewing seat's own board (:class:`~triage.engine.actions.Board`) read from its view:
+    what the engine's translation between ids and actions needs, without a game."""
+    me = seat_view["players"][seat_view["viewer"]]
+    slots = [me["hospital"][str(number)] for number in range(1, len(me["hospital"]) + 1)]
+    return Board(
+        me["pending"],
+        [None if slot is None else slot["card"] for slot in slots],
+        {slot["card"]: slot["diagnosis"] or 0 for slot in slots if slot is not None},
+        [entry["card"] for entry in me["terminals"]],
+        (me["diagnostics"], me["healing"], me["staff_available"], me["congress"]),
+    )
 
 
 #: Parts of a view that are the same all game long (the box and the settings): left out of

@@ -140,9 +140,7 @@ def _field_ranges(
     return {"counters": counters, "cards": card_fields, "game": game_fields}
 
 
-def _range_of(
-    name: str, players: int, ranges: dict[str, dict[str, Range]]
-) -> tuple[int, int, int, bool]:
+def _range_of(name: str, players: int, ranges: dict[str, dict[str, Range]]) -> tuple[int, int, int, bool]:
     """(lowest, highest, scale, dropped by the normalised encoding) of one feature."""
     counters, card_fields, game_fields = ranges["counters"], ranges["cards"], ranges["game"]
     drop = False
