@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
-from triage.engine import DataError, Game, load_config, load_deck, load_standard_deck, make_config
+from triage.engine import DataError, Game, load_config, load_deck, load_standard_deck, make_config, view
 from triage.engine.cards import KINDS
 from triage.engine.config import MARKET_ITEMS, parse_assignment
 
@@ -219,3 +220,13 @@ def test_solo_tier_names_the_best_tier_reached_and_none_on_a_loss() -> None:
     assert game.solo_tier() == expected
     duo = Game.new(players=2, seed=2, config=config)
     assert duo.solo_tier() is None
+
+
+def test_a_configuration_made_from_another_works_out_its_own_derived_parts() -> None:
+    """Config.derived caches what is worked out from one configuration (a view's fixed parts):
+    a configuration made from another by dataclasses.replace starts without them."""
+    config = make_config()
+    view(Game.new(players=2, seed=1, config=config), 0)
+    shorter = dataclasses.replace(config, rounds=3)
+    assert shorter.derived == {}
+    assert view(Game.new(players=2, seed=1, config=shorter), 0)["config"]["rounds"] == 3

@@ -79,7 +79,7 @@ class Config:
     solo_tiers: tuple[tuple[str, int], ...] = ()
     #: What other modules work out from this configuration once (per deck list, for example
     #: the integer action plan or a view's fixed parts): caches hang on what they describe.
-    derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    derived: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled without :attr:`derived`: what was worked out is rebuilt where it is needed."""

@@ -141,9 +141,11 @@ class Position:
         #: Per player, a stamp taken afresh whenever its board, tracks or supply may change: for
         #: the actor of every action, a player who draws, a passed player a Helicopter draw
         #: reopens (V2), and every player at Cleanup (C1-C5, then the next round's Income).
-        #: Stamps come from one count shared by this game and all its copies, and carried when
-        #: it is pickled, so one stamp is one state of one player across the game's copies in
-        #: any process: an observer may keep what it built from a player on it (``envs`` does).
+        #: Stamps come from one count shared by this game and all its copies, so one stamp is one
+        #: state of one player across them: an observer may keep what it built from a player on
+        #: it (``envs`` does). A game restored from a pickle numbers on from where it was
+        #: pickled, in any process; what an observer keeps must then travel with that game (a
+        #: Table pickles its own), not be shared with the original, which numbers on too.
         #: Only this class's methods change a player.
         self._stamp_count = itertools.count(1)
         self.stamps: list[int] = [next(self._stamp_count) for _ in range(players)]
