@@ -365,7 +365,7 @@ def test_a_view_shows_what_card_view_shows_whatever_its_caches_hold(
         assert seen["card_ids"] == sorted(game.cards)
         assert Counter(map(tuple, seen["catalogue"])) == Counter(spec.back() for spec in game.cards.values())
         assert seen["config"] == game.config.to_dict()
-        # The flow, written inline in the view, is the state's (same keys, same order), and
+        # The flow is the state's (same keys, same order), and
         # the deck shows exactly the cards whose position is public (I3).
         flow = list(_flow(game).items())
         assert list(seen.items())[2 : 2 + len(flow)] == flow

@@ -377,22 +377,10 @@ def _view(game: Game, viewer: int | None, knower: Seat) -> dict[str, Any]:
     static = _static(game)
     players = [_player_view(game, static, knower, player) for player in game.players]
     deck_known = knower.deck_known()
-    # The keys of _flow written out, so that the view is one dict display built at its full
-    # size (a test checks they are the state's, in order).
     return {
         "format": VIEW_FORMAT,
         "viewer": viewer,
-        "round": game.round,
-        "phase": game.phase,
-        "first_player": game.first_player,
-        "turn": game.turn,
-        "active": game.active,
-        "treatment_position": game.active_pos,
-        "extra_turn": game.extra_turn,
-        "reopened": sorted(game.reopened) if game.reopened else [],
-        "queue": list(map(list, game.queue)),
-        "resolving": game.resolving,
-        "winner": game.winner,
+        **_flow(game),
         "deck_count": len(deck_known),
         "deck_top": _deck_top(game, knower, static),
         "deck_known": deck_known,
