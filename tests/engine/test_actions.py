@@ -30,20 +30,12 @@ from triage.engine.actions import (
 )
 from triage.engine.cards import STANDARD_DECK_KEY, load_standard_deck
 from triage.engine.records import make_record, replay
+from tests.engine.test_properties import GAME_FIELDS
 
 variants = st.fixed_dictionaries(
     {
-        "players": st.integers(1, 4),
-        "seed": st.integers(0, 2**32),
+        **GAME_FIELDS,
         "choices": st.integers(0, 2**32),
-        "return_to": st.sampled_from(
-            ["top", "bottom", "discard", {"cured": "bottom", "died": "discard"}, {"rejected": "bottom"}]
-        ),
-        "helicopter_draws": st.sampled_from(["wait", "reopen"]),
-        "terminal_upkeep": st.sampled_from(["death", "reward"]),
-        "quality_floor": st.sampled_from([None, 0]),
-        "rounds": st.integers(1, 8),
-        "arrivals": st.integers(1, 3),
         "staff": st.integers(0, 3),
         "congress": st.integers(0, 3),
         "helicopters": st.integers(0, 3),

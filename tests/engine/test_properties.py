@@ -34,20 +34,20 @@ from triage.engine.views import _flow
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-games = st.fixed_dictionaries(
-    {
-        "players": st.integers(1, 4),
-        "seed": st.integers(0, 2**32),
-        "return_to": st.sampled_from(
-            ["top", "bottom", "discard", {"cured": "bottom", "died": "discard"}, {"rejected": "bottom"}]
-        ),
-        "helicopter_draws": st.sampled_from(["wait", "reopen"]),
-        "terminal_upkeep": st.sampled_from(["death", "reward"]),
-        "quality_floor": st.sampled_from([None, 0]),
-        "rounds": st.integers(1, 8),
-        "arrivals": st.integers(1, 3),
-    }
-)
+#: A deal and the variants it is played under (V1-V4), the fields other property tests extend.
+GAME_FIELDS = {
+    "players": st.integers(1, 4),
+    "seed": st.integers(0, 2**32),
+    "return_to": st.sampled_from(
+        ["top", "bottom", "discard", {"cured": "bottom", "died": "discard"}, {"rejected": "bottom"}]
+    ),
+    "helicopter_draws": st.sampled_from(["wait", "reopen"]),
+    "terminal_upkeep": st.sampled_from(["death", "reward"]),
+    "quality_floor": st.sampled_from([None, 0]),
+    "rounds": st.integers(1, 8),
+    "arrivals": st.integers(1, 3),
+}
+games = st.fixed_dictionaries(GAME_FIELDS)
 
 
 def played_prefix(spec: dict[str, Any], rng: random.Random, steps: int) -> Game:
