@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from triage.engine import Game, make_config
 from triage.engine.cards import CardSpec, load_standard_deck
 from triage.engine.config import MARKET_ITEMS, Config, MarketItem, flight_profit_problem
+from triage.engine.actions import action_to_id, id_to_action
 from triage.engine.errors import DataError
 
 SPEND_TYPES = frozenset({"buy", "helicopter"})
@@ -185,3 +186,33 @@ def test_without_the_refusal_a_free_helicopter_keeps_round_one_going() -> None:
     for _ in range(2_000):
         game.apply(spam_action(game, rng))
     assert game.round == 1 and not game.is_over()
+
+
+# ---------------------------------------------------------------------- spaces without a limit
+
+
+def test_the_listing_grows_with_spaces_that_have_no_limit() -> None:
+    """T8, K4: with no limit on Outpatient Clinics a hospital may outgrow any fixed index; the
+    listing and the id translator cover every space the position holds."""
+    config = make_config({"market": {"outpatient_clinic": {"price": 1, "limit": None}}})
+    game = Game.new(players=2, seed=4, config=config)
+    while game.resolving is not None:
+        game.apply(game.legal_actions()[0])
+    seat = game.turn
+    assert seat is not None
+    game.players[seat].credits = 12
+    for _ in range(12):
+        buy = {"type": "buy", "item": "outpatient_clinic"}
+        assert buy in game.legal_actions()
+        game.apply_id(action_to_id(game, buy))
+    assert len(game.players[seat].hospital) == 4 + 12  # K4: every clinic adds a space
+    flights = [action for action in game.legal_actions() if action["type"] == "helicopter"]
+    assert {"type": "helicopter", "remove": None, "draw_all": True} in flights
+    ids = game.legal_action_ids()
+    assert [id_to_action(game, action_id) for action_id in ids] == game.legal_actions()
+    assert [action_to_id(game, action) for action in game.legal_actions()] == ids
+    game.apply_id(action_to_id(game, {"type": "helicopter", "remove": None, "draw_all": True}))
+    admissions = game.legal_actions()
+    assert {action["space"] for action in admissions if action["type"] == "admit"} >= {16}
+    game.apply_id(action_to_id(game, {**admissions[0], "space": 16}))
+    assert game.players[seat].hospital[15] is not None
