@@ -76,13 +76,15 @@ def test_the_big_configuration_is_refused_at_creation(client: TestClient) -> Non
     )
     prices = {"market": {"staff": {"price": 10**6}}}
     refused(client.post("/api/tables", json={"players": 2, "config": prices}), 422, "limit_exceeded", "price")
-    free = {"market": {"healing": {"price": 0}}}
+    open_ended = {"market": {"outpatient_clinic": {"price": 2, "limit": None}}}
     refused(
-        client.post("/api/tables", json={"players": 2, "config": free}),
+        client.post("/api/tables", json={"players": 2, "config": open_ended}),
         422,
         "limit_exceeded",
         "limit must be set",
     )
+    free = {"market": {"healing": {"price": 0}}}  # refused by the engine already (T8)
+    refused(client.post("/api/tables", json={"players": 2, "config": free}), 422, "invalid_request", "(T8)")
     assert client.get("/api/tables").json() == []  # nothing was created
 
 

@@ -93,6 +93,21 @@ def _price(game: Game, item: str) -> int:
     return game.config.market[item].price
 
 
+#: What free Healing tokens under a limit count for: a player buys them back after each use (T8),
+#: so they cover any one patient's need.
+FREE_HEALING_UNITS = 1_000
+
+
+def _healing_bought(game: Game, credits: int) -> int:
+    """The Healing tokens ``credits`` buy at the market (T8): none when it sells none (limit 0),
+    :data:`FREE_HEALING_UNITS` when they cost nothing (the configuration then caps them, and
+    they can be bought again once spent)."""
+    item = game.config.market["healing"]
+    if item.limit == 0:
+        return 0
+    return credits // item.price if item.price else FREE_HEALING_UNITS
+
+
 # ---------------------------------------------------------------------- admission (A4)
 
 
@@ -105,9 +120,7 @@ def _admission(game: Game, seat: int, player: PlayerState) -> Action:
         return {"type": "reject", "card": pending[0]}
     if len(pending) <= len(free):
         return {"type": "admit", "card": pending[0], "space": free[0]}
-    budget = (
-        player.healing + player.staff_available + player.congress + player.credits // _price(game, "healing")
-    )
+    budget = player.healing + player.staff_available + player.congress + _healing_bought(game, player.credits)
 
     knower = Seat(game, seat)
 

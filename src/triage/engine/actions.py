@@ -298,6 +298,7 @@ class _Plan:
         "cards",
         "config",
         "fields_memo",
+        "fixed",
         "helicopter_memo",
         "ids",
         "offsets",
@@ -306,10 +307,12 @@ class _Plan:
         "table",
     )
 
-    def __init__(self, cards: Any, config: Any) -> None:
+    def __init__(self, cards: Any, config: Any, spaces: int = 0) -> None:
         self.cards = cards
         self.config = config
-        self.space = _space_of_sizes(*_game_sizes(cards, config))
+        #: Whether the spaces are bounded by the market's limits (T8), or grow with the hospitals.
+        self.fixed = spaces == 0
+        self.space = _space_of_sizes(*_game_sizes(cards, config, spaces))
         self.table = self.space.table
         self.offsets = self.space.offsets
         self.ids = self.space.ids
@@ -402,14 +405,11 @@ def _memos(space: ActionSpace) -> tuple[dict[Any, Any], ...]:
     return {}, {}, {}, {}
 
 
-def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int, int]:
-    """:meth:`ActionSpace.sizes` read from a game's Config and card table directly."""
+def _game_sizes(cards: Any, config: Any, spaces: int = 0) -> tuple[int, int, int, int, int]:
+    """:meth:`ActionSpace.sizes` read from a game's Config and card table directly. Where a
+    Clinical Trial or Outpatient Clinic has no limit (T8), the spaces are ``spaces``, what the
+    largest hospital of the position needs (:func:`_open_spaces`)."""
     limits = [config.market[item].limit for item in ("clinical_trial", "outpatient_clinic")]
-    if None in limits:
-        raise EncodingError(
-            "integer actions need finite market.clinical_trial.limit and market.outpatient_clinic.limit "
-            "(T8), so that the number of hospital spaces is bounded"
-        )
     terminals = 0
     largest = max(config.rounds, 1)
     diagnosis = 0
@@ -421,24 +421,48 @@ def _game_sizes(cards: Any, config: Any) -> tuple[int, int, int, int, int]:
             diagnosis = max(diagnosis, spec.diagnosis)
         if spec.healing is not None and spec.healing > largest:
             largest = spec.healing
-    return BASE_SPACES + sum(limits), max(config.arrivals, 1), terminals, largest, diagnosis
+    bounded = BASE_SPACES + sum(limit or 0 for limit in limits)
+    return max(bounded, spaces), max(config.arrivals, 1), terminals, largest, diagnosis
+
+
+#: Open-ended plans (no limit on a space item, T8) grow their spaces in steps of this many, so
+#: that a few purchases share one plan.
+SPACE_STEP = 4
+
+
+def _open_spaces(game: Game) -> int:
+    """The spaces an open-ended plan needs for this position: the largest hospital, rounded up
+    to a whole step (0 where both space items have a limit: the bound is fixed)."""
+    market = game.config.market
+    if market["clinical_trial"].limit is not None and market["outpatient_clinic"].limit is not None:
+        return 0
+    largest = max(len(player.hospital) for player in game.players)
+    return -(-largest // SPACE_STEP) * SPACE_STEP
 
 
 def _plan(game: Game) -> _Plan:
     """The plan of ``game``'s deck and configuration: one per card table, or one per deck key
     (``Game.deck_key``) and configuration for deals of a shared deck, which hold the same
-    contents under other handles (the plan depends on the contents only)."""
+    contents under other handles (the plan depends on the contents only).
+
+    A configuration with no limit on Clinical Trials or Outpatient Clinics (T8) has no fixed
+    number of spaces: its plan covers the hospitals of the position and is replaced by a larger
+    one when a purchase outgrows it, so its ids keep their meaning only while the spaces do.
+    """
     known: _Plan | None = game._id_plan  # a game's cards and configuration never change (see Game)
-    if known is not None:
+    if known is not None and known.fixed:
+        return known
+    spaces = _open_spaces(game)
+    if known is not None and known.space.spaces >= spaces:
         return known
     cards = game.cards
     config = game.config
     deck = game.deck_key
-    key: Any = id(cards) if deck is None else (deck, id(config))
+    key: Any = (id(cards) if deck is None else (deck, id(config)), spaces)
     plan = _PLANS.get(key)
     # A plan holds its configuration and cards, so the ids in its key stay theirs.
     if plan is None or plan.config is not config or (deck is None and plan.cards is not cards):
-        plan = _Plan(cards, config)
+        plan = _Plan(cards, config, spaces)
         if len(_PLANS) > 256:
             _PLANS.clear()
         _PLANS[key] = plan
@@ -468,7 +492,7 @@ def legal_action_ids(game: Game, player: int | None = None, grouped: bool = Fals
     if seat is None or (player is not None and player != seat):
         return []
     plan = game._id_plan
-    if plan is None:
+    if plan is None or not plan.fixed:
         plan = _plan(game)
     state = game.players[seat]
     hospital = state.hospital
@@ -550,7 +574,9 @@ def legal_actions(game: Game, player: int | None = None) -> list[Action]:
     seat = game.turn
     if seat is None or (player is not None and player != seat):
         return []
-    plan = game._id_plan or _plan(game)
+    plan = game._id_plan
+    if plan is None or not plan.fixed:
+        plan = _plan(game)
     space = plan.space
     table = plan.table
     state = game.players[seat]
@@ -867,7 +893,9 @@ def action_to_id(game: Game, action: Action, seat: int | None = None) -> int:
         seat = game.turn
     if seat is None:
         raise EncodingError("no player is to decide (R4)")
-    plan = game._id_plan or _plan(game)
+    plan = game._id_plan
+    if plan is None or not plan.fixed:
+        plan = _plan(game)
     if action.__class__ is dict and action.get("type") in _PENDING_ONLY:
         return encode(plan.space, _pending_board(game.players[seat].pending), action)
     return encode(plan.space, board_of(game, seat), action)

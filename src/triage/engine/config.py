@@ -10,8 +10,9 @@ import copy
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
+from triage.engine.cards import CardSpec
 from triage.engine.errors import DataError
 from triage.engine.files import read_toml
 
@@ -207,6 +208,7 @@ def _validate(values: dict[str, Any], source: str) -> Config:
         if limit is not None:
             limit = _whole(limit, f"market.{name}.limit", source)
         market[name] = MarketItem(price, limit)
+    _refuse_unbounded_rounds(market, source)
     return Config(
         rounds=rounds,
         arrivals=arrivals,
@@ -220,6 +222,100 @@ def _validate(values: dict[str, Any], source: str) -> Config:
         income_healing=_whole(income["healing"], "income.healing", source),
         start=start,
         market=market,
+    )
+
+
+def _refuse_unbounded_rounds(market: Mapping[str, MarketItem], source: str) -> None:
+    """T7, T8: refuse a market that lets one Treatment turn go on without end.
+
+    A purchase changes nothing but the buyer's Credits and holdings, so buying can repeat without
+    bound only where it costs nothing (price 0) and nothing stops it. A limit stops it for the
+    holdings that use never spends (Staff, Clinical Trials, Outpatient Clinics, K4). Tokens and
+    Congress Doctors are spent only on the costs of patients (T1, T2, T5), and patients arrive
+    during Treatment only by Helicopter (T7): free ones under a limit stay bounded as long as
+    flights do. A flight needs no patient and no token, so a free Helicopter under any limit but
+    0 can be bought back after every flight: its limit does not bound it (a limit of 0 takes it
+    off the market). Flights that pay for themselves through the deck's rewards are a matter of
+    the deck as well (:func:`flight_profit_problem`).
+    """
+    for name, item in market.items():
+        if item.price > 0:
+            continue
+        if item.limit is None:
+            raise DataError(
+                f"{source}: market.{name}: price 0 with no limit lets a round go on forever (T8): "
+                "give it a price of at least 1 or a limit"
+            )
+        if name == "helicopter" and item.limit > 0:
+            raise DataError(
+                f"{source}: market.helicopter: price 0 lets a player buy a Helicopter back after every "
+                "flight, so a round can go on forever whatever the limit (T7, T8): give it a price of "
+                "at least 1, or a limit of 0 to take it off the market"
+            )
+
+
+#: T6: the market items that pay a unit of each cost, bought again once spent (Staff only where
+#: no limit caps the workers: a capped crew is a stock that only Income refreshes, R2).
+UNIT_SOURCES: dict[str, tuple[str, ...]] = {
+    "diagnostics": ("diagnostics", "congress", "staff"),
+    "healing": ("healing", "congress", "staff"),
+}
+
+
+def _unit_price(market: Mapping[str, MarketItem], cost: str) -> int | None:
+    """The cheapest Credits that buy one more unit of a ``cost`` in the middle of a turn (T6,
+    T8), or None when every source is a stock that runs out."""
+    prices = [
+        market[name].price
+        for name in UNIT_SOURCES[cost]
+        if market[name].limit != 0 and (name != "staff" or market[name].limit is None)
+    ]
+    return min(prices) if prices else None
+
+
+def _cash_cost(card: CardSpec, diagnostics: int | None, healing: int | None) -> int | None:
+    """The Credits a freshly drawn ``card`` costs to turn into its reward at market prices
+    (T1, T2, T4, T5; a chronic patient drawn now has no Time), None if the market cannot pay."""
+    units = {"diagnostics": card.diagnosis or 0, "healing": card.healing or 0}
+    if card.kind == "terminal":
+        units["healing"] = 1
+    total = 0
+    for cost, price in (("diagnostics", diagnostics), ("healing", healing)):
+        if units[cost]:
+            if price is None:
+                return None
+            total += units[cost] * price
+    return total
+
+
+def flight_profit_problem(config: Config, cards: Iterable[CardSpec], players: int) -> str | None:
+    """T7, T8: why this deck lets a Helicopter pay for itself in ``players``-player games, or
+    None when every bought flight loses Credits.
+
+    A flight makes every player draw one patient; whoever can still act may cure or treat it
+    (T4, T5; V2 ``reopen`` lets even passed players act). When the rewards of the ``players``
+    patients a flight brings, less what the market charges for curing them, reach the
+    Helicopter's price, the Credits never run out and a round can go on forever. Otherwise each
+    bought flight costs at least one Credit more than it can bring, and the Credits, the
+    tokens and Staff held and the patients already admitted are all finite within a round.
+    """
+    helicopter = config.market["helicopter"]
+    if helicopter.limit == 0:
+        return None
+    diagnostics = _unit_price(config.market, "diagnostics")
+    healing = _unit_price(config.market, "healing")
+    best: tuple[int, str] | None = None
+    for card in cards:
+        cost = _cash_cost(card, diagnostics, healing)
+        if cost is not None and (best is None or card.credits - cost > best[0]):
+            best = (card.credits - cost, card.id)
+    if best is None or players * best[0] < helicopter.price:
+        return None
+    return (
+        f"card {best[1]} brings {best[0]} Credits more than the market charges to cure or treat it: "
+        f"with {players} players drawing, a Helicopter at {helicopter.price} Credits pays for itself "
+        "and a round can go on forever (T7, T8): raise market.helicopter.price above "
+        f"{players * best[0]} or lower the card's credits"
     )
 
 
