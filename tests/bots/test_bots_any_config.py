@@ -21,6 +21,7 @@ from triage.engine import Game, make_config, view
 from triage.engine.actions import action_to_id, legal_action_ids
 from triage.engine.cards import CardSpec
 from triage.engine.config import MARKET_ITEMS, flight_profit_problem
+from tests.engine.test_bounded_rounds import market_item  # any price and limit accepted (T7, T8)
 
 #: The most actions a test game may take: far above what these small games need (a few hundred).
 GAME_ACTIONS = 5_000
@@ -39,14 +40,6 @@ def small_bot(name: str) -> Bot:
     if isinstance(factory, partial) and factory.func is ExpertBot:
         return ExpertBot(level=factory.keywords["level"], playouts=3, policy=checked_greedy)
     return factory()
-
-
-def market_item(name: str) -> st.SearchStrategy[dict[str, Any]]:
-    """Any price and limit the configuration accepts (T7, T8): free items under a limit, items off
-    the market (limit 0), no limit at all (Clinical Trials and Outpatient Clinics included)."""
-    priced = st.fixed_dictionaries({"price": st.integers(1, 6), "limit": st.sampled_from([None, 0, 1, 2, 3])})
-    free_limit = st.just(0) if name == "helicopter" else st.integers(0, 3)
-    return st.one_of(priced, st.fixed_dictionaries({"price": st.just(0), "limit": free_limit}))
 
 
 market_items = st.fixed_dictionaries({name: market_item(name) for name in MARKET_ITEMS})

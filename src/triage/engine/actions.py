@@ -376,9 +376,6 @@ class _Plan:
         return found
 
 
-_PLANS: dict[Any, _Plan] = {}
-
-
 @lru_cache(maxsize=64)
 def _buy_table(base: int, prices: tuple[tuple[int, int | None], ...]) -> tuple[tuple[Any, Any], ...]:
     """By Credits held (capped at the dearest price): the ids of the items affordable, in
@@ -458,14 +455,14 @@ def _plan(game: Game) -> _Plan:
     cards = game.cards
     config = game.config
     deck = game.deck_key
-    key: Any = (id(cards) if deck is None else (deck, id(config)), spaces)
-    plan = _PLANS.get(key)
-    # A plan holds its configuration and cards, so the ids in its key stay theirs.
-    if plan is None or plan.config is not config or (deck is None and plan.cards is not cards):
-        plan = _Plan(cards, config, spaces)
-        if len(_PLANS) > 256:
-            _PLANS.clear()
-        _PLANS[key] = plan
+    # Kept on what it describes: the configuration for deals of a shared deck, else the game
+    # (whose copies share its card table).
+    store, key = (
+        (game.derived, ("plan", spaces)) if deck is None else (config.derived, ("plan", deck, spaces))
+    )
+    plan: _Plan | None = store.get(key)
+    if plan is None or (deck is None and plan.cards is not cards):
+        plan = store[key] = _Plan(cards, config, spaces)
     game._id_plan = plan
     return plan
 
@@ -574,9 +571,7 @@ def legal_actions(game: Game, player: int | None = None) -> list[Action]:
     seat = game.turn
     if seat is None or (player is not None and player != seat):
         return []
-    plan = game._id_plan
-    if plan is None or not plan.fixed:
-        plan = _plan(game)
+    plan = _plan(game)
     space = plan.space
     table = plan.table
     state = game.players[seat]

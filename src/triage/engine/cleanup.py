@@ -7,6 +7,11 @@ from triage.engine.position import Event
 from triage.engine.state import Patient
 
 
+#: C4: the Quality of Care a death costs: a patient in a space, a terminal patient.
+DEATH_QUALITY = 2
+TERMINAL_DEATH_QUALITY = 1
+
+
 class Cleanup(Memory):
     """The Cleanup rules and the end test."""
 
@@ -47,13 +52,13 @@ class Cleanup(Memory):
                     # I2: a standard patient that dies is known by all to have been severe.
                     for other in range(len(self.players)):
                         self.learn_priority(other, slot.card)
-                self._die(seat, slot, 2, events)
+                self._die(seat, slot, DEATH_QUALITY, events)
             elif checked:
                 self.learn_not_severe(slot.card)
         for patient in list(player.terminals):
             if patient.time >= 1:
                 player.terminals.remove(patient)
-                self._die(seat, patient, 1, events)
+                self._die(seat, patient, TERMINAL_DEATH_QUALITY, events)
 
     def _check(self, seat: int, card: str, events: list[Event]) -> None:
         """C3: the other players see the treatment side; solo, the owner learns the priority."""

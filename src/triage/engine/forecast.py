@@ -37,13 +37,10 @@ from __future__ import annotations
 from typing import Any
 
 from triage.engine.choices import default_pay, expand
+from triage.engine.cleanup import DEATH_QUALITY, TERMINAL_DEATH_QUALITY
 
 Forecast = dict[str, Any]
 Deadline = dict[str, Any]
-
-# C4: QoC lost when a patient dies: 1 for a terminal one, else 2.
-_TERMINAL_DEATH_COST = 1
-_DEATH_COST = 2
 
 
 def forecast(view: dict[str, Any], choices: list[dict[str, Any]]) -> Forecast:
@@ -74,7 +71,7 @@ def deadlines(view: dict[str, Any]) -> dict[str, Deadline]:
     return found
 
 
-def _entry(level: str, rounds: int | None, text: str, rule: str, cost: int = _DEATH_COST) -> Deadline:
+def _entry(level: str, rounds: int | None, text: str, rule: str, cost: int = DEATH_QUALITY) -> Deadline:
     """``level`` danger (dies unless saved), maybe (dies if severe) or safe; ``rounds``: the
     Cleanups after tonight's before it dies (0: tonight; None: never); ``quality_lost``: what
     its death costs (C4), 0 when safe."""
@@ -148,7 +145,7 @@ def terminal_deadline(view: dict[str, Any], patient: dict[str, Any]) -> Deadline
         return _entry("safe", None, "treated: safe tonight", "C1")
     if view["config"]["terminal_upkeep"] == "reward" and patient.get("ever_treated"):
         return _entry("safe", None, "safe: treated in an earlier round", "V3")
-    return _entry("danger", 0, "dies at Cleanup tonight unless treated", "C2", _TERMINAL_DEATH_COST)
+    return _entry("danger", 0, "dies at Cleanup tonight unless treated", "C2", TERMINAL_DEATH_QUALITY)
 
 
 def _tonight(found: Deadline) -> bool:

@@ -153,7 +153,7 @@ class Position:
         self._id_plan: Any = None
         #: What observers work out once from the game's fixed parts (its card table and
         #: configuration), shared by its copies: caches hang on the game they describe.
-        self.derived: dict[str, Any] = {}
+        self.derived: dict[Any, Any] = {}
 
     def copy(self) -> Self:
         """An independent copy (for search and what-if analysis)."""
