@@ -55,6 +55,7 @@ def deal(spec: dict[str, Any]) -> Game:
             "helicopter_draws": spec["helicopter_draws"],
             "terminal_upkeep": spec["terminal_upkeep"],
             "quality_floor": spec["quality_floor"],
+            "final_round_order": spec.get("final_round_order", "rotate"),
             "start": {
                 "staff": spec["staff"],
                 "congress": spec["congress"],

@@ -168,6 +168,7 @@ def test_variant_values_are_validated_with_their_rule_id() -> None:
         ({"helicopter_draws": "always"}, "helicopter_draws must be one of wait, reopen (V2)"),
         ({"terminal_upkeep": "never"}, "terminal_upkeep must be one of death, reward (V3)"),
         ({"quality_floor": "zero"}, "quality_floor (V4) must be a whole number"),
+        ({"final_round_order": "leader_last"}, "final_round_order must be one of rotate, trailing_last (R1)"),
         ({"return_to": {"cured": "sideways"}}, "return_to.cured must be one of top, bottom, discard (V1)"),
         ({"return_to": {"healed": "top"}}, "return_to has no case 'healed'"),
         ({"solo": {"tiers": [{"name": "gold"}]}}, "solo.tiers[0] must be a table of exactly name and score"),
@@ -193,6 +194,7 @@ def test_configuration_round_trips_through_its_dict_with_every_variant() -> None
             "helicopter_draws": "reopen",
             "terminal_upkeep": "reward",
             "quality_floor": 0,
+            "final_round_order": "trailing_last",
             "solo": {"tiers": [{"name": "pass", "score": 20}]},
         }
     )

@@ -44,6 +44,7 @@ GAME_FIELDS = {
     "helicopter_draws": st.sampled_from(["wait", "reopen"]),
     "terminal_upkeep": st.sampled_from(["death", "reward"]),
     "quality_floor": st.sampled_from([None, 0]),
+    "final_round_order": st.sampled_from(["rotate", "trailing_last"]),  # R1
     "rounds": st.integers(1, 8),
     "arrivals": st.integers(1, 3),
 }
@@ -71,6 +72,7 @@ def deal(spec: dict[str, Any]) -> Game:
                 "helicopter_draws",
                 "terminal_upkeep",
                 "quality_floor",
+                "final_round_order",
             )
         }
     )

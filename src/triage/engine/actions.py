@@ -647,18 +647,12 @@ def _pending_board(pending: Sequence[str]) -> Board:
 _NO_CARDS: Mapping[str, int] = {}
 
 
-_DIAGNOSES: dict[int, _Diagnoses] = {}
-
-
 def board_of(game: Game, seat: int) -> Board:
     """``seat``'s board in ``game``."""
     state = game.players[seat]
-    cards = game.cards
-    diagnosis = _DIAGNOSES.get(id(cards))
-    if diagnosis is None or diagnosis.cards is not cards:  # one per card table
-        if len(_DIAGNOSES) > 256:
-            _DIAGNOSES.clear()
-        diagnosis = _DIAGNOSES[id(cards)] = _Diagnoses(cards)
+    diagnosis = game.derived.get("diagnoses")
+    if diagnosis is None:  # one per card table, kept on the game (its copies share it)
+        diagnosis = game.derived["diagnoses"] = _Diagnoses(game.cards)
     terminals = state.terminals
     return tuple.__new__(  # Board(...), without its argument checks: a listing builds one each time
         Board,

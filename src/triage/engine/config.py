@@ -40,6 +40,9 @@ RETURN_TO: tuple[str, ...] = ("top", "bottom", "discard")
 RETURN_CASES: tuple[str, ...] = ("cured", "died", "rejected")
 #: V2: what a passed player may do with a patient a Helicopter made it draw.
 HELICOPTER_DRAWS: tuple[str, ...] = ("wait", "reopen")
+#: R1: who goes first in the last round: the seat the rotation gives, or the seat after the
+#: trailing player, so that the player behind acts last.
+FINAL_ROUND_ORDER: tuple[str, ...] = ("rotate", "trailing_last")
 #: V3: whether a treated terminal patient left untreated later gets Time again.
 TERMINAL_UPKEEP: tuple[str, ...] = ("death", "reward")
 START_FIELDS: tuple[str, ...] = (
@@ -76,6 +79,8 @@ class Config:
     helicopter_draws: str = "wait"
     terminal_upkeep: str = "death"
     quality_floor: int | None = None
+    #: R1: the last round's first player (:data:`FINAL_ROUND_ORDER`).
+    final_round_order: str = "rotate"
     #: Solo score tiers (R4 solo), best first: (name, lowest score that earns it).
     solo_tiers: tuple[tuple[str, int], ...] = ()
     #: What other modules work out from this configuration once (per deck list, for example
@@ -111,6 +116,7 @@ class Config:
             "helicopter_draws": self.helicopter_draws,
             "terminal_upkeep": self.terminal_upkeep,
             "quality_floor": self.quality_floor,
+            "final_round_order": self.final_round_order,
             "income": {"diagnostics": self.income_diagnostics, "healing": self.income_healing},
             "start": dict(self.start),
             "market": {
@@ -195,6 +201,9 @@ def _validate(values: dict[str, Any], source: str) -> Config:
     return_to = _return_to(values["return_to"], source)
     helicopter_draws = _choice(values["helicopter_draws"], "helicopter_draws", HELICOPTER_DRAWS, "V2", source)
     terminal_upkeep = _choice(values["terminal_upkeep"], "terminal_upkeep", TERMINAL_UPKEEP, "V3", source)
+    final_round_order = _choice(
+        values["final_round_order"], "final_round_order", FINAL_ROUND_ORDER, "R1", source
+    )
     quality_floor = values["quality_floor"]
     if quality_floor is not None:
         quality_floor = _whole(quality_floor, "quality_floor (V4)", source, -1000)
@@ -217,6 +226,7 @@ def _validate(values: dict[str, Any], source: str) -> Config:
         helicopter_draws=helicopter_draws,
         terminal_upkeep=terminal_upkeep,
         quality_floor=quality_floor,
+        final_round_order=final_round_order,
         solo_tiers=_solo_tiers(values["solo"], source),
         income_diagnostics=_whole(income["diagnostics"], "income.diagnostics", source),
         income_healing=_whole(income["healing"], "income.healing", source),

@@ -16,7 +16,7 @@ class Flow(Arrival, Treatment, Cleanup):
     def _start_round(self, number: int, events: list[Event]) -> None:
         """R1, R2: a new round starts with Income, then Arrival."""
         self.round = number
-        self.first_player = (number - 1) % len(self.players)
+        self.first_player = self._first_player(number)
         events.append({"type": "round_started", "round": number, "first_player": self.first_player})
         income_d = self.config.income_diagnostics
         income_h = self.config.income_healing
@@ -35,6 +35,27 @@ class Flow(Arrival, Treatment, Cleanup):
         self.extra_turn = None
         self.reopened.clear()
         self.queue = [[seat, self.config.arrivals] for seat in order]
+
+    def _first_player(self, number: int) -> int:
+        """R1: the first player moves one seat each round. With ``final_round_order =
+        "trailing_last"`` the last round starts after the trailing player (lowest score, then
+        fewest treated, then fewest Credits, as R4 ranks; among equals the one the rotation puts
+        last), so that the player behind acts last."""
+        count = len(self.players)
+        rotated = (number - 1) % count
+        if number < self.config.rounds or self.config.final_round_order == "rotate" or count == 1:
+            return rotated
+        order = _ORDERS[count][rotated]
+        players = self.players
+        trailing = min(
+            reversed(order),
+            key=lambda seat: (
+                players[seat].vp + players[seat].quality,
+                players[seat].treated,
+                players[seat].credits,
+            ),
+        )
+        return (trailing + 1) % count
 
     def _run(self, events: list[Event]) -> None:
         """Play on by itself until some player must decide, or the game ends."""
