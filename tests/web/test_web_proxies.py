@@ -84,11 +84,11 @@ def test_processes_sharing_redis_give_an_address_its_budget_once(
 def test_serve_refuses_a_store_that_does_not_answer(tmp_path: Path) -> None:
     command = [sys.executable, "-c", "from triage.cli import main; main()", "serve"]
     command += ["--db", f"sqlite:///{tmp_path / 't.db'}", "--limits-storage", DEAD_REDIS]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(command, check=False, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "limits storage" in result.stderr and "does not answer" in result.stderr
     command[-1] = "nosuchstore://x"
-    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(command, check=False, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "limits storage 'nosuchstore://x'" in result.stderr
 
 

@@ -17,8 +17,10 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
 from triage.web import DEFAULT_DB_URL, DEFAULT_LIMITS_STORAGE, notify
 from triage.web.errors import WebError
@@ -103,9 +105,14 @@ def add_error_handlers(app: FastAPI) -> None:
         return JSONResponse({"code": "invalid_request", "message": problems}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         code = HTTP_CODES.get(error.status_code, "http_error")
-        return JSONResponse({"code": code, "message": str(error.detail)}, status_code=error.status_code)
+        headers = dict(error.headers or {})
+        if error.status_code == 405:
+            headers["Allow"] = ", ".join(allowed_methods(app, request))
+        return JSONResponse(
+            {"code": code, "message": str(error.detail)}, status_code=error.status_code, headers=headers
+        )
 
     @app.exception_handler(Exception)
     async def internal_error(_request: Request, error: Exception) -> JSONResponse:
@@ -118,6 +125,18 @@ def add_error_handlers(app: FastAPI) -> None:
             },
             status_code=500,
         )
+
+
+def allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """Every method some route answers at the request's path (405's ``Allow``; Starlette names
+    only the first route's, though ``GET`` and ``POST /api/tables`` are two routes)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, Route | APIRoute) and route.methods:
+            match, _scope = route.matches(request.scope)
+            if match is not Match.NONE:
+                methods |= route.methods
+    return sorted(methods)
 
 
 def add_page_routes(app: FastAPI) -> None:

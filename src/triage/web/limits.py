@@ -306,9 +306,9 @@ def rate_storage(uri: str) -> Storage:
         storage = storage_from_string(uri, **options)
     except (ConfigurationError, ValueError) as error:
         raise ValueError(f"limits storage {uri!r}: {error}") from None
-    if not (isinstance(storage, Storage) and isinstance(storage, MovingWindowSupport)):
-        raise ValueError(f"limits storage {uri!r} cannot hold moving windows (use memory:// or redis://...)")
-    return storage
+    if isinstance(storage, Storage) and isinstance(storage, MovingWindowSupport):
+        return storage
+    raise ValueError(f"limits storage {uri!r} cannot hold moving windows (use memory:// or redis://...)")
 
 
 @dataclass
