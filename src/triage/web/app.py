@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -28,6 +30,7 @@ from triage.web.limits import RateLimited, RateLimits, RequestBodyLimit
 from triage.web.live import FIRST_MESSAGE_SECONDS
 from triage.web.review import add_review_routes
 from triage.web.routes import add_seat_routes, add_table_routes, add_watch_routes
+from triage.web.schemas import ERROR_MEANINGS
 from triage.web.storage import Store
 from triage.web.tables import TableService
 
@@ -66,7 +69,32 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     add_watch_routes(app)
     add_review_routes(app)  # the game-over summary and replay of the page
     add_page_routes(app)
+    declare_error_bodies(app)
     return app
+
+
+def declare_error_bodies(app: FastAPI) -> None:
+    """The schema's 422 answers are the ``{"code", "message"}`` body the server sends
+    (``bad_request`` below), not FastAPI's default validation list."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = build()
+            for operation in (op for path in document["paths"].values() for op in path.values()):
+                refused = operation["responses"].get("422", {})
+                if "HTTPValidationError" in json.dumps(refused):
+                    operation["responses"]["422"] = {
+                        "description": ERROR_MEANINGS[422],
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}
+                        },
+                    }
+            for unused in ("HTTPValidationError", "ValidationError"):
+                document["components"]["schemas"].pop(unused, None)
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def lifespan_of(db_url: str) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
