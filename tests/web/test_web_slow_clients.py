@@ -4,6 +4,7 @@ while a prompt client is served as usual (docs/web.md, "Slow clients")."""
 
 from __future__ import annotations
 
+import pickle
 import select
 import socket
 import time
@@ -14,6 +15,8 @@ import httpx
 import psutil
 import pytest
 from web_server import serve, stop
+
+from triage.web.server import GuardedHttpTools, ServerConfig
 
 #: Connections of each kind the script opens (three kinds).
 SLOW_CLIENTS = 150
@@ -136,3 +139,13 @@ def test_a_kept_alive_connection_may_wait_between_requests(server: tuple[int, st
         time.sleep(TIMEOUT / 2)
         client.sendall(request[20:])
         assert read_answer(client).startswith(b"HTTP/1.1 200 ")
+
+
+def test_each_worker_process_gets_the_deadlines() -> None:
+    """``--workers N`` hands the configuration to each process pickled: the deadlines and the
+    guarded protocol go with it."""
+    config = ServerConfig(
+        "triage.web.app:create_app_from_env", factory=True, workers=2, header_timeout=3.0, body_timeout=4.0
+    )
+    copy = pickle.loads(pickle.dumps(config))
+    assert (copy.header_timeout, copy.body_timeout, copy.http) == (3.0, 4.0, GuardedHttpTools)
