@@ -297,11 +297,11 @@ def rate_storage(uri: str) -> Storage:
     """The ``limits`` storage at ``uri`` (``memory://``, ``redis://host:port``, ...), which must
     hold moving windows; ``ValueError`` otherwise."""
     scheme = uri.split("://", 1)[0]
-    options: dict[str, float | str | bool] = {"wrap_exceptions": True}
+    options: dict[str, float | str | bool] = {}
+    if scheme != "memory":
+        options["wrap_exceptions"] = True  # a failing store raises limits' StorageError
     if scheme in _TIMEOUT_SCHEMES:
         options.update(socket_timeout=STORE_TIMEOUT_SECONDS, socket_connect_timeout=STORE_TIMEOUT_SECONDS)
-    if scheme == "memory":
-        options = {}
     try:
         storage = storage_from_string(uri, **options)
     except (ConfigurationError, ValueError) as error:
