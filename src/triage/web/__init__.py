@@ -10,3 +10,12 @@ DEFAULT_DB_URL = "sqlite:///triage-web.db"
 #: ";" joins several), changed with ``triage serve --rate-create/--rate-act``.
 DEFAULT_CREATE_RATE = "20/minute"
 DEFAULT_ACT_RATE = "30/second"
+
+#: Where the rate limits are counted unless ``triage serve --limits-storage`` says otherwise: this
+#: process's memory (``redis://host:port`` shares them between server processes).
+DEFAULT_LIMITS_STORAGE = "memory://"
+
+#: Seconds a client has to send a request's headers, and then its body, before the server answers
+#: 408 and closes the connection (``triage serve --header-timeout/--body-timeout``).
+DEFAULT_HEADER_TIMEOUT = 10.0
+DEFAULT_BODY_TIMEOUT = 20.0

@@ -9,23 +9,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
-from triage.web import DEFAULT_DB_URL, notify
+from triage.web import DEFAULT_DB_URL, DEFAULT_LIMITS_STORAGE, notify
 from triage.web.errors import WebError
 from triage.web.limits import RateLimited, RateLimits, RequestBodyLimit
 from triage.web.live import FIRST_MESSAGE_SECONDS
 from triage.web.review import add_review_routes
 from triage.web.routes import add_seat_routes, add_table_routes, add_watch_routes
+from triage.web.schemas import ERROR_MEANINGS
 from triage.web.storage import Store
 from triage.web.tables import TableService
 
@@ -37,8 +42,13 @@ HTTP_CODES = {400: "invalid_json", 404: "not_found", 405: "method_not_allowed", 
 
 def create_app_from_env() -> FastAPI:
     """The app of each process of ``triage serve --workers N``, configured by the environment
-    that ``serve`` sets: TRIAGE_WEB_DB, TRIAGE_WEB_RATE_CREATE, TRIAGE_WEB_RATE_ACT."""
-    rates = RateLimits(create=os.environ["TRIAGE_WEB_RATE_CREATE"], act=os.environ["TRIAGE_WEB_RATE_ACT"])
+    that ``serve`` sets: TRIAGE_WEB_DB, TRIAGE_WEB_RATE_CREATE, TRIAGE_WEB_RATE_ACT and
+    TRIAGE_WEB_LIMITS_STORAGE."""
+    rates = RateLimits(
+        create=os.environ["TRIAGE_WEB_RATE_CREATE"],
+        act=os.environ["TRIAGE_WEB_RATE_ACT"],
+        storage=os.environ.get("TRIAGE_WEB_LIMITS_STORAGE", DEFAULT_LIMITS_STORAGE),
+    )
     return create_app(os.environ["TRIAGE_WEB_DB"], rates)
 
 
@@ -59,7 +69,32 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     add_watch_routes(app)
     add_review_routes(app)  # the game-over summary and replay of the page
     add_page_routes(app)
+    declare_error_bodies(app)
     return app
+
+
+def declare_error_bodies(app: FastAPI) -> None:
+    """The schema's 422 answers are the ``{"code", "message"}`` body the server sends
+    (``bad_request`` below), not FastAPI's default validation list."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = build()
+            for operation in (op for path in document["paths"].values() for op in path.values()):
+                refused = operation["responses"].get("422", {})
+                if "HTTPValidationError" in json.dumps(refused):
+                    operation["responses"]["422"] = {
+                        "description": ERROR_MEANINGS[422],
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}
+                        },
+                    }
+            for unused in ("HTTPValidationError", "ValidationError"):
+                document["components"]["schemas"].pop(unused, None)
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def lifespan_of(db_url: str) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
@@ -98,9 +133,14 @@ def add_error_handlers(app: FastAPI) -> None:
         return JSONResponse({"code": "invalid_request", "message": problems}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         code = HTTP_CODES.get(error.status_code, "http_error")
-        return JSONResponse({"code": code, "message": str(error.detail)}, status_code=error.status_code)
+        headers = dict(error.headers or {})
+        if error.status_code == 405:
+            headers["Allow"] = ", ".join(allowed_methods(app, request))
+        return JSONResponse(
+            {"code": code, "message": str(error.detail)}, status_code=error.status_code, headers=headers
+        )
 
     @app.exception_handler(Exception)
     async def internal_error(_request: Request, error: Exception) -> JSONResponse:
@@ -113,6 +153,18 @@ def add_error_handlers(app: FastAPI) -> None:
             },
             status_code=500,
         )
+
+
+def allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """Every method some route answers at the request's path (405's ``Allow``; Starlette names
+    only the first route's, though ``GET`` and ``POST /api/tables`` are two routes)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, Route | APIRoute) and route.methods:
+            match, _scope = route.matches(request.scope)
+            if match is not Match.NONE:
+                methods |= route.methods
+    return sorted(methods)
 
 
 def add_page_routes(app: FastAPI) -> None:

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
-from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE, DEFAULT_DB_URL
+from triage.web import (
+    DEFAULT_ACT_RATE,
+    DEFAULT_BODY_TIMEOUT,
+    DEFAULT_CREATE_RATE,
+    DEFAULT_DB_URL,
+    DEFAULT_HEADER_TIMEOUT,
+    DEFAULT_LIMITS_STORAGE,
+)
+
+if TYPE_CHECKING:
+    from triage.web.limits import RateLimits
 
 
 def serve(
@@ -25,22 +35,32 @@ def serve(
     rate_act: str = typer.Option(
         DEFAULT_ACT_RATE, help="Actions one client address may take, e.g. 30/second."
     ),
+    limits_storage: str = typer.Option(
+        DEFAULT_LIMITS_STORAGE,
+        help="Where the rate limits are counted: memory:// (each process) or redis://host:6379 (shared by every process).",
+    ),
     workers: int = typer.Option(
-        1,
-        min=1,
-        help="Server processes over one database (more than one needs PostgreSQL; rate limits count per process).",
+        1, min=1, help="Server processes over one database (more than one needs PostgreSQL)."
+    ),
+    forwarded_allow_ips: str = typer.Option(
+        "",
+        help="Proxy addresses whose X-Forwarded-For/-Proto are trusted, comma-separated ('*': any); default none.",
+    ),
+    header_timeout: float = typer.Option(
+        DEFAULT_HEADER_TIMEOUT, min=0.1, help="Seconds a client has to send a request's headers."
+    ),
+    body_timeout: float = typer.Option(
+        DEFAULT_BODY_TIMEOUT,
+        min=0.1,
+        help="Seconds a client has to send a request's body, once its headers are in.",
     ),
 ) -> None:
     """Start the web app: play in the browser, solo against bots or with friends."""
-    import uvicorn
-
     from triage.web.app import create_app
-    from triage.web.limits import MAX_WS_MESSAGE, RateLimits
+    from triage.web.limits import MAX_WS_MESSAGE
+    from triage.web.server import ServerConfig, run
 
-    try:
-        rates = RateLimits(create=rate_create, act=rate_act)
-    except ValueError as error:
-        _refuse(str(error))
+    rates = _rates(rate_create, rate_act, limits_storage)
     _check_database(db)
     if workers > 1 and not db.startswith("postgresql"):
         _refuse(
@@ -49,7 +69,8 @@ def serve(
             "lets one process write at a time; with SQLite run one process"
         )
     typer.echo(
-        f"Triage at http://{host}:{port}/ (tables stored in {db}, {workers} process{'es' if workers > 1 else ''})"
+        f"Triage at http://{host}:{port}/ (tables stored in {db}, {workers} process{'es' if workers > 1 else ''}, "
+        f"rate limits counted in {limits_storage})"
     )
     options: dict[str, Any] = {
         "host": host,
@@ -57,13 +78,36 @@ def serve(
         "log_level": log_level,
         "ws": "websockets-sansio",
         "ws_max_size": MAX_WS_MESSAGE,
+        # Proxy headers only from the proxies named: otherwise any client could claim any address.
+        "proxy_headers": bool(forwarded_allow_ips),
+        "forwarded_allow_ips": forwarded_allow_ips or None,
+        "header_timeout": header_timeout,
+        "body_timeout": body_timeout,
+        "workers": workers,
     }
     if workers > 1:
         # Each worker process builds its own app (uvicorn needs an import string for that).
-        os.environ.update(TRIAGE_WEB_DB=db, TRIAGE_WEB_RATE_CREATE=rate_create, TRIAGE_WEB_RATE_ACT=rate_act)
-        uvicorn.run("triage.web.app:create_app_from_env", factory=True, workers=workers, **options)
+        os.environ.update(
+            TRIAGE_WEB_DB=db,
+            TRIAGE_WEB_RATE_CREATE=rate_create,
+            TRIAGE_WEB_RATE_ACT=rate_act,
+            TRIAGE_WEB_LIMITS_STORAGE=limits_storage,
+        )
+        run(ServerConfig("triage.web.app:create_app_from_env", factory=True, **options))
     else:
-        uvicorn.run(create_app(db, rates), **options)
+        run(ServerConfig(create_app(db, rates), **options))
+
+
+def _rates(rate_create: str, rate_act: str, storage: str) -> RateLimits:
+    """The rate limits of the options, their store checked now rather than inside the server."""
+    from triage.web.limits import RateLimits
+
+    try:
+        rates = RateLimits(create=rate_create, act=rate_act, storage=storage)
+        rates.check_storage()
+    except ValueError as error:
+        _refuse(str(error))
+    return rates
 
 
 def _refuse(message: str) -> NoReturn:

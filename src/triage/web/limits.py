@@ -16,6 +16,7 @@ could otherwise hold the whole server. Everything here refuses early with the do
 from __future__ import annotations
 
 import json
+import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -23,13 +24,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
+from limits.errors import ConfigurationError
+from limits.errors import StorageError as LimitsStorageError
+from limits.storage import MemoryStorage, MovingWindowSupport, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from triage.engine import DataError, make_config
 from triage.engine.cards import CardSpec, parse_deck
 from triage.engine.config import Config
-from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE
+from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE, DEFAULT_LIMITS_STORAGE
 from triage.web.errors import WebError
 
 Scope = MutableMapping[str, Any]
@@ -281,20 +284,56 @@ def check_table_limits(
 # ---------------------------------------------------------------------- request rates
 
 
+#: Seconds the rates are counted in this process alone after the shared store failed.
+STORE_RETRY_SECONDS = 5.0
+#: A shared store's connect and read timeouts, in seconds (a Redis call takes well under 1 ms).
+STORE_TIMEOUT_SECONDS = 0.25
+_TIMEOUT_SCHEMES = ("redis", "rediss", "valkey", "valkeys")
+
+logger = logging.getLogger("triage.web")
+
+
+def rate_storage(uri: str) -> Storage:
+    """The ``limits`` storage at ``uri`` (``memory://``, ``redis://host:port``, ...), which must
+    hold moving windows; ``ValueError`` otherwise."""
+    scheme = uri.split("://", 1)[0]
+    options: dict[str, float | str | bool] = {}
+    if scheme != "memory":
+        options["wrap_exceptions"] = True  # a failing store raises limits' StorageError
+    if scheme in _TIMEOUT_SCHEMES:
+        options.update(socket_timeout=STORE_TIMEOUT_SECONDS, socket_connect_timeout=STORE_TIMEOUT_SECONDS)
+    try:
+        storage = storage_from_string(uri, **options)
+    except (ConfigurationError, ValueError) as error:
+        raise ValueError(f"limits storage {uri!r}: {error}") from None
+    if isinstance(storage, Storage) and isinstance(storage, MovingWindowSupport):
+        return storage
+    raise ValueError(f"limits storage {uri!r} cannot hold moving windows (use memory:// or redis://...)")
+
+
 @dataclass
 class RateLimits:
-    """Per-client request rates (``limits`` moving windows, in this process's memory).
+    """Per-client request rates (``limits`` moving windows).
 
     ``create`` and ``act`` are rate strings such as ``"20/minute"`` or ``"5/second;100/hour"``.
+    ``storage`` is where the windows are counted: ``memory://`` (this process), or a store every
+    server process shares, such as ``redis://host:6379``. If the shared store fails, the rates are
+    counted in this process for :data:`STORE_RETRY_SECONDS` (logged), then the store is tried again:
+    a store outage neither refuses nor stalls requests.
     """
 
     create: str = DEFAULT_CREATE_RATE
     act: str = DEFAULT_ACT_RATE
+    storage: str = DEFAULT_LIMITS_STORAGE
     _limiter: MovingWindowRateLimiter = field(init=False, repr=False)
+    _local: MovingWindowRateLimiter = field(init=False, repr=False)
     _items: dict[str, list[RateLimitItem]] = field(init=False, repr=False)
+    _store_down_until: float = field(init=False, repr=False, default=0.0)
 
     def __post_init__(self) -> None:
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._local = MovingWindowRateLimiter(MemoryStorage())
+        shared = self.storage.split("://", 1)[0] != "memory"
+        self._limiter = MovingWindowRateLimiter(rate_storage(self.storage)) if shared else self._local
         self._items = {}
         for kind, text in (("create", self.create), ("act", self.act)):
             try:
@@ -302,11 +341,32 @@ class RateLimits:
             except ValueError:
                 raise ValueError(f"rate {kind}: {text!r} is not a rate such as '20/minute'") from None
 
+    def check_storage(self) -> None:
+        """``ValueError`` unless the store answers (``triage serve`` checks it before starting)."""
+        if not self._limiter.storage.check():
+            raise ValueError(f"the limits storage {self.storage!r} does not answer")
+
     def hit(self, kind: str, client: str) -> None:
         """Count one ``kind`` request of ``client``; 429 ``rate_limited`` when over a limit."""
+        limiter = self._limiter
+        if limiter is not self._local and time.monotonic() < self._store_down_until:
+            limiter = self._local
+        try:
+            self._hit(limiter, kind, client)
+        except LimitsStorageError as error:
+            self._store_down_until = time.monotonic() + STORE_RETRY_SECONDS
+            logger.warning(
+                "limits storage %s failed (%s); counting in this process for %s s",
+                self.storage,
+                error.storage_error,
+                STORE_RETRY_SECONDS,
+            )
+            self._hit(self._local, kind, client)
+
+    def _hit(self, limiter: MovingWindowRateLimiter, kind: str, client: str) -> None:
         for item in self._items[kind]:
-            if not self._limiter.hit(item, kind, client):
-                reset, _remaining = self._limiter.get_window_stats(item, kind, client)
+            if not limiter.hit(item, kind, client):
+                reset, _remaining = limiter.get_window_stats(item, kind, client)
                 wait = max(1, math.ceil(reset - time.time()))
                 raise RateLimited(kind, str(item), wait)
 

@@ -19,6 +19,7 @@ from triage.engine.views import state_dict
 from triage.web.errors import WebError
 from triage.web.live_table import LiveTable
 from triage.web.routes import table_of
+from triage.web.schemas import errors
 
 
 def final_summary(table: LiveTable) -> dict[str, Any]:
@@ -65,11 +66,19 @@ def add_review_routes(app: FastAPI) -> None:
             raise WebError(409, "not_over", "a table is reviewed once its game is over")
         return live
 
-    @app.get("/api/tables/{table_id}/final", summary="A finished game's summary per player")
+    @app.get(
+        "/api/tables/{table_id}/final",
+        responses=errors(404, 409, 503),
+        summary="A finished game's summary per player",
+    )
     async def final(table_id: str) -> JSONResponse:
         return JSONResponse(final_summary(await finished(table_id)))
 
-    @app.get("/api/tables/{table_id}/replay", summary="A finished game's position after a number of actions")
+    @app.get(
+        "/api/tables/{table_id}/replay",
+        responses=errors(404, 409, 422, 503),
+        summary="A finished game's position after a number of actions",
+    )
     async def replay(
         table_id: str, step: int = Query(0, description="Actions played (0: the deal).")
     ) -> JSONResponse:

@@ -20,13 +20,13 @@ from triage.web.limits import RateLimits
 from triage.web.live import serve_socket
 from triage.web.live_table import LiveTable
 from triage.web.schemas import (
-    ERRORS,
     ActionResult,
     CreatedTable,
     Invite,
     JoinRequest,
     SeatToken,
     TableRequest,
+    errors,
 )
 from triage.web.seats import seat_for
 from triage.web.tables import TableService
@@ -80,7 +80,7 @@ def add_table_routes(app: FastAPI) -> None:
         "/api/tables",
         status_code=201,
         response_model=CreatedTable,
-        responses=ERRORS,
+        responses=errors(400, 413, 422, 429, 503),
         summary="Create a table",
     )
     async def create_table(request: TableRequest, http: Request) -> CreatedTable:
@@ -89,8 +89,8 @@ def add_table_routes(app: FastAPI) -> None:
             request.players,
             request.bots,
             request.seed,
-            request.config,
-            request.deck,
+            request.config_overrides(),
+            request.deck_cards(),
             public=request.public,
             creator_seats=request.creator_seats,
         )
@@ -100,18 +100,18 @@ def add_table_routes(app: FastAPI) -> None:
             invites=[Invite(**entry) for entry in invites],
         )
 
-    @app.get("/api/tables", summary="The latest public tables (public facts only)")
+    @app.get("/api/tables", responses=errors(503), summary="The latest public tables (public facts only)")
     async def list_tables() -> list[dict[str, Any]]:
         return service_of(app).lobby(LOBBY_SIZE)
 
-    @app.get("/api/tables/{table_id}", responses=ERRORS, summary="A table's public facts")
+    @app.get("/api/tables/{table_id}", responses=errors(404, 503), summary="A table's public facts")
     async def table_summary(table_id: str) -> dict[str, Any]:
         return payloads.summary(await table_of(app, table_id))
 
     @app.post(
         "/api/tables/{table_id}/join",
         response_model=SeatToken,
-        responses=ERRORS,
+        responses=errors(400, 403, 404, 409, 413, 422, 503),
         summary="Take a seat: with an invitation, or an open seat of a public table",
     )
     async def join(table_id: str, request: JoinRequest | None = None) -> SeatToken:
@@ -125,7 +125,7 @@ def add_seat_routes(app: FastAPI) -> None:
 
     @app.get(
         "/api/tables/{table_id}/view",
-        responses=ERRORS,
+        responses=errors(401, 403, 404, 503),
         summary="The seat's view (scenario-format.md section 5)",
     )
     async def seat_view(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
@@ -134,7 +134,7 @@ def add_seat_routes(app: FastAPI) -> None:
 
     @app.get(
         "/api/tables/{table_id}/legal",
-        responses=ERRORS,
+        responses=errors(401, 403, 404, 503),
         summary="The seat's legal actions, one choice per action and target (empty if not its decision)",
     )
     async def seat_legal(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
@@ -145,7 +145,7 @@ def add_seat_routes(app: FastAPI) -> None:
     @app.post(
         "/api/tables/{table_id}/actions",
         response_model=ActionResult,
-        responses=ERRORS,
+        responses=errors(400, 401, 403, 404, 409, 413, 422, 429, 503),
         summary="Take an action (scenario-format.md section 4) for the seat",
     )
     async def act(
@@ -163,7 +163,7 @@ def add_watch_routes(app: FastAPI) -> None:
 
     @app.get(
         "/api/tables/{table_id}/record",
-        responses=ERRORS,
+        responses=errors(401, 403, 404, 503),
         summary="The game record: filtered for the seat (or for spectators, without a token) until the game is over",
     )
     async def record(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
@@ -173,7 +173,7 @@ def add_watch_routes(app: FastAPI) -> None:
 
     @app.get(
         "/api/tables/{table_id}/public",
-        responses=ERRORS,
+        responses=errors(404, 503),
         summary="The spectators' view: what every player knows",
     )
     async def public_view(table_id: str) -> JSONResponse:

@@ -6,11 +6,124 @@ themselves are plain JSON data, sent as they are built (:mod:`triage.web.payload
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from triage.web.limits import MAX_DECK_CARDS
+
+#: Request parts are strict and closed: an integer is a JSON integer, an unknown key is refused.
+STRICT = ConfigDict(extra="forbid", strict=True)
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
+#: A key a request may leave out but not set to null (the schema shows neither null nor a default).
+Omitted = SkipJsonSchema[None]
+OMITTED: Any = Field(None, json_schema_extra=_no_default)
+Place = Literal["top", "bottom", "discard"]
+
+
+class Closed(BaseModel):
+    """A strict, closed part of a request whose optional keys may be left out but are null only
+    where null means something (``nullable``)."""
+
+    model_config = STRICT
+    nullable: ClassVar[frozenset[str]] = frozenset()
+
+    @model_validator(mode="after")
+    def _no_null(self) -> Self:
+        for name in sorted(self.model_fields_set - self.nullable):
+            if getattr(self, name) is None:
+                raise ValueError(f"'{name}' may be left out but not null")
+        return self
+
+
+class ReturnPlaces(Closed):
+    """V1: where each kind of card leaving play goes (a missing case: top)."""
+
+    cured: Place | Omitted = OMITTED
+    died: Place | Omitted = OMITTED
+    rejected: Place | Omitted = OMITTED
+
+
+class HoldingsOverride(Closed):
+    """Start holdings (a missing key keeps its default)."""
+
+    quality: int | Omitted = OMITTED
+    vp: int | Omitted = OMITTED
+    credits: int | Omitted = OMITTED
+    diagnostics: int | Omitted = OMITTED
+    healing: int | Omitted = OMITTED
+    staff: int | Omitted = OMITTED
+    congress: int | Omitted = OMITTED
+    helicopters: int | Omitted = OMITTED
+
+
+class IncomeOverride(Closed):
+    diagnostics: int | Omitted = OMITTED
+    healing: int | Omitted = OMITTED
+
+
+class MarketItemOverride(Closed):
+    """T8: an item's price and how many a player may buy (``limit`` null: no limit)."""
+
+    nullable = frozenset({"limit"})
+    price: int | Omitted = OMITTED
+    limit: int | None = None
+
+
+class MarketOverride(Closed):
+    diagnostics: MarketItemOverride | Omitted = OMITTED
+    healing: MarketItemOverride | Omitted = OMITTED
+    congress: MarketItemOverride | Omitted = OMITTED
+    helicopter: MarketItemOverride | Omitted = OMITTED
+    staff: MarketItemOverride | Omitted = OMITTED
+    clinical_trial: MarketItemOverride | Omitted = OMITTED
+    outpatient_clinic: MarketItemOverride | Omitted = OMITTED
+
+
+class SoloTier(Closed):
+    name: str
+    score: int
+
+
+class SoloOverride(Closed):
+    tiers: list[SoloTier] | Omitted = OMITTED
+
+
+class ConfigOverrides(Closed):
+    """Overrides of the game configuration (scenario-format.md section 1), merged key by key into
+    the defaults; the engine checks the values (and the server's limits bound them)."""
+
+    nullable = frozenset({"quality_floor"})
+    rounds: int | Omitted = OMITTED
+    arrivals: int | Omitted = OMITTED
+    end_on_zero_quality: bool | Omitted = OMITTED
+    return_to: Place | ReturnPlaces | Omitted = OMITTED
+    helicopter_draws: Literal["wait", "reopen"] | Omitted = OMITTED
+    terminal_upkeep: Literal["death", "reward"] | Omitted = OMITTED
+    quality_floor: int | None = Field(None, description="V4: the lowest QoC (null: no floor).")
+    income: IncomeOverride | Omitted = OMITTED
+    start: HoldingsOverride | Omitted = OMITTED
+    market: MarketOverride | Omitted = OMITTED
+    solo: SoloOverride | Omitted = OMITTED
+
+
+class DeckCard(Closed):
+    """One card of a deck (the deck-file format; which numbers apply depends on ``kind``, K1)."""
+
+    id: str
+    kind: Literal["critical", "severe", "chronic", "non_severe", "terminal"]
+    diagnosis: int | Omitted = OMITTED
+    healing: int | Omitted = OMITTED
+    credits: int | Omitted = OMITTED
+    vp: int | Omitted = OMITTED
+    name: str | Omitted = OMITTED
+    note: str | Omitted = OMITTED
 
 
 class TableRequest(BaseModel):
@@ -30,10 +143,10 @@ class TableRequest(BaseModel):
         ge=0,
         description="Deal seed (D1). Omit it for a secret random deal; whoever chooses it can work out the deal.",
     )
-    config: dict[str, Any] | None = Field(
+    config: ConfigOverrides | None = Field(
         None, description="Configuration overrides (scenario-format.md section 1)."
     )
-    deck: list[dict[str, Any]] | None = Field(
+    deck: list[DeckCard] | None = Field(
         None,
         max_length=MAX_DECK_CARDS,
         description=f"Deck cards (deck-file format, at most {MAX_DECK_CARDS}); default the standard deck.",
@@ -45,6 +158,13 @@ class TableRequest(BaseModel):
         None,
         description="The human seats the creator takes at once (default: all); the others get invitations.",
     )
+
+    def config_overrides(self) -> dict[str, Any] | None:
+        """The configuration as the engine reads it: only the keys the request gave."""
+        return None if self.config is None else self.config.model_dump(exclude_unset=True)
+
+    def deck_cards(self) -> list[dict[str, Any]] | None:
+        return None if self.deck is None else [card.model_dump(exclude_unset=True) for card in self.deck]
 
 
 class SeatToken(BaseModel):
@@ -91,6 +211,24 @@ class ErrorBody(BaseModel):
     rule: str | None = None
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (400, 401, 403, 404, 409, 413, 422, 429, 503)
+#: What each refusal status means (docs/web.md lists the codes).
+ERROR_MEANINGS: dict[int, str] = {
+    400: "The body is not bounded JSON (invalid_json) or a header is malformed.",
+    401: "No seat token, or not in the form 'Bearer TOKEN' (unauthorized).",
+    403: "A token or invitation of no seat at this table (forbidden, bad_invite).",
+    404: "No such table (unknown_table).",
+    409: "Not now: another seat's turn, a stale action, a taken seat, a game not over (the code says which).",
+    413: "The body is larger than the server reads (body_too_large).",
+    422: "A request the rules or the server's limits refuse (invalid_request, limit_exceeded, a rule's code).",
+    429: "Too many requests from this client (rate_limited); Retry-After says when to try again.",
+    503: "The database failed; nothing changed (storage_error).",
 }
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route that answers these refusal statuses."""
+    return {status: {"model": ErrorBody, "description": ERROR_MEANINGS[status]} for status in statuses}
+
+
+#: Every refusal status (a route declares those it answers with :func:`errors`).
+ERRORS = errors(*ERROR_MEANINGS)
