@@ -112,7 +112,7 @@ def two_processes(tmp_path: Path) -> tuple[TableService, TableService]:
 
 def test_a_process_behind_the_store_takes_an_action_at_the_stored_position(tmp_path: Path) -> None:
     first, second = two_processes(tmp_path)
-    table, tokens, _ = first.create(1, None, 5, None, None)
+    table, _tokens, _ = first.create(1, None, 5, None, None)
     behind = second.get(table.id)
     for _ in range(3):
         first.turns.act(table, 0, table.game.legal_actions(0)[0], expected=table.actions)
