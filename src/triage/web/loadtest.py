@@ -89,7 +89,7 @@ def start_server(
 
         env[STATEMENTS_ENV] = str(statements_file)
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"triage serve exited with status {process.returncode}")
@@ -99,7 +99,7 @@ def start_server(
         except httpx.HTTPError:
             time.sleep(0.1)
     process.kill()
-    raise RuntimeError("triage serve did not answer within 30 s")
+    raise RuntimeError("triage serve did not answer within 90 s")
 
 
 def percentile(values: list[float], fraction: float) -> float:
