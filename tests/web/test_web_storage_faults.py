@@ -204,9 +204,13 @@ def test_live_updates_go_on_after_a_storage_failure(client: TestClient, faults: 
 
 
 def test_a_failing_database_on_reads_answers_503_too(client: TestClient, faults: FailingStore) -> None:
+    """A read that needs the database (a table not in memory, the lobby) answers 503; a table in
+    memory of the one process on its database is served from memory (nothing to read)."""
     created = create(client, players=1)
     table_id, token = created["table_id"], tokens_of(created)[0]
     faults.fail("SELECT")
+    assert client.get(f"/api/tables/{table_id}/view", headers=auth(token)).status_code == 200
+    service_of(client).live.clear()
     assert_storage_error(client.get(f"/api/tables/{table_id}/view", headers=auth(token)))
     assert_storage_error(client.get("/api/tables"))
     faults.fail(None)

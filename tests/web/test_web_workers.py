@@ -368,3 +368,70 @@ def test_a_process_whose_listening_connection_dropped_catches_up_its_websockets(
             if message["type"] == "update":
                 numbers.append(message["number"])
         assert numbers == list(range(final))
+
+
+def test_a_game_played_through_two_hosts_is_one_truth_and_their_websockets_follow_it_alike(
+    servers: tuple[Server, Server],
+) -> None:
+    """Two hosts behind a proxy that sends each request anywhere: a whole game with a server bot,
+    each read and each action to a host drawn at random (never reading first where it writes).
+    Every WebSocket, on either host, sees the stored actions in order and ends on the view both
+    hosts answer; the stored record replays to the position both hosts hold."""
+    a, b = servers
+    table_id, tokens, _ = new_table(a, players=3, bots=[None, "greedy", None], seed=61)
+    rng = random.Random(61)
+    stack = contextlib.ExitStack()
+    watchers: list[tuple[str, Any, int | None, list[dict[str, Any]]]] = []
+    for name, server, seat in (
+        ("B seat 0", b, 0),
+        ("A seat 2", a, 2),
+        ("A watch", a, None),
+        ("B watch", b, None),
+    ):
+        socket = stack.enter_context(connect(f"ws://127.0.0.1:{server.port}/api/tables/{table_id}/ws"))
+        socket.send(json.dumps({"spectate": True} if seat is None else {"token": tokens[seat]}))
+        hello = json.loads(socket.recv(timeout=20))
+        assert hello["type"] == "hello" and hello["actions"] == 0, name
+        watchers.append((name, socket, seat, [hello]))
+    over = False
+    with stack:
+        for _ in range(400):
+            reader, writer = rng.choice([(a, b), (b, a), (a, a), (b, b)])
+            seat = next((seat for seat in tokens if legal(reader, table_id, tokens[seat])["choices"]), None)
+            if seat is None:  # the game is over, or a bot moves on the server after an answer
+                over = reader.http.get(f"/api/tables/{table_id}").json()["over"]
+                if over:
+                    break
+                threading.Event().wait(0.05)
+                continue
+            seen = legal(reader, table_id, tokens[seat])
+            body = {"action": sample(rng.choice(seen["choices"]), rng), "expected": seen["actions"]}
+            answer = writer.http.post(
+                f"/api/tables/{table_id}/actions", headers=auth(tokens[seat]), json=body
+            )
+            assert answer.status_code == 200, answer.text
+        final = b.http.get(f"/api/tables/{table_id}").json()["actions"]
+        for name, socket, _seat, messages in watchers:
+            while messages[-1]["actions"] < final:
+                messages.append(json.loads(socket.recv(timeout=20)))
+            assert [m["number"] for m in messages[1:]] == list(range(final)), name
+    assert over and final > 20
+    store = Store(URL or "")
+    try:
+        stored = store.load_table(table_id)
+    finally:
+        store.close()
+    assert stored is not None and len(stored.actions) == final
+    game = replay(stored.record())
+    for name, _socket, seat, messages in watchers:
+        assert [{"by": m["by"], "do": m["action"]} for m in messages[1:]] == stored.actions, name
+        for server in (a, b):
+            if seat is None:
+                now = server.http.get(f"/api/tables/{table_id}/public").json()
+            else:
+                now = server.http.get(f"/api/tables/{table_id}/view", headers=auth(tokens[seat])).json()
+                assert now.pop("actions") == final
+            assert messages[-1]["view"] == now, (name, server.port)
+    for server in (a, b):
+        facts = server.http.get(f"/api/tables/{table_id}").json()
+        assert facts["over"] and facts["actions"] == final and facts["scores"] == game.scores()

@@ -40,6 +40,18 @@ STATIC = Path(__file__).parent / "static"
 HTTP_CODES = {400: "invalid_json", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
 
 
+#: Names a file to which each server process adds, when it stops, one JSON line counting the
+#: statements it sent its database (``triage loadtest`` reads them: statements per action).
+STATEMENTS_ENV = "TRIAGE_WEB_STATEMENTS"
+
+
+def save_statement_count(path: Path, kinds: dict[str, int]) -> None:
+    """Add this process's statement count to ``path`` (one line per process, appended whole)."""
+    line = json.dumps({"pid": os.getpid(), "statements": kinds}) + "\n"
+    with path.open("a", encoding="utf-8") as out:
+        out.write(line)
+
+
 def create_app_from_env() -> FastAPI:
     """The app of each process of ``triage serve --workers N``, configured by the environment
     that ``serve`` sets: TRIAGE_WEB_DB, TRIAGE_WEB_RATE_CREATE, TRIAGE_WEB_RATE_ACT and
@@ -103,14 +115,19 @@ def lifespan_of(db_url: str) -> Callable[[FastAPI], AbstractAsyncContextManager[
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(db_url)
+        count_file = os.environ.get(STATEMENTS_ENV)
+        store = Store(db_url, count_statements=bool(count_file))
         app.state.service = service = TableService(store)
         listener = await notify.start(service)
+        if store.statements is not None:
+            store.statements.reset()  # the statements of serving only, not of starting
         yield
         if listener is not None:
             listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await listener
+        if count_file and store.statements is not None:
+            save_statement_count(Path(count_file), dict(store.statements.kinds))
         store.close()
 
     return lifespan

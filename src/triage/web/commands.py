@@ -135,7 +135,15 @@ def loadtest(
     tables: str = typer.Option(
         "200", help="Concurrent tables, each played by random bots over HTTP; '200,1000' runs each."
     ),
-    players: int = typer.Option(2, min=1, max=4, help="Seats per table."),
+    players: str = typer.Option(
+        "2", help="Seats per table played by clients over HTTP; '1,2,4': a mix, table by table."
+    ),
+    bots: str = typer.Option(
+        "none",
+        help="A server bot seat per table, its level taken in turn table by table from this list "
+        "('none': no bot seat), e.g. 'none,random,greedy,expert-novice'.",
+    ),
+    spectators: int = typer.Option(0, min=0, help="WebSocket spectators per table."),
     think: float = typer.Option(
         1.0, help="Mean seconds each client waits before each action (0: as fast as possible)."
     ),
@@ -155,17 +163,23 @@ def loadtest(
     from triage.web.loadtest import run_loadtest
 
     table_counts, worker_counts = _counts(tables, "--tables"), _counts(workers, "--workers")
+    bot_mix = _bot_mix(bots)
+    seat_mix = _counts(players, "--players")
+    if max(seat_mix) + any(bot_mix) > 4:
+        raise typer.BadParameter("a table has at most 4 seats: --players and a --bots seat together")
     results = []
     for count in table_counts:
         for processes in worker_counts:
             result = run_loadtest(
                 tables=count,
-                players=players,
+                players=seat_mix,
                 think=think,
                 seconds=seconds,
                 db=db,
                 ramp=ramp,
                 workers=processes,
+                bots=bot_mix,
+                spectators=spectators,
             )
             results.append(result)
             if not json_output:
@@ -193,6 +207,18 @@ def _counts(text: str, option: str) -> list[int]:
     return counts
 
 
+def _bot_mix(text: str) -> list[str | None]:
+    from triage.bots import BOTS
+
+    levels = [None if part.strip() in ("", "none") else part.strip() for part in text.split(",")]
+    unknown = [level for level in levels if level is not None and level not in BOTS]
+    if unknown:
+        raise typer.BadParameter(
+            f"--bots: unknown bot {unknown[0]!r} (bots: {', '.join(sorted(BOTS))}, none)"
+        )
+    return levels
+
+
 def _describe(result: dict[str, Any], think: float) -> str:
     line = (
         f"{result['tables']} tables, {result['workers']} worker(s), {result['actions']} actions in "
@@ -201,8 +227,15 @@ def _describe(result: dict[str, Any], think: float) -> str:
         f"server memory {result['server_rss_mb']:.0f} MB (peak {result['server_peak_mb']:.0f} MB); "
         f"legal listing median {result['legal_median_ms']:.1f} ms, p99 {result['legal_p99_ms']:.1f} ms; "
         f"server CPU {result['server_cpu_ms_per_action']:.2f} ms per action; "
+        f"worst table p99 {result['worst_table_p99_ms']:.1f} ms (median {result['worst_table_median_ms']:.1f} ms, "
+        f"{result['worst_table_actions']} actions); "
         f"errors {result['errors']}, retries {result['retries']} (load average {result['load_average']:.1f})"
     )
+    if result["db_statements_per_action"] is not None:
+        kinds = ", ".join(f"{kind} {count:.2f}" for kind, count in result["db_statements_by_kind"].items())
+        line += f"\ndatabase statements per action {result['db_statements_per_action']:.2f} ({kinds})"
+    if result["spectators"]:
+        line += f"\n{result['spectators']} spectators per table got {result['spectator_updates']} updates"
     if result["errors"]:
         line += f"\nlast error: {result['last_error']}"
     return line

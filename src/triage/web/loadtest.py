@@ -1,21 +1,27 @@
 """Load benchmark of the web app: many tables of bots playing at once over loopback HTTP.
 
 It starts ``triage serve`` (``--workers N`` processes) in a child process on a free port of
-127.0.0.1 with a fresh SQLite file (or ``db``), opens ``tables`` tables whose seats are all played
-by random-bot clients over the HTTP API, and keeps that many games running (a finished table is
-replaced by a new one) for ``seconds``; the tables arrive evenly over the first ``ramp`` seconds.
+127.0.0.1 with a fresh SQLite file (or ``db``), opens ``tables`` tables and keeps that many games
+running (a finished table is replaced by a new one) for ``seconds``; the tables arrive evenly
+over the first ``ramp`` seconds. Table ``i`` has ``players[i % len(players)]`` seats played by
+random-bot clients over the HTTP API and, when ``bots[i % len(bots)]`` names a bot level, one
+more seat played by that bot on the server; ``spectators`` WebSocket spectators watch each table.
+
 Each client asks ``/legal`` for the seat whose decision it is, draws an action within a random
 choice (``triage.engine.choices.sample``), waits a think time (exponential, mean ``think``
 seconds: 0 means as fast as possible) and posts it with the action number it saw (idempotent:
 a request whose answer was lost is sent again as it was). It reports the latency of ``POST
-/actions`` (every one is committed before it is answered) and of ``GET /legal``, and the
-server's memory (resident set size of all its processes, sampled every half second).
+/actions`` (every one is committed before it is answered) overall and for the worst table, of
+``GET /legal``, the server's memory (resident set size of all its processes, sampled every half
+second) and CPU time, and the statements the server sent its database per action (each server
+process counts them and writes the count when it stops: :data:`triage.web.app.STATEMENTS_ENV`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import signal
@@ -25,7 +31,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +56,15 @@ UNLIMITED = "1000000/second"
 
 
 def start_server(
-    db_url: str, port: int, rate_create: str = UNLIMITED, rate_act: str = UNLIMITED, workers: int = 1
+    db_url: str,
+    port: int,
+    rate_create: str = UNLIMITED,
+    rate_act: str = UNLIMITED,
+    workers: int = 1,
+    statements_file: Path | None = None,
 ) -> subprocess.Popen[bytes]:
+    """``triage serve`` on 127.0.0.1:``port``, once it answers; with ``statements_file`` its
+    processes count their database statements into it (when they stop)."""
     command = [
         sys.executable,
         "-c",
@@ -68,8 +83,13 @@ def start_server(
     ]
     if workers != 1:
         command += ["--workers", str(workers)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
+    env = dict(os.environ)
+    if statements_file is not None:
+        from triage.web.app import STATEMENTS_ENV
+
+        env[STATEMENTS_ENV] = str(statements_file)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"triage serve exited with status {process.returncode}")
@@ -79,7 +99,7 @@ def start_server(
         except httpx.HTTPError:
             time.sleep(0.1)
     process.kill()
-    raise RuntimeError("triage serve did not answer within 30 s")
+    raise RuntimeError("triage serve did not answer within 90 s")
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -89,16 +109,32 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[rank - 1]
 
 
+@dataclass(frozen=True)
+class Mix:
+    """Who sits at table ``i``: the clients' seat count and the server bot, each taken in turn
+    from its list (a bot of None: no bot seat); and the spectators each table has."""
+
+    players: Sequence[int] = (2,)
+    bots: Sequence[str | None] = (None,)
+    spectators: int = 0
+
+    def seats(self, number: int) -> tuple[int, str | None]:
+        return self.players[number % len(self.players)], self.bots[number % len(self.bots)]
+
+
 class Load:
     """The clients' shared tallies."""
 
-    def __init__(self) -> None:
+    def __init__(self, tables: int) -> None:
         self.action_ms: list[float] = []
         self.legal_ms: list[float] = []
+        #: Each table's action latencies (its games one after another), for the worst table.
+        self.table_ms: list[list[float]] = [[] for _ in range(tables)]
         self.errors = 0
         self.games = 0
         self.retries = 0
         self.last_error = ""
+        self.spectator_updates = 0
 
 
 async def call(
@@ -126,19 +162,46 @@ async def call(
 async def play_table(
     session: aiohttp.ClientSession,
     load: Load,
-    players: int,
+    mix: Mix,
+    number: int,
     think: float,
     until: float,
-    rng: random.Random,
     delay: float,
 ) -> None:
-    """One table's clients: arrive after ``delay`` seconds, then play games one after another
-    until time is up."""
+    """Table ``number``'s clients (and spectators): arrive after ``delay`` seconds, then play
+    games one after another until time is up."""
+    rng = random.Random(number)
     await asyncio.sleep(delay)
+    humans, bot = mix.seats(number)
+    body = {"players": humans + (bot is not None), "bots": [None] * humans + ([bot] if bot else [])}
     while time.monotonic() < until:
-        created = await call(session, load, "POST", "/api/tables", json={"players": players})
-        if created is None or not await play_game(session, load, created, think, until, rng):
+        created = await call(session, load, "POST", "/api/tables", json=body)
+        if created is None:
             return
+        watching = [
+            asyncio.create_task(spectate(session, load, created["table_id"])) for _ in range(mix.spectators)
+        ]
+        try:
+            played = await play_game(session, load, created, think, until, rng, load.table_ms[number])
+        finally:
+            for task in watching:
+                task.cancel()
+            await asyncio.gather(*watching, return_exceptions=True)
+        if not played:
+            return
+
+
+async def spectate(session: aiohttp.ClientSession, load: Load, table_id: str) -> None:
+    """A spectator of the table: counts the updates it is sent, until cancelled."""
+    try:
+        async with session.ws_connect(f"/api/tables/{table_id}/ws") as socket:
+            await socket.send_json({"spectate": True})
+            async for message in socket:
+                if message.type is aiohttp.WSMsgType.TEXT and '"update"' in message.data[:40]:
+                    load.spectator_updates += 1
+    except (TimeoutError, aiohttp.ClientError) as error:
+        load.errors += 1
+        load.last_error = f"spectator of {table_id}: {error!r}"
 
 
 async def play_game(
@@ -148,12 +211,17 @@ async def play_game(
     think: float,
     until: float,
     rng: random.Random,
+    table_ms: list[float],
 ) -> bool:
-    """One game on a created table, its seats' clients taking turns; False if a request failed."""
+    """One game on a created table, its seats' clients taking turns (waiting while a server
+    bot thinks); False if a request failed."""
     table_id = created["table_id"]
     headers = {entry["seat"]: {"Authorization": f"Bearer {entry['token']}"} for entry in created["seats"]}
     turn: int | None = 0
     while turn is not None and time.monotonic() < until:
+        if turn not in headers:
+            turn = await bot_turn_over(session, load, table_id, turn, until)
+            continue
         start = time.perf_counter()
         legal = await call(session, load, "GET", f"/api/tables/{table_id}/legal", headers=headers[turn])
         load.legal_ms.append((time.perf_counter() - start) * 1000)
@@ -167,12 +235,30 @@ async def play_game(
         start = time.perf_counter()
         path = f"/api/tables/{table_id}/actions"
         answer = await call(session, load, "POST", path, tries=3, headers=headers[turn], json=body)
-        load.action_ms.append((time.perf_counter() - start) * 1000)
+        elapsed = (time.perf_counter() - start) * 1000
+        load.action_ms.append(elapsed)
+        table_ms.append(elapsed)
         if answer is None:
             return False
         turn = answer["turn"]
     load.games += turn is None
     return True
+
+
+#: Seconds between two looks at a table whose server bot is thinking.
+BOT_POLL = 0.05
+
+
+async def bot_turn_over(
+    session: aiohttp.ClientSession, load: Load, table_id: str, turn: int, until: float
+) -> int | None:
+    """Wait while the server's bot (seat ``turn``) moves; whose turn it is then."""
+    while time.monotonic() < until:
+        await asyncio.sleep(BOT_POLL)
+        facts = await call(session, load, "GET", f"/api/tables/{table_id}")
+        if facts is None or facts["turn"] != turn:
+            return None if facts is None else facts["turn"]
+    return None
 
 
 def tree_total(process: psutil.Process, measure: Callable[[psutil.Process], float]) -> float:
@@ -202,13 +288,13 @@ async def sample_memory(pid: int, samples: list[int], until: float) -> None:
 
 
 async def drive(
-    port: int, pid: int, tables: int, players: int, think: float, seconds: float, ramp: float
+    port: int, pid: int, tables: int, mix: Mix, think: float, seconds: float, ramp: float
 ) -> tuple[Load, list[int], float, float]:
     """Play; returns the tallies, memory samples, elapsed seconds and the server's CPU seconds."""
-    load = Load()
+    load = Load(tables)
     memory: list[int] = []
     cpu_before = tree_cpu(psutil.Process(pid))
-    connector = aiohttp.TCPConnector(limit=tables + 8)
+    connector = aiohttp.TCPConnector(limit=tables * (1 + mix.spectators) + 8)
     timeout = aiohttp.ClientTimeout(total=60)
     async with aiohttp.ClientSession(
         f"http://127.0.0.1:{port}", connector=connector, timeout=timeout
@@ -216,7 +302,7 @@ async def drive(
         started = time.monotonic()
         until = started + seconds
         clients = [
-            play_table(client, load, players, think, until, random.Random(number), ramp * number / tables)
+            play_table(client, load, mix, number, think, until, ramp * number / tables)
             for number in range(tables)
         ]
         await asyncio.gather(sample_memory(pid, memory, until), *clients)
@@ -226,40 +312,65 @@ async def drive(
 
 def run_loadtest(
     tables: int = 200,
-    players: int = 2,
+    players: int | Sequence[int] = 2,
     think: float = 1.0,
     seconds: float = 30.0,
     db: str | None = None,
     ramp: float = 2.0,
     workers: int = 1,
+    bots: Sequence[str | None] = (None,),
+    spectators: int = 0,
 ) -> dict[str, Any]:
-    """Run the benchmark; returns its figures (latencies in milliseconds, memory in MB)."""
+    """Run the benchmark; returns its figures (latencies in milliseconds, memory in MB).
+    ``players``: client seats per table (a list: taken in turn, table by table); ``bots``: the
+    server bot seat of each table in turn (None: none); ``spectators``: per table."""
+    mix = Mix(tuple([players] if isinstance(players, int) else players), tuple(bots), spectators)
     with tempfile.TemporaryDirectory(prefix="triage-loadtest-") as folder:
         db_url = db or f"sqlite:///{Path(folder) / 'tables.db'}"
         port = free_port()
-        server = start_server(db_url, port, workers=workers)
+        counts = Path(folder) / "statements.jsonl"
+        server = start_server(db_url, port, workers=workers, statements_file=counts)
         # A benchmark stopped with SIGTERM still stops its server (the finally below).
         previous = signal.signal(signal.SIGTERM, _stop)
         try:
             load, memory, elapsed, cpu = asyncio.run(
-                drive(port, server.pid, tables, players, think, seconds, ramp)
+                drive(port, server.pid, tables, mix, think, seconds, ramp)
             )
             peak_kb = None if workers > 1 else _peak_kb(server.pid)
         finally:
             signal.signal(signal.SIGTERM, previous)
             server.terminate()
             server.wait(30)
+        statements = statement_counts(counts)
     if not load.action_ms:
         raise RuntimeError("no action was taken: is the server working?")
     return {
         "tables": tables,
         "workers": workers,
-        "players": players,
+        "players": list(mix.players),
+        "bots": list(mix.bots),
+        "spectators": spectators,
         "think_s": think,
         "ramp_s": ramp,
         "seconds": elapsed,
-        "actions": len(load.action_ms),
-        "actions_per_s": len(load.action_ms) / elapsed,
+        **figures(load, elapsed, statements),
+        "server_rss_mb": memory[-1] / 2**20 if memory else 0.0,
+        "server_peak_mb": (peak_kb / 1024) if peak_kb else (max(memory) / 2**20 if memory else 0.0),
+        "server_cpu_ms_per_action": cpu * 1000 / len(load.action_ms),
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+    }
+
+
+def figures(load: Load, elapsed: float, statements: Counter[str] | None) -> dict[str, Any]:
+    """The clients' tallies as figures: latencies, the worst table, statements per action."""
+    actions = len(load.action_ms)
+    worst = max(
+        (ms for ms in load.table_ms if ms), key=lambda ms: (percentile(ms, 0.99), len(ms)), default=[0.0]
+    )
+    return {
+        "actions": actions,
+        "actions_per_s": actions / elapsed,
         "games_finished": load.games,
         "errors": load.errors,
         "retries": load.retries,
@@ -267,14 +378,28 @@ def run_loadtest(
         "median_ms": statistics.median(load.action_ms),
         "p99_ms": percentile(load.action_ms, 0.99),
         "max_ms": max(load.action_ms),
+        "worst_table_p99_ms": percentile(worst, 0.99),
+        "worst_table_median_ms": statistics.median(worst),
+        "worst_table_actions": len(worst),
         "legal_median_ms": statistics.median(load.legal_ms),
         "legal_p99_ms": percentile(load.legal_ms, 0.99),
-        "server_rss_mb": memory[-1] / 2**20 if memory else 0.0,
-        "server_peak_mb": (peak_kb / 1024) if peak_kb else (max(memory) / 2**20 if memory else 0.0),
-        "server_cpu_ms_per_action": cpu * 1000 / len(load.action_ms),
-        "cpus": os.cpu_count(),
-        "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        "spectator_updates": load.spectator_updates,
+        "db_statements": None if statements is None else sum(statements.values()),
+        "db_statements_per_action": None if statements is None else sum(statements.values()) / actions,
+        "db_statements_by_kind": None
+        if statements is None
+        else {kind: round(count / actions, 3) for kind, count in statements.most_common()},
     }
+
+
+def statement_counts(path: Path) -> Counter[str] | None:
+    """The statements the server's processes sent their database (None if none reported)."""
+    if not path.exists():
+        return None
+    total: Counter[str] = Counter()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        total.update(json.loads(line)["statements"])
+    return total
 
 
 def _stop(signum: int, _frame: Any) -> None:

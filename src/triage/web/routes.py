@@ -152,10 +152,12 @@ def add_seat_routes(app: FastAPI) -> None:
         table_id: str, http: Request, action: Any = ACTION_BODY, authorization: str | None = AUTH_HEADER
     ) -> JSONResponse:
         count_request(app, "act", http)
-        live = await table_of(app, table_id)
-        seat = seat_for(live, authorization)
+        service = service_of(app)
+        # No version check first: the commit's conditional write is the check (Turns.act).
+        live = await service.load(table_id, check=False)
+        seat = service.seat_of(live, authorization)
         action, expected = split_action_body(action)
-        return JSONResponse(service_of(app).turns.act(live, seat, action, expected))
+        return JSONResponse(service.turns.act(live, seat, action, expected))
 
 
 def add_watch_routes(app: FastAPI) -> None:

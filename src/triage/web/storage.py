@@ -12,11 +12,14 @@ committed before the server's memory changes. Several server processes may share
   still holds the count the writer started from, and ``(table_id, number)`` is the actions'
   primary key: of two processes acting on one position, one commits and the other gets
   :class:`Conflict` (optimistic concurrency). ``tables.seats_version`` does the same for seats.
-- A process checks the table's row on each request (:meth:`Store.version`) and reads the
-  actions it has not seen yet, so no request is answered from a stale position.
-- On PostgreSQL every commit of actions sends ``NOTIFY triage_tables`` with the actions (see
-  :func:`notice`; delivered on commit), so the other processes push them to their WebSocket
-  subscribers.
+- A process checks the table's row on each read (:meth:`Store.version`) and reads the actions it
+  has not seen yet, so no request is answered from a stale position; a write needs no such read,
+  since its conditional update is the check (a stale process gets :class:`Conflict`). A store
+  that no other process writes (:attr:`Store.shared` false: SQLite, one process) needs no check.
+- On PostgreSQL a write of actions is one statement (:data:`PG_ADD_ACTIONS`: the conditional
+  update, the insert and ``NOTIFY triage_tables`` with the actions, see :func:`notice`), sent
+  outside any explicit transaction: one round trip, its own transaction, the notification
+  delivered on commit, so the other processes push the actions to their WebSocket subscribers.
 
 Seat tokens and invitation codes are stored as SHA-256 digests only, so the database alone
 cannot act for a seat or take one.
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -132,6 +136,28 @@ def notice(table_id: str, start: int, count: int, entries: list[dict[str, Any]])
     return json.dumps({"table": table_id, "start": start, "count": count, "actions": None})
 
 
+#: A write of actions on PostgreSQL in one statement (one round trip, one implicit transaction):
+#: the table's count moves from ``start`` only if it still holds it (the version check folded into
+#: the write), the actions are inserted only if it moved, and the other processes are notified
+#: only then. No row back means another writer moved first. Its text never changes, so psycopg
+#: prepares it on each connection after a few uses.
+PG_ADD_ACTIONS = text(
+    """
+    WITH moved AS (
+        UPDATE tables SET actions = :count, facts = CAST(:facts AS JSON)
+        WHERE id = :table_id AND actions = :start
+        RETURNING id
+    ), stored AS (
+        INSERT INTO actions (table_id, number, "by", action, request, answer)
+        SELECT moved.id, entry.number, entry."by", entry.action, entry.request, entry.answer
+        FROM moved, json_to_recordset(CAST(:rows AS JSON))
+            AS entry(number INTEGER, "by" INTEGER, action TEXT, request TEXT, answer TEXT)
+    )
+    SELECT pg_notify(:channel, :payload) FROM moved
+    """
+)
+
+
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -197,20 +223,71 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+class StatementCount:
+    """What a store sends its database, counted by SQLAlchemy's events: each statement by its
+    first word, and each transaction's ``BEGIN`` and ``COMMIT``/``ROLLBACK`` outside autocommit
+    (a round trip each on PostgreSQL). Statements per action are deterministic where latency is
+    not: the regression test and ``triage loadtest`` read them."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.kinds: Counter[str] = Counter()
+        event.listen(engine, "before_cursor_execute", self._statement)
+        for kind in ("begin", "commit", "rollback"):
+            event.listen(engine, kind, self._transaction(kind.upper()))
+
+    @property
+    def total(self) -> int:
+        return sum(self.kinds.values())
+
+    def reset(self) -> None:
+        self.kinds.clear()
+
+    def _statement(self, _connection: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        self.kinds[statement.lstrip().split(None, 1)[0].upper()] += 1
+
+    def _transaction(self, kind: str) -> Any:
+        def count(connection: Connection) -> None:
+            if connection.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
+                self.kinds[kind] += 1
+
+        return count
+
+
+#: Connections each store (each server process) keeps open: requests use one at a time on the
+#: event loop, a table's first load another in a thread; beyond them up to POOL_OVERFLOW more.
+POOL_SIZE = 4
+POOL_OVERFLOW = 4
+
+
 class Store:
     """The tables, seats and actions in a SQL database. Every method raises
-    :class:`StorageError` when the database fails, and changes nothing then."""
+    :class:`StorageError` when the database fails, and changes nothing then.
 
-    def __init__(self, url: str = DEFAULT_DB_URL) -> None:
+    ``shared``: whether other processes may write the same database (default: PostgreSQL yes,
+    SQLite no, as ``triage serve`` runs one process on SQLite); when not, memory is the truth
+    and a read needs no version check. ``count_statements`` keeps a :class:`StatementCount`."""
+
+    def __init__(
+        self,
+        url: str = DEFAULT_DB_URL,
+        shared: bool | None = None,
+        count_statements: bool = False,
+        pool_size: int = POOL_SIZE,
+    ) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url)
+        options: dict[str, Any] = {}
+        if not url.startswith("sqlite"):
+            options = {"pool_size": pool_size, "max_overflow": POOL_OVERFLOW}
+        self.engine: Engine = create_engine(url, **options)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.notifies = self.engine.dialect.name == "postgresql"
-        #: Single-statement reads need no transaction: one round trip each, no BEGIN/COMMIT.
+        self.shared = self.notifies if shared is None else shared
+        #: Single-statement reads and writes need no transaction: one round trip each.
         self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         Base.metadata.create_all(self.engine)
         self._check_schema()
+        self.statements = StatementCount(self.engine) if count_statements else None
 
     def _check_schema(self) -> None:
         missing = [
@@ -282,6 +359,9 @@ class Store:
             for offset, entry in enumerate(entries)
         ]
         count = start + len(entries)
+        if self.notifies:
+            self._add_actions_postgresql(table_id, start, count, entries, rows, facts)
+            return
         with _Transaction(self.engine) as connection:
             moved = connection.execute(
                 update(TABLES)
@@ -291,11 +371,28 @@ class Store:
             if moved.rowcount != 1:
                 raise Conflict(f"table {table_id} no longer has {start} actions")
             connection.execute(ACTIONS.insert(), rows)
-            if self.notifies:
-                connection.execute(
-                    text("SELECT pg_notify(:channel, :payload)"),
-                    {"channel": CHANNEL, "payload": notice(table_id, start, count, entries)},
-                )
+
+    def _add_actions_postgresql(
+        self,
+        table_id: str,
+        start: int,
+        count: int,
+        entries: list[dict[str, Any]],
+        rows: list[dict[str, Any]],
+        facts: dict[str, Any],
+    ) -> None:
+        parameters = {
+            "table_id": table_id,
+            "start": start,
+            "count": count,
+            "facts": json.dumps(facts),
+            "rows": json.dumps(rows),
+            "channel": CHANNEL,
+            "payload": notice(table_id, start, count, entries),
+        }
+        with _Transaction(self.autocommit) as connection:
+            if connection.execute(PG_ADD_ACTIONS, parameters).first() is None:
+                raise Conflict(f"table {table_id} no longer has {start} actions")
 
     def claim_seat(self, table_id: str, seat: int, token_hash: str, invite_hash: str | None) -> int:
         """Give the open ``seat`` a player (``token_hash``), only if it is still open and, when
@@ -310,10 +407,15 @@ class Store:
             )
             if taken.rowcount != 1:
                 raise Conflict(f"seat {seat} of table {table_id} is taken")
-            connection.execute(
-                update(TABLES).where(TABLES.c.id == table_id).values(seats_version=TABLES.c.seats_version + 1)
+            # The new version comes back with the update (no read-back).
+            return int(
+                connection.execute(
+                    update(TABLES)
+                    .where(TABLES.c.id == table_id)
+                    .values(seats_version=TABLES.c.seats_version + 1)
+                    .returning(TABLES.c.seats_version)
+                ).scalar_one()
             )
-            return self._seats_version(connection, table_id)
 
     # ------------------------------------------------------------------ reading
 

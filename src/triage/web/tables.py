@@ -3,8 +3,9 @@
 Write, then remember: a change is worked out on a copy of the game, committed to the store, and
 only then made in memory, so memory never holds anything the database does not. A storage
 failure answers 503 ``storage_error`` and leaves memory as it was. Several processes may serve
-one database: each request first checks the table's stored version and reads what other
-processes stored meanwhile (see :mod:`triage.web.storage`).
+one database: each read first checks the table's stored version and reads what other
+processes stored meanwhile; a write skips that read, its conditional write being the check
+(see :mod:`triage.web.storage`). One process alone on its database reads nothing to serve.
 
 The rooms around it: :mod:`~triage.web.turns` (actions and bot turns), :mod:`~triage.web.seats`
 (tokens and invitations), :mod:`~triage.web.payloads` (what each one sees). The service is used
@@ -35,6 +36,7 @@ from triage.web.seats import (
     invited_seat,
     new_token,
     open_seat,
+    seat_for,
 )
 from triage.web.storage import Conflict, StorageError, Store, StoredTable, token_digest
 from triage.web.turns import BOT_BUDGET, Turns
@@ -132,24 +134,26 @@ class TableService:
         self._keep(table)
         return table
 
-    def get(self, table_id: str) -> LiveTable:
+    def get(self, table_id: str, check: bool = True) -> LiveTable:
         """The live table at its committed position: replayed from the store the first time it
-        is asked for, brought up to date with the store (other processes) on each request."""
+        is asked for, brought up to date with the store (other processes) on each request.
+        ``check`` False skips that version check: for a write, whose commit checks anyway."""
         table = self.live.get(table_id)
         if table is not None:
             self.live.move_to_end(table_id)
-            self.refresh(table)
+            if check:
+                self.refresh(table)
             return table
         stored = self._load_stored(table_id)
         table = self._remember(stored, *replayed(stored))
         self.turns.move_bots(table)
         return table
 
-    async def load(self, table_id: str) -> LiveTable:
+    async def load(self, table_id: str, check: bool = True) -> LiveTable:
         """:meth:`get` for the event loop: a table's first load (reading the database and
         replaying its actions) runs in a thread, so a long replay never holds the loop."""
         if table_id in self.live:
-            return self.get(table_id)
+            return self.get(table_id, check)
         stored = await asyncio.to_thread(self._load_stored, table_id)
         game, events = await asyncio.to_thread(replayed, stored)
         if table_id in self.live:  # another request loaded it meanwhile: one object per table
@@ -159,9 +163,12 @@ class TableService:
         self.turns.move_bots(table)
         return table
 
-    def refresh(self, table: LiveTable) -> None:
+    def refresh(self, table: LiveTable, force: bool = False) -> None:
         """The version check: take in what the store holds beyond memory (actions and seat
-        changes made by other processes), telling this process's subscribers."""
+        changes made by other processes), telling this process's subscribers. A store no other
+        process writes needs none (memory is the truth) unless ``force``d."""
+        if not (force or self.store.shared):
+            return
         with storage_refused():
             version = self.store.version(table.id)
         if version is None:
@@ -214,6 +221,17 @@ class TableService:
         for subscriber in list(table.subscribers):
             subscriber.deliver(hello(table, subscriber.seat))
 
+    def seat_of(self, table: LiveTable, authorization: str | None) -> int:
+        """The token's seat, for a table served without a version check: a token refused by
+        memory is looked at again after reading the seats (another process may have given it)."""
+        try:
+            return seat_for(table, authorization)
+        except WebError as error:
+            if error.status != 403 or not self.store.shared:
+                raise
+        self.refresh(table)
+        return seat_for(table, authorization)
+
     def lobby(self, limit: int) -> list[dict[str, Any]]:
         """The latest public tables (stored facts: nothing is replayed)."""
         with storage_refused():
@@ -231,7 +249,7 @@ class TableService:
         except StorageError as error:
             raise storage_refusal(error) from None
         except Conflict:
-            self.refresh(table)
+            self.refresh(table, force=True)
             raise WebError(
                 409, "seat_taken", f"seat {info.seat} of table {table.id} was taken meanwhile"
             ) from None

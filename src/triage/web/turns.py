@@ -69,7 +69,25 @@ class Turns:
         """Take ``action`` for ``seat``, with the bot moves that follow it, in one transaction.
 
         With ``expected`` (the action number the client saw) the request is idempotent: a
-        repeat of a stored request gets the stored answer, any other stale number 409."""
+        repeat of a stored request gets the stored answer, any other stale number 409.
+
+        The request reads nothing before its write: the commit's conditional write checks the
+        version. Memory may then be behind the store (another process acted): a refusal (a
+        number ahead of memory, the rules, a lost race) reads the store once, and the action is
+        tried again if the store was ahead."""
+        seen = table.actions
+        try:
+            return self._act(table, seat, action, expected)
+        except WebError as error:
+            if not self.service.store.shared or error.status not in (409, 422):
+                raise
+            refused = error
+        self.service.refresh(table)
+        if table.actions == seen:
+            raise refused
+        return self._act(table, seat, action, expected)
+
+    def _act(self, table: LiveTable, seat: int, action: Any, expected: Any) -> dict[str, Any]:
         number = table.actions
         request = None
         if expected is not None:
