@@ -70,13 +70,14 @@ def lifespan_of(db_url: str) -> Callable[[FastAPI], AbstractAsyncContextManager[
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         app.state.service = service = TableService(store)
+        service.turns.loop = asyncio.get_running_loop()
         listener = await notify.start(service)
         yield
         if listener is not None:
             listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await listener
-        store.close()
+        service.close()
 
     return lifespan
 

@@ -48,7 +48,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -56,6 +56,12 @@ from triage.web import DEFAULT_DB_URL
 
 #: The PostgreSQL channel on which committed actions are announced to every server process.
 CHANNEL = "triage_tables"
+#: Seconds one statement may run or wait for a lock (SQLite's busy timeout, PostgreSQL's
+#: statement_timeout) before it fails with :class:`StorageError`: a stuck database costs a 503,
+#: never a request that hangs.
+STATEMENT_SECONDS = 5.0
+#: Seconds to open a connection (PostgreSQL's connect_timeout) or to wait for a free one in the pool.
+CONNECT_SECONDS = 5.0
 
 
 class StorageError(Exception):
@@ -197,13 +203,30 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def engine_options(url: str) -> dict[str, Any]:
+    """Timeouts on every connection, and a liveness check of a pooled connection before it is
+    used (``pool_pre_ping``), so that connections dropped by a database restart are replaced
+    instead of failing the next request."""
+    driver = make_url(url).get_backend_name()
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if driver == "sqlite":
+        options["connect_args"] = {"timeout": STATEMENT_SECONDS}
+    elif driver == "postgresql":
+        options["pool_timeout"] = CONNECT_SECONDS
+        options["connect_args"] = {
+            "connect_timeout": max(1, round(CONNECT_SECONDS)),
+            "options": f"-c statement_timeout={round(STATEMENT_SECONDS * 1000)}",
+        }
+    return options
+
+
 class Store:
     """The tables, seats and actions in a SQL database. Every method raises
     :class:`StorageError` when the database fails, and changes nothing then."""
 
     def __init__(self, url: str = DEFAULT_DB_URL) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url)
+        self.engine: Engine = create_engine(url, **engine_options(url))
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.notifies = self.engine.dialect.name == "postgresql"
