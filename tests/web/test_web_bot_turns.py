@@ -95,17 +95,26 @@ class Sleeper:
 def test_bot_batches_run_in_parallel_within_the_slots(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Six tables of thinking bots: two decisions at a time (the slots), never more, and the
-    event loop goes on meanwhile."""
+    """Six bot-only tables of thinking bots: two decisions at a time (the three slots but the
+    one kept for tables a human waits for), never more; a human's table takes the third at once;
+    the event loop goes on meanwhile."""
     monkeypatch.setattr(thinking, "make_bot", lambda name: Sleeper() if name == "sleeper" else make_bot(name))
     service = TableService(Store(f"sqlite:///{tmp_path / 'tables.db'}"), processes=0)
-    assert service.turns.slots == 2
+    assert service.turns.slots == 3
 
     async def play() -> int:
         tables = [service.create(1, [None], seed, None, None)[0] for seed in range(6)]
         for table in tables:
             table.seats[0].bot = "sleeper"
             service.turns.move_bots(table)
+        human = service.create(2, [None, None], 9, None, None)[0]
+        human.seats[1].bot = "sleeper"
+        await asyncio.sleep(0.02)
+        while human.game.turn == 0:
+            assert len(service.turns.bot_tasks) == 2  # the bot-only tables use two slots
+            service.turns.act(human, 0, human.game.legal_actions(0)[-1])
+        # The human's table takes the slot kept for it at once: its bot waits for no other table.
+        assert not service.turns.human_queue and len(service.turns.bot_tasks) == 3
         ticks = 0
         while sum(len(table.game.history) for table in tables) < 18:
             ticks += 1
@@ -113,7 +122,7 @@ def test_bot_batches_run_in_parallel_within_the_slots(
         return ticks
 
     ticks = asyncio.run(play())
-    assert Sleeper.most == 2
+    assert Sleeper.most == 3
     assert ticks > 10  # the loop kept turning while the bots thought
     service.close()
 
@@ -133,7 +142,8 @@ def test_a_searching_bot_past_its_deadline_or_failing_in_its_process_plays_rando
         broken: Future[Any] = Future()
         broken.set_exception(EOFError("the worker process died"))
         monkeypatch.setattr(service.turns.thinking, "submit", lambda *args: broken)
-        while len(table.game.history) < 4:
+        patched = len(table.game.history)
+        while len(table.game.history) < patched + 2:
             await asyncio.sleep(0.01)
         return table
 

@@ -39,12 +39,12 @@ def hold_database(db_url: str, seconds: float, held: threading.Event) -> None:
     """Hold the database from another connection for ``seconds`` (``held`` is set once it is)."""
     url = make_url(db_url)
     if url.get_backend_name() == "sqlite":
-        connection = sqlite3.connect(url.database or "", isolation_level=None, timeout=30)
-        connection.execute("BEGIN IMMEDIATE")  # the write lock: every writer waits
+        locked = sqlite3.connect(url.database or "", isolation_level=None, timeout=30)
+        locked.execute("BEGIN IMMEDIATE")  # the write lock: every writer waits
         held.set()
         time.sleep(seconds)
-        connection.execute("ROLLBACK")
-        connection.close()
+        locked.execute("ROLLBACK")
+        locked.close()
         return
     import psycopg
 
@@ -148,36 +148,46 @@ def bot_move_times(client: httpx.Client, table_id: str, token: str, limit: float
 
 
 def measure_experts(base_url: str, tables: int, moves: int) -> dict[str, Any]:
-    """Per-move times of a human's expert opponent while ``tables`` all-expert tables play."""
+    """Per-move times of a human's expert opponent alone, then while ``tables`` all-expert
+    tables play (the same machine, the same run)."""
     with httpx.Client(base_url=base_url, timeout=120) as client:
+        alone = opponent_times(client, moves, 0)
         for seed in range(tables):
             new_table(client, ["expert"] * 4, 100 + seed)
         time.sleep(2.0)  # the busy tables are under way
-        times: list[float] = []
-        seed = 0
-        while len(times) < moves:
-            table_id, token = new_table(client, [None, "expert"], seed)
-            seed += 1
-            assert token is not None
-            while len(times) < moves:
-                legal = choices_of(client, table_id, token)
-                if not legal:
-                    break  # the game is over
-                passing = [action for action in legal if action["type"] == "pass"]
-                response = client.post(
-                    f"/api/tables/{table_id}/actions",
-                    headers={"Authorization": f"Bearer {token}"},
-                    json=(passing or legal)[0],
-                )
-                response.raise_for_status()
-                times.extend(bot_move_times(client, table_id, token))
+        busy = opponent_times(client, moves, 1000)
     return {
         "busy_tables": tables,
-        "moves": len(times),
-        "median_s": statistics.median(times),
-        "p90_s": percentile(times, 0.9),
-        "max_s": max(times),
+        "moves": moves,
+        "alone_median_s": statistics.median(alone),
+        "alone_p90_s": percentile(alone, 0.9),
+        "median_s": statistics.median(busy),
+        "p90_s": percentile(busy, 0.9),
+        "max_s": max(busy),
     }
+
+
+def opponent_times(client: httpx.Client, moves: int, seed: int) -> list[float]:
+    """The seconds of each of ``moves`` moves of a human's expert opponent (new tables from
+    ``seed`` on as games end); the human passes whenever it can."""
+    times: list[float] = []
+    while len(times) < moves:
+        table_id, token = new_table(client, [None, "expert"], seed)
+        seed += 1
+        assert token is not None
+        while len(times) < moves:
+            legal = choices_of(client, table_id, token)
+            if not legal:
+                break  # the game is over
+            passing = [action for action in legal if action["type"] == "pass"]
+            response = client.post(
+                f"/api/tables/{table_id}/actions",
+                headers={"Authorization": f"Bearer {token}"},
+                json=(passing or legal)[0],
+            )
+            response.raise_for_status()
+            times.extend(bot_move_times(client, table_id, token))
+    return times[:moves]
 
 
 @contextlib.contextmanager

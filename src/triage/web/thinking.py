@@ -2,7 +2,7 @@
 
 A searching bot (the expert) spends tenths of a second of CPU on every decision. Threads share
 one interpreter lock, so the server's own work and every other table would wait behind it; the
-pool's processes (one per core by default) let the decisions of different tables run side by
+pool's processes (one per core by default, and one for the tables a human waits for) let the decisions of different tables run side by
 side. A decision travels as plain data (the bot's name, the seat's view, the legal actions and
 the seed of its random generator) and comes back as the chosen action.
 
@@ -73,8 +73,9 @@ class ThinkingPool:
     """A bounded pool of worker processes for searching bots, started on first use."""
 
     def __init__(self, processes: int | None = None) -> None:
-        #: How many decisions run at once (one per core by default).
-        self.size = processes or os.cpu_count() or 1
+        #: How many decisions run at once: by default one per core for every table, and one
+        #: more kept for the tables a human waits for (see :class:`~triage.web.turns.Turns`).
+        self.size = processes or (os.cpu_count() or 1) + 1
         self._pool: ProcessPoolExecutor | None = None
 
     def submit(self, name: str, view: dict[str, Any], legal: list[Action], seed: str) -> Future[Action]:

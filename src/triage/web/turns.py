@@ -16,9 +16,11 @@ the game run in the service's threads.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import deque
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from triage.engine import Game, RuleError, events_for, view
@@ -45,7 +47,7 @@ MAX_BATCH = 200
 #: Seconds a table's bots wait before trying again after the database (or anything else) failed.
 RETRY_SECONDS = 1.0
 #: Batches running at once when searching bots think in threads (no worker processes).
-THREAD_SLOTS = 2
+THREAD_SLOTS = 3
 
 #: An action worked out: its number, its history entry, its events and the position just after it.
 Move = tuple[int, dict[str, Any], list[Event], Game]
@@ -114,6 +116,8 @@ class Turns:
         self.bot_queue: deque[LiveTable] = deque()
         #: Running bot batches (kept so the loop does not drop them).
         self.bot_tasks: set[asyncio.Task[None]] = set()
+        #: Decisions past their deadline still running in a worker process.
+        self.lingering: set[Future[Action]] = set()
         #: The event loop the service answers on (set by :meth:`TableService.run`).
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -244,13 +248,45 @@ class Turns:
         (self.human_queue if human else self.bot_queue).append(table)
         self._start_batches()
 
-    def _start_batches(self) -> None:
+    def _linger(self, future: Future[Action]) -> None:
+        """A decision past its deadline that its process still works on keeps its slot until it
+        ends, so that the next decision finds a free process (the table went on meanwhile)."""
+        if future.done():  # it never started: it was cancelled
+            return
         loop = asyncio.get_running_loop()
-        while len(self.bot_tasks) < self.slots and (self.human_queue or self.bot_queue):
-            table = (self.human_queue or self.bot_queue).popleft()
-            task = loop.create_task(self._bot_batch_task(table))
+        self.lingering.add(future)
+
+        def ended(_: Future[Action]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nothing is waiting
+                loop.call_soon_threadsafe(self._lingered, future)
+
+        future.add_done_callback(ended)
+
+    def _lingered(self, future: Future[Action]) -> None:
+        self.lingering.discard(future)
+        self._start_batches()
+
+    def _start_batches(self) -> None:
+        """Start the next batches while slots are free, tables a human waits for first."""
+        loop = asyncio.get_running_loop()
+        while True:
+            if self.human_queue and self._free_slot(human=True):
+                queue = self.human_queue
+            elif self.bot_queue and self._free_slot(human=False):
+                queue = self.bot_queue
+            else:
+                return
+            task = loop.create_task(self._bot_batch_task(queue.popleft()))
             self.bot_tasks.add(task)
             task.add_done_callback(self._batch_done)
+
+    def _free_slot(self, human: bool) -> bool:
+        """Whether a batch may start: one slot is kept for the tables a human waits for (their
+        bot never waits for a bot-only table's decision), and decisions past their deadline
+        still running hold slots, but never all of them."""
+        reserved = 0 if human or self.slots == 1 else 1
+        held = min(len(self.lingering), max(0, self.slots - 2))
+        return len(self.bot_tasks) + held < self.slots - reserved
 
     def _batch_done(self, task: asyncio.Task[None]) -> None:
         self.bot_tasks.discard(task)
@@ -312,10 +348,11 @@ class Turns:
         assert self.thinking is not None
         seen, legal, seed = await self.service.run(self._question, table, game, seat)
         limit = bot_deadline(name)
+        future = self.thinking.submit(name, seen, legal, seed)
         try:
-            decision = asyncio.wrap_future(self.thinking.submit(name, seen, legal, seed))
-            action = await asyncio.wait_for(decision, limit)
+            action = await asyncio.wait_for(asyncio.wrap_future(future), limit)
         except TimeoutError:
+            self._linger(future)
             action = fallback_action(table.id, name, legal, seed, f"no decision within {limit:g} s")
         except Exception as error:  # noqa: BLE001 - the bot or its process failed: the table goes on
             action = fallback_action(table.id, name, legal, seed, f"{type(error).__name__}: {error}")
