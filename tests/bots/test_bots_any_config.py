@@ -11,9 +11,11 @@ import random
 from functools import partial
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from tests.engine.test_bounded_rounds import market_item  # any price and limit accepted (T7, T8)
 from triage.bots import BOTS, ExpertBot
 from triage.bots.base import Bot
 from triage.bots.greedy import greedy_action
@@ -21,7 +23,6 @@ from triage.engine import Game, make_config, view
 from triage.engine.actions import action_to_id, legal_action_ids
 from triage.engine.cards import CardSpec
 from triage.engine.config import MARKET_ITEMS, flight_profit_problem
-from tests.engine.test_bounded_rounds import market_item  # any price and limit accepted (T7, T8)
 
 #: The most actions a test game may take: far above what these small games need (a few hundred).
 GAME_ACTIONS = 5_000
@@ -108,3 +109,46 @@ def test_every_bot_ends_every_accepted_game(
 def test_every_bot_is_covered() -> None:
     """The property above draws its seats from :data:`BOTS`: each one must make a small bot."""
     assert {small_bot(name).name.split("-")[0] for name in BOTS} >= {"random", "greedy", "expert"}
+
+
+#: Free items under limits (the configurations that once crashed the greedy family and the
+#: expert's playouts) and a small deck of every kind: a game of a few dozen actions.
+FREE_MARKET = make_config(
+    {
+        "rounds": 2,
+        "market": {
+            "healing": {"price": 0, "limit": 2},
+            "staff": {"price": 0, "limit": 2},
+            "diagnostics": {"price": 0, "limit": 1},
+            "helicopter": {"price": 8, "limit": None},
+        },
+    }
+)
+SMALL_DECK = [
+    CardSpec("S0", "critical", None, 2, 1, 1),
+    CardSpec("S1", "severe", 1, 2, 1, 2),
+    CardSpec("S2", "chronic", 2, None, 1, 1),
+    CardSpec("S3", "non_severe", 0, 1, 0, 0),
+    CardSpec("S4", "terminal", None, None, 0, 2),
+    CardSpec("S5", "severe", 3, 4, 1, 3),
+]
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_each_bot_and_level_ends_a_free_market_game(name: str, players: int) -> None:
+    """Every built-in bot and level, at every table size, whatever the draws above: the game
+    ends within :data:`GAME_ACTIONS`, every action legal, every playout bounded."""
+    assert flight_profit_problem(FREE_MARKET, SMALL_DECK, players) is None
+    game = Game.new(players=players, deck=SMALL_DECK, seed=players, config=FREE_MARKET)
+    bots = [small_bot(name) for _ in range(players)]
+    rng = random.Random(players)
+    for _ in range(GAME_ACTIONS):
+        seat = game.turn
+        if seat is None:
+            break
+        legal = game.legal_actions()
+        action = bots[seat].choose(view(game, seat), legal, rng)
+        assert action in legal, (name, action)
+        game.apply(action)
+    assert game.is_over(), f"{name} x{players} still in round {game.round} after {GAME_ACTIONS} actions"

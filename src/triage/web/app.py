@@ -118,6 +118,7 @@ def lifespan_of(db_url: str) -> Callable[[FastAPI], AbstractAsyncContextManager[
         count_file = os.environ.get(STATEMENTS_ENV)
         store = Store(db_url, count_statements=bool(count_file))
         app.state.service = service = TableService(store)
+        service.turns.loop = asyncio.get_running_loop()
         listener = await notify.start(service)
         if store.statements is not None:
             store.statements.reset()  # the statements of serving only, not of starting
@@ -128,7 +129,7 @@ def lifespan_of(db_url: str) -> Callable[[FastAPI], AbstractAsyncContextManager[
                 await listener
         if count_file and store.statements is not None:
             save_statement_count(Path(count_file), dict(store.statements.kinds))
-        store.close()
+        service.close()
 
     return lifespan
 

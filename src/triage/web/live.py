@@ -112,9 +112,18 @@ async def serve_socket(
 ) -> None:
     """One client's socket, from its first message to its close."""
     await websocket.accept()
+    loop = asyncio.get_running_loop()
+
+    def subscribe(table: LiveTable, first: dict[str, Any]) -> tuple[LiveTable, Subscriber]:
+        # Under the table's lock: the hello and the updates after it come in order, none missed.
+        subscriber = table.subscribe(seat_of(table, first), loop)
+        subscriber.deliver(hello(table, subscriber.seat))
+        return table, subscriber
+
     try:
-        table = await service.load(table_id)
-        seat = seat_of(table, await first_message(websocket, first_seconds))
+        await service.load(table_id)
+        first = await first_message(websocket, first_seconds)
+        table, subscriber = await service.on_table(table_id, lambda live: subscribe(live, first))
     except WebError as error:
         await _refuse(websocket, 4000 + error.status, error.message, error.code)
         return
@@ -123,9 +132,7 @@ async def serve_socket(
         return
     except WebSocketDisconnect:
         return
-    subscriber = table.subscribe(seat)
     try:
-        subscriber.deliver(hello(table, seat))
         await _pump(websocket, subscriber)
     finally:
         table.unsubscribe(subscriber)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,8 +28,18 @@ class Subscriber:
     closing: asyncio.Event = field(default_factory=asyncio.Event)
     close_code: int = 1000
     close_reason: str = ""
+    #: The event loop that serves the socket (None: whoever delivers, as in tests without one).
+    loop: asyncio.AbstractEventLoop | None = None
 
     def deliver(self, message: dict[str, Any] | str) -> None:
+        """Queue ``message``; from a thread of the service's pool it is handed to the loop, in
+        the order of the calls (the queue and the event are the loop's alone)."""
+        if self.loop is not None and not _runs(self.loop):
+            self.loop.call_soon_threadsafe(self._put, message)
+        else:
+            self._put(message)
+
+    def _put(self, message: dict[str, Any] | str) -> None:
         if self.closing.is_set():
             return
         if self.queue.qsize() >= self.limit:
@@ -38,9 +49,19 @@ class Subscriber:
 
     def close(self, code: int, reason: str) -> None:
         """Ask the socket to close with ``code`` (1013: reconnect) and ``reason``."""
-        if not self.closing.is_set():
+        if self.loop is not None and not _runs(self.loop):
+            self.loop.call_soon_threadsafe(self.close, code, reason)
+        elif not self.closing.is_set():
             self.close_code, self.close_reason = code, reason
             self.closing.set()
+
+
+def _runs(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether the calling thread is the one running ``loop``."""
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
 
 
 @dataclass
@@ -58,6 +79,10 @@ class LiveTable:
     seats_version: int = 0
     subscribers: list[Subscriber] = field(default_factory=list)
     bots_scheduled: bool = False
+    #: Held by whoever reads or changes the table (its game, seats, subscribers) in a thread.
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
+    #: Held only while the subscriber list is replaced (never while waiting for anything).
+    subscribers_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def actions(self) -> int:
@@ -67,14 +92,17 @@ class LiveTable:
         game = game or self.game
         return game.turn is not None and self.seats[game.turn].bot is not None
 
-    def subscribe(self, seat: int | None) -> Subscriber:
-        subscriber = Subscriber(seat)
-        self.subscribers.append(subscriber)
+    def subscribe(self, seat: int | None, loop: asyncio.AbstractEventLoop | None = None) -> Subscriber:
+        """A new subscriber. The list is replaced, never changed in place: a thread going
+        through it meanwhile goes through the list as it was (no lock on the event loop)."""
+        subscriber = Subscriber(seat, loop=loop)
+        with self.subscribers_lock:
+            self.subscribers = [*self.subscribers, subscriber]
         return subscriber
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
-        if subscriber in self.subscribers:
-            self.subscribers.remove(subscriber)
+        with self.subscribers_lock:
+            self.subscribers = [other for other in self.subscribers if other is not subscriber]
 
 
 @dataclass

@@ -19,7 +19,7 @@ import logging
 from sqlalchemy.engine import make_url
 
 from triage.web.errors import WebError
-from triage.web.storage import CHANNEL
+from triage.web.storage import CHANNEL, CONNECT_SECONDS
 from triage.web.tables import TableService
 
 log = logging.getLogger("triage.web")
@@ -64,15 +64,18 @@ async def listen(service: TableService, url: str, ready: asyncio.Event | None = 
     first = True
     while True:
         try:
-            async with await psycopg.AsyncConnection.connect(libpq_url(url), autocommit=True) as connection:
+            async with await psycopg.AsyncConnection.connect(
+                libpq_url(url), autocommit=True, connect_timeout=max(1, round(CONNECT_SECONDS))
+            ) as connection:
                 await connection.execute(f"LISTEN {CHANNEL}")
                 if not first:
-                    catch_up_all(service)
+                    await service.run(catch_up_all, service)
                 first = False
                 if ready is not None:
                     ready.set()
                 async for notice in connection.notifies():
-                    on_notice(service, notice.payload)
+                    # In a thread: taking the actions in may read the database. One at a time, in order.
+                    await service.run(on_notice, service, notice.payload)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # noqa: BLE001 - any connection failure: listen again

@@ -7,7 +7,6 @@ The page shows them on its game-over screen.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from fastapi import FastAPI, Query
@@ -18,7 +17,7 @@ from triage.engine.summary import player_rows, tie_break
 from triage.engine.views import state_dict
 from triage.web.errors import WebError
 from triage.web.live_table import LiveTable
-from triage.web.routes import table_of
+from triage.web.routes import on_table, service_of
 from triage.web.schemas import errors
 
 
@@ -60,8 +59,7 @@ def add_review_routes(app: FastAPI) -> None:
     """``GET /api/tables/{id}/final`` and ``GET /api/tables/{id}/replay?step=N`` (409 ``not_over``
     while the game runs)."""
 
-    async def finished(table_id: str) -> LiveTable:
-        live = await table_of(app, table_id)
+    def finished(live: LiveTable) -> LiveTable:
         if not live.game.is_over():
             raise WebError(409, "not_over", "a table is reviewed once its game is over")
         return live
@@ -72,7 +70,7 @@ def add_review_routes(app: FastAPI) -> None:
         summary="A finished game's summary per player",
     )
     async def final(table_id: str) -> JSONResponse:
-        return JSONResponse(final_summary(await finished(table_id)))
+        return JSONResponse(await on_table(app, table_id, lambda live: final_summary(finished(live))))
 
     @app.get(
         "/api/tables/{table_id}/replay",
@@ -82,6 +80,6 @@ def add_review_routes(app: FastAPI) -> None:
     async def replay(
         table_id: str, step: int = Query(0, description="Actions played (0: the deal).")
     ) -> JSONResponse:
-        record = make_record((await finished(table_id)).game)
-        # Replaying runs in a thread: a long game never holds the event loop.
-        return JSONResponse(await asyncio.to_thread(replay_step, record, step))
+        record = await on_table(app, table_id, lambda live: make_record(finished(live).game))
+        # Replaying runs in a thread, outside the table's lock: a long game holds nothing.
+        return JSONResponse(await service_of(app).run(replay_step, record, step))

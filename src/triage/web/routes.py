@@ -8,7 +8,9 @@ request's time).
 
 from __future__ import annotations
 
-from typing import Any, cast
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar, cast
 
 from fastapi import Body, FastAPI, Header, Request, WebSocket
 from fastapi.responses import JSONResponse
@@ -33,6 +35,8 @@ from triage.web.tables import TableService
 
 LOBBY_SIZE = 30
 
+Result = TypeVar("Result")
+
 ACTION_BODY = Body(
     ...,
     examples=[{"action": {"type": "pass"}, "expected": 12}, {"type": "admit", "card": "P07", "space": 2}],
@@ -45,8 +49,14 @@ def service_of(app: FastAPI) -> TableService:
 
 
 async def table_of(app: FastAPI, table_id: str) -> LiveTable:
-    """The table, loaded (read and replayed in threads) if it is not in memory yet."""
+    """The table, loaded (read and replayed in a thread) if it is not in memory yet."""
     return await service_of(app).load(table_id)
+
+
+async def on_table(app: FastAPI, table_id: str, work: Callable[[LiveTable], Result]) -> Result:
+    """``work(table)`` in a thread of the service, under the table's lock: the store and the
+    game never hold the event loop."""
+    return await service_of(app).on_table(table_id, work)
 
 
 def count_request(app: FastAPI, kind: str, request: Request) -> None:
@@ -85,14 +95,17 @@ def add_table_routes(app: FastAPI) -> None:
     )
     async def create_table(request: TableRequest, http: Request) -> CreatedTable:
         count_request(app, "create", http)
-        live, tokens, invites = service_of(app).create(
-            request.players,
-            request.bots,
-            request.seed,
-            request.config_overrides(),
-            request.deck_cards(),
-            public=request.public,
-            creator_seats=request.creator_seats,
+        live, tokens, invites = await service_of(app).run(
+            partial(
+                service_of(app).create,
+                request.players,
+                request.bots,
+                request.seed,
+                request.config_overrides(),
+                request.deck_cards(),
+                public=request.public,
+                creator_seats=request.creator_seats,
+            )
         )
         return CreatedTable(
             table_id=live.id,
@@ -102,11 +115,11 @@ def add_table_routes(app: FastAPI) -> None:
 
     @app.get("/api/tables", responses=errors(503), summary="The latest public tables (public facts only)")
     async def list_tables() -> list[dict[str, Any]]:
-        return service_of(app).lobby(LOBBY_SIZE)
+        return await service_of(app).run(service_of(app).lobby, LOBBY_SIZE)
 
     @app.get("/api/tables/{table_id}", responses=errors(404, 503), summary="A table's public facts")
     async def table_summary(table_id: str) -> dict[str, Any]:
-        return payloads.summary(await table_of(app, table_id))
+        return await on_table(app, table_id, payloads.summary)
 
     @app.post(
         "/api/tables/{table_id}/join",
@@ -115,9 +128,10 @@ def add_table_routes(app: FastAPI) -> None:
         summary="Take a seat: with an invitation, or an open seat of a public table",
     )
     async def join(table_id: str, request: JoinRequest | None = None) -> SeatToken:
-        request = request or JoinRequest()
-        live = await table_of(app, table_id)
-        return SeatToken(**service_of(app).join(live, invite=request.invite, seat=request.seat))
+        asked = request or JoinRequest()
+        service = service_of(app)
+        joined = await on_table(app, table_id, lambda live: service.join(live, asked.invite, asked.seat))
+        return SeatToken(**joined)
 
 
 def add_seat_routes(app: FastAPI) -> None:
@@ -129,8 +143,10 @@ def add_seat_routes(app: FastAPI) -> None:
         summary="The seat's view (scenario-format.md section 5)",
     )
     async def seat_view(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        live = await table_of(app, table_id)
-        return JSONResponse(payloads.view_answer(live, seat_for(live, authorization)))
+        answer = await on_table(
+            app, table_id, lambda live: payloads.view_answer(live, seat_for(live, authorization))
+        )
+        return JSONResponse(answer)
 
     @app.get(
         "/api/tables/{table_id}/legal",
@@ -138,9 +154,10 @@ def add_seat_routes(app: FastAPI) -> None:
         summary="The seat's legal actions, one choice per action and target (empty if not its decision)",
     )
     async def seat_legal(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        live = await table_of(app, table_id)
-        seat = seat_for(live, authorization)
-        return JSONResponse(payloads.legal_answer(live, seat))
+        answer = await on_table(
+            app, table_id, lambda live: payloads.legal_answer(live, seat_for(live, authorization))
+        )
+        return JSONResponse(answer)
 
     @app.post(
         "/api/tables/{table_id}/actions",
@@ -153,11 +170,14 @@ def add_seat_routes(app: FastAPI) -> None:
     ) -> JSONResponse:
         count_request(app, "act", http)
         service = service_of(app)
+
+        def take(live: LiveTable) -> dict[str, Any]:
+            seat = service.seat_of(live, authorization)
+            taken, expected = split_action_body(action)
+            return service.turns.act(live, seat, taken, expected)
+
         # No version check first: the commit's conditional write is the check (Turns.act).
-        live = await service.load(table_id, check=False)
-        seat = service.seat_of(live, authorization)
-        action, expected = split_action_body(action)
-        return JSONResponse(service.turns.act(live, seat, action, expected))
+        return JSONResponse(await service.on_table(table_id, take, check=False))
 
 
 def add_watch_routes(app: FastAPI) -> None:
@@ -169,9 +189,10 @@ def add_watch_routes(app: FastAPI) -> None:
         summary="The game record: filtered for the seat (or for spectators, without a token) until the game is over",
     )
     async def record(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        live = await table_of(app, table_id)
-        seat = seat_for(live, authorization) if authorization else None
-        return JSONResponse(payloads.table_record(live, seat))
+        def record_of(live: LiveTable) -> dict[str, Any]:
+            return payloads.table_record(live, seat_for(live, authorization) if authorization else None)
+
+        return JSONResponse(await on_table(app, table_id, record_of))
 
     @app.get(
         "/api/tables/{table_id}/public",
@@ -179,7 +200,9 @@ def add_watch_routes(app: FastAPI) -> None:
         summary="The spectators' view: what every player knows",
     )
     async def public_view(table_id: str) -> JSONResponse:
-        return JSONResponse(payloads.view_payload((await table_of(app, table_id)).game, None))
+        return JSONResponse(
+            await on_table(app, table_id, lambda live: payloads.view_payload(live.game, None))
+        )
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def live_updates(websocket: WebSocket, table_id: str) -> None:

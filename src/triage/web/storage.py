@@ -52,7 +52,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -60,6 +60,12 @@ from triage.web import DEFAULT_DB_URL
 
 #: The PostgreSQL channel on which committed actions are announced to every server process.
 CHANNEL = "triage_tables"
+#: Seconds one statement may run or wait for a lock (SQLite's busy timeout, PostgreSQL's
+#: statement_timeout) before it fails with :class:`StorageError`: a stuck database costs a 503,
+#: never a request that hangs.
+STATEMENT_SECONDS = 5.0
+#: Seconds to open a connection (PostgreSQL's connect_timeout) or to wait for a free one in the pool.
+CONNECT_SECONDS = 5.0
 
 
 class StorageError(Exception):
@@ -253,10 +259,27 @@ class StatementCount:
         return count
 
 
-#: Connections each store (each server process) keeps open: requests use one at a time on the
-#: event loop, a table's first load another in a thread; beyond them up to POOL_OVERFLOW more.
-POOL_SIZE = 4
+#: Connections each store (each server process) keeps open: one per thread of the service's
+#: pool (``tables.STORE_THREADS``, where store calls run); beyond them up to POOL_OVERFLOW more.
+POOL_SIZE = 8
 POOL_OVERFLOW = 4
+
+
+def engine_options(url: str) -> dict[str, Any]:
+    """Timeouts on every connection, and a liveness check of a pooled connection before it is
+    used (``pool_pre_ping``), so that connections dropped by a database restart are replaced
+    instead of failing the next request."""
+    driver = make_url(url).get_backend_name()
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if driver == "sqlite":
+        options["connect_args"] = {"timeout": STATEMENT_SECONDS}
+    elif driver == "postgresql":
+        options["pool_timeout"] = CONNECT_SECONDS
+        options["connect_args"] = {
+            "connect_timeout": max(1, round(CONNECT_SECONDS)),
+            "options": f"-c statement_timeout={round(STATEMENT_SECONDS * 1000)}",
+        }
+    return options
 
 
 class Store:
@@ -275,9 +298,9 @@ class Store:
         pool_size: int = POOL_SIZE,
     ) -> None:
         self.url = url
-        options: dict[str, Any] = {}
+        options = engine_options(url)
         if not url.startswith("sqlite"):
-            options = {"pool_size": pool_size, "max_overflow": POOL_OVERFLOW}
+            options.update(pool_size=pool_size, max_overflow=POOL_OVERFLOW)
         self.engine: Engine = create_engine(url, **options)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)

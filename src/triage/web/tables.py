@@ -8,9 +8,14 @@ processes stored meanwhile; a write skips that read, its conditional write being
 (see :mod:`triage.web.storage`). One process alone on its database reads nothing to serve.
 
 The rooms around it: :mod:`~triage.web.turns` (actions and bot turns), :mod:`~triage.web.seats`
-(tokens and invitations), :mod:`~triage.web.payloads` (what each one sees). The service is used
-from one asyncio event loop: each request's game work is synchronous and short, so two requests
-never interleave inside a table and no lock is needed.
+(tokens and invitations), :mod:`~triage.web.payloads` (what each one sees).
+
+Nothing here runs on the event loop: every request's store and game work runs in a thread of the
+service's pool (:meth:`TableService.run`, :meth:`TableService.with_table`), so a slow or locked
+database holds the requests that need it, never the loop (nor requests that need no database).
+Each table has its own lock (:attr:`LiveTable.lock`): two requests of one table never interleave,
+while different tables go on in parallel. Messages to WebSocket subscribers are handed to the loop
+(:meth:`Subscriber.deliver`), in the order the table's lock gave them.
 """
 
 from __future__ import annotations
@@ -18,8 +23,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any, TypeVar
 
 from triage.engine import DataError, Game, RuleError
 from triage.engine.cards import CardSpec
@@ -42,6 +51,10 @@ from triage.web.storage import Conflict, StorageError, Store, StoredTable, token
 from triage.web.turns import BOT_BUDGET, Turns
 
 MAX_SEED = 2**63 - 1
+#: Threads doing the service's store and game work (each holds at most one database connection).
+STORE_THREADS = 8
+
+Result = TypeVar("Result")
 
 log = logging.getLogger("triage.web")
 
@@ -70,23 +83,66 @@ def replayed(stored: StoredTable) -> tuple[Game, list[Event]]:
 class TableService:
     """Creates, loads and keeps tables in step with the store; its :attr:`turns` play them."""
 
-    def __init__(self, store: Store, max_live: int = 5000, bot_budget: float = BOT_BUDGET) -> None:
+    def __init__(
+        self,
+        store: Store,
+        max_live: int = 5000,
+        bot_budget: float = BOT_BUDGET,
+        threads: int = STORE_THREADS,
+        processes: int | None = None,
+    ) -> None:
+        """``threads`` do the store and game work of requests and bots; ``processes`` think for
+        searching bots (None: one per core; 0: none, they think in the threads)."""
         self.store = store
         #: Tables in memory, least recently used first; the store keeps them all.
         self.live: OrderedDict[str, LiveTable] = OrderedDict()
+        #: Guards :attr:`live` (a table's own state is guarded by its lock).
+        self.live_lock = threading.Lock()
         self.max_live = max_live
-        self.turns = Turns(self, bot_budget)
+        self.threads = ThreadPoolExecutor(threads, thread_name_prefix="triage-store")
+        self.turns = Turns(self, bot_budget, processes)
 
-    def _keep(self, table: LiveTable) -> None:
-        """Hold ``table`` in memory, letting go of the least recently used tables that nobody
-        watches beyond ``max_live`` (they are replayed from the store when asked for again)."""
-        self.live[table.id] = table
-        self.live.move_to_end(table.id)
-        for table_id in list(self.live):
-            if len(self.live) <= self.max_live:
-                break
-            if not self.live[table_id].subscribers:
-                del self.live[table_id]
+    async def run(self, work: Callable[..., Result], *args: Any) -> Result:
+        """``work(*args)`` in a thread of the service's pool: the event loop goes on meanwhile."""
+        loop = asyncio.get_running_loop()
+        self.turns.loop = loop
+        return await loop.run_in_executor(self.threads, partial(work, *args))
+
+    async def on_table(
+        self, table_id: str, work: Callable[[LiveTable], Result], check: bool = True
+    ) -> Result:
+        """``work(table)`` in a thread, on the up-to-date table and under its lock."""
+        return await self.run(self.with_table, table_id, work, check)
+
+    def with_table(self, table_id: str, work: Callable[[LiveTable], Result], check: bool = True) -> Result:
+        """``work(table)`` on the table (loaded if needed, brought up to date with the store
+        unless ``check`` is False: a write's commit checks anyway) under its lock: a blocking
+        call, for a thread of the pool."""
+        table = self._find(table_id)
+        with table.lock:
+            if check:
+                self.refresh(table)
+            return work(table)
+
+    def close(self) -> None:
+        """Stop the threads and the bots' processes, then the store."""
+        self.turns.close()
+        self.threads.shutdown(wait=True, cancel_futures=True)
+        self.store.close()
+
+    def _keep(self, table: LiveTable) -> LiveTable:
+        """Hold ``table`` in memory (unless another thread remembered the same table first: that
+        one is returned, one object per table), letting go of the least recently used tables
+        that nobody watches beyond ``max_live`` (replayed from the store when asked for again)."""
+        with self.live_lock:
+            table = self.live.setdefault(table.id, table)
+            self.live.move_to_end(table.id)
+            for table_id in list(self.live):
+                if len(self.live) <= self.max_live:
+                    break
+                if not self.live[table_id].subscribers:
+                    del self.live[table_id]
+        return table
 
     def create(
         self,
@@ -117,7 +173,7 @@ class TableService:
             raise storage_refusal(StorageError(str(error))) from None
         table = LiveTable(table_id, game, seats, seed is not None, list(game.initial_events), bool(public))
         self._keep(table)
-        self.turns.move_bots(table)
+        self.turns.quick_moves(table)
         return table, tokens, invites
 
     def _load_stored(self, table_id: str) -> StoredTable:
@@ -131,37 +187,36 @@ class TableService:
         table = LiveTable(
             stored.id, game, stored.seats, stored.seed_chosen, events, stored.public, stored.seats_version
         )
-        self._keep(table)
-        return table
+        return self._keep(table)
 
-    def get(self, table_id: str, check: bool = True) -> LiveTable:
-        """The live table at its committed position: replayed from the store the first time it
-        is asked for, brought up to date with the store (other processes) on each request.
-        ``check`` False skips that version check: for a write, whose commit checks anyway."""
-        table = self.live.get(table_id)
-        if table is not None:
-            self.live.move_to_end(table_id)
-            if check:
-                self.refresh(table)
-            return table
+    def _find(self, table_id: str) -> LiveTable:
+        """The table in memory, or read and replayed from the store (outside any lock: a long
+        replay holds no other table) and remembered; its bots are woken after a load (a restart
+        resumes every table whose bots were to move)."""
+        with self.live_lock:
+            table = self.live.get(table_id)
+            if table is not None:
+                self.live.move_to_end(table_id)
+                return table
         stored = self._load_stored(table_id)
         table = self._remember(stored, *replayed(stored))
         self.turns.move_bots(table)
         return table
 
-    async def load(self, table_id: str, check: bool = True) -> LiveTable:
-        """:meth:`get` for the event loop: a table's first load (reading the database and
-        replaying its actions) runs in a thread, so a long replay never holds the loop."""
-        if table_id in self.live:
-            return self.get(table_id, check)
-        stored = await asyncio.to_thread(self._load_stored, table_id)
-        game, events = await asyncio.to_thread(replayed, stored)
-        if table_id in self.live:  # another request loaded it meanwhile: one object per table
-            return self.get(table_id)
-        table = self._remember(stored, game, events)
-        self.refresh(table)  # anything stored while it was replayed
-        self.turns.move_bots(table)
+    def get(self, table_id: str, check: bool = True) -> LiveTable:
+        """The live table at its committed position: replayed from the store the first time it
+        is asked for, brought up to date with the store (other processes) on each request.
+        ``check`` False skips that version check: for a write, whose commit checks anyway. A
+        blocking call: the event loop uses :meth:`load` or :meth:`on_table`."""
+        table = self._find(table_id)
+        if check:
+            self.refresh(table)
         return table
+
+    async def load(self, table_id: str, check: bool = True) -> LiveTable:
+        """:meth:`get` for the event loop, in a thread: reading the database and replaying a
+        table never hold the loop."""
+        return await self.run(self.get, table_id, check)
 
     def refresh(self, table: LiveTable, force: bool = False) -> None:
         """The version check: take in what the store holds beyond memory (actions and seat
@@ -169,30 +224,36 @@ class TableService:
         process writes needs none (memory is the truth) unless ``force``d."""
         if not (force or self.store.shared):
             return
-        with storage_refused():
-            version = self.store.version(table.id)
-        if version is None:
-            raise unknown_table(table.id)
-        actions, seats_version = version
-        if actions > table.actions:
-            self.catch_up(table)
-        if seats_version != table.seats_version:
+        with table.lock:
             with storage_refused():
-                table.seats, table.seats_version = self.store.seats(table.id)
+                version = self.store.version(table.id)
+            if version is None:
+                raise unknown_table(table.id)
+            actions, seats_version = version
+            if actions > table.actions:
+                self.catch_up(table)
+            if seats_version != table.seats_version:
+                with storage_refused():
+                    table.seats, table.seats_version = self.store.seats(table.id)
 
     def take_in(self, table: LiveTable, start: int, count: int, entries: list[dict[str, Any]] | None) -> None:
         """Another process stored actions ``start`` to ``count - 1`` (``entries``, when the
         notification could carry them): apply them, reading the database only if needed."""
-        if count <= table.actions:
-            return
-        if entries is not None and start == table.actions and start + len(entries) == count:
-            self.catch_up(table, entries)
-        else:
-            self.catch_up(table)
+        with table.lock:
+            if count <= table.actions:
+                return
+            if entries is not None and start == table.actions and start + len(entries) == count:
+                self.catch_up(table, entries)
+            else:
+                self.catch_up(table)
 
     def catch_up(self, table: LiveTable, entries: list[dict[str, Any]] | None = None) -> None:
         """Apply the stored actions memory has not seen yet (read from the store unless given,
         numbered from the table's count), in order, and send them on."""
+        with table.lock:
+            self._catch_up(table, entries)
+
+    def _catch_up(self, table: LiveTable, entries: list[dict[str, Any]] | None) -> None:
         if entries is None:
             with storage_refused():
                 entries = self.store.actions_from(table.id, table.actions)
@@ -215,11 +276,12 @@ class TableService:
 
     def rebuild(self, table: LiveTable) -> None:
         """Replay ``table`` from the store in place; its subscribers get a fresh hello."""
-        stored = self._load_stored(table.id)
-        table.game, table.events = replayed(stored)
-        table.seats, table.seats_version = stored.seats, stored.seats_version
-        for subscriber in list(table.subscribers):
-            subscriber.deliver(hello(table, subscriber.seat))
+        with table.lock:
+            stored = self._load_stored(table.id)
+            table.game, table.events = replayed(stored)
+            table.seats, table.seats_version = stored.seats, stored.seats_version
+            for subscriber in list(table.subscribers):
+                subscriber.deliver(hello(table, subscriber.seat))
 
     def seat_of(self, table: LiveTable, authorization: str | None) -> int:
         """The token's seat, for a table served without a version check: a token refused by
@@ -240,6 +302,10 @@ class TableService:
     def join(self, table: LiveTable, invite: Any = None, seat: Any = None) -> dict[str, Any]:
         """Take a human seat: the invitation's seat, or (a public table only) an open seat.
         The seat is taken in the store first; a seat is never given twice."""
+        with table.lock:
+            return self._join(table, invite, seat)
+
+    def _join(self, table: LiveTable, invite: Any, seat: Any) -> dict[str, Any]:
         info = invited_seat(table, invite) if invite is not None else open_seat(table, seat)
         token = new_token()
         try:
@@ -270,6 +336,17 @@ class TableService:
         steps to the subscribers. On failure memory stays as it was. Returns the stored answer
         when this very request turns out to be stored already: by another process at the same
         moment, or by this commit though the database failed to confirm it."""
+        with table.lock:
+            return self._commit(table, game, steps, request, answer)
+
+    def _commit(
+        self,
+        table: LiveTable,
+        game: Game,
+        steps: list[Step],
+        request: str | None,
+        answer: dict[str, Any] | None,
+    ) -> dict[str, Any] | None:
         start = steps[0].number
         try:
             self.store.add_actions(

@@ -1,25 +1,41 @@
 """Acting and bot turns: a seat's action with the quick bot moves after it, and the background
-runner that moves the bots of every table round robin.
+runner that moves the bots of every table.
 
 Each change is worked out on a copy of the game and handed to :meth:`TableService.commit`,
 which stores it before memory takes it (write, then remember).
+
+The runner is fair and bounded: at most :attr:`Turns.slots` batches run at once (one per worker
+process of the :class:`~triage.web.thinking.ThinkingPool`), tables a human waits for go before
+bot-only tables, and tables take turns round robin within each (a table rejoins the back of its
+queue after each batch). A searching bot thinks in a worker process with a deadline; a bot that
+raises, plays an illegal action or misses its deadline is replaced by ``random`` for that move
+(logged), so no bot ever sticks a table. The event loop only hands work around: the store and
+the game run in the service's threads.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import random
 import time
 from collections import deque
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
-from triage.bots import make_bot
 from triage.engine import Game, RuleError, events_for, view
 from triage.web.errors import WebError, rule_refusal, stale, storage_refused
 from triage.web.live_table import Event, LiveTable, Step
 from triage.web.payloads import update_messages
 from triage.web.storage import canonical
+from triage.web.thinking import (
+    Action,
+    ThinkingPool,
+    bot_deadline,
+    fallback_action,
+    safe_decide,
+    searches,
+)
 
 if TYPE_CHECKING:
     from triage.web.tables import TableService
@@ -28,6 +44,10 @@ if TYPE_CHECKING:
 BOT_BUDGET = 0.005
 #: At most this many actions in one transaction.
 MAX_BATCH = 200
+#: Seconds a table's bots wait before trying again after the database (or anything else) failed.
+RETRY_SECONDS = 1.0
+#: Batches running at once when searching bots think in threads (no worker processes).
+THREAD_SLOTS = 3
 
 #: An action worked out: its number, its history entry, its events and the position just after it.
 Move = tuple[int, dict[str, Any], list[Event], Game]
@@ -53,17 +73,57 @@ def steps_of(table: LiveTable, moves: list[Move]) -> list[Step]:
     ]
 
 
-class Turns:
-    """The actions of a service's tables: the seats' (one request each) and the bots'."""
+def move_seed(table: LiveTable, game: Game) -> str:
+    """The seed of a bot's generator for the next action: the same decision wherever it runs."""
+    return f"{table.id}:{game.setup['seed'] if game.setup else 0}:{len(game.history)}"
 
-    def __init__(self, service: TableService, bot_budget: float = BOT_BUDGET) -> None:
+
+def play(table: LiveTable, game: Game, seat: int, action: Action, legal: list[Action], seed: str) -> Move:
+    """``action`` played on ``game`` by the bot of ``seat`` (random's choice instead if the
+    rules refuse it), with a copy of the position just after it."""
+    number = len(game.history)
+    try:
+        events = game.apply(action, seat)
+    except RuleError as error:  # refused before anything changed
+        name = table.seats[seat].bot or ""
+        events = game.apply(fallback_action(table.id, name, legal, seed, f"refused: {error.message}"), seat)
+    return number, game.history[-1], events, game.copy()
+
+
+def _runs(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+class Turns:
+    """The actions of a service's tables: the seats' (one request each) and the bots'.
+
+    ``processes``: worker processes for searching bots (None: one per core; 0: none, they
+    think in the service's threads)."""
+
+    def __init__(
+        self, service: TableService, bot_budget: float = BOT_BUDGET, processes: int | None = None
+    ) -> None:
         self.service = service
         self.bot_budget = bot_budget
-        #: Tables whose bots are waiting to move, served round robin, one batch a loop step.
+        self.thinking = ThinkingPool(processes) if processes != 0 else None
+        #: Bot batches running at once.
+        self.slots = self.thinking.size if self.thinking is not None else THREAD_SLOTS
+        #: Tables whose bots wait to move: those a human waits for, then bot-only tables.
+        self.human_queue: deque[LiveTable] = deque()
         self.bot_queue: deque[LiveTable] = deque()
-        self.runner_scheduled = False
         #: Running bot batches (kept so the loop does not drop them).
         self.bot_tasks: set[asyncio.Task[None]] = set()
+        #: Decisions past their deadline still running in a worker process.
+        self.lingering: set[Future[Action]] = set()
+        #: The event loop the service answers on (set by :meth:`TableService.run`).
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def close(self) -> None:
+        if self.thinking is not None:
+            self.thinking.close()
 
     def act(self, table: LiveTable, seat: int, action: Any, expected: Any = None) -> dict[str, Any]:
         """Take ``action`` for ``seat``, with the bot moves that follow it, in one transaction.
@@ -75,17 +135,18 @@ class Turns:
         version. Memory may then be behind the store (another process acted): a refusal (a
         number ahead of memory, the rules, a lost race) reads the store once, and the action is
         tried again if the store was ahead."""
-        seen = table.actions
-        try:
+        with table.lock:
+            seen = table.actions
+            try:
+                return self._act(table, seat, action, expected)
+            except WebError as error:
+                if not self.service.store.shared or error.status not in (409, 422):
+                    raise
+                refused = error
+            self.service.refresh(table)
+            if table.actions == seen:
+                raise refused
             return self._act(table, seat, action, expected)
-        except WebError as error:
-            if not self.service.store.shared or error.status not in (409, 422):
-                raise
-            refused = error
-        self.service.refresh(table)
-        if table.actions == seen:
-            raise refused
-        return self._act(table, seat, action, expected)
 
     def _act(self, table: LiveTable, seat: int, action: Any, expected: Any) -> dict[str, Any]:
         number = table.actions
@@ -131,103 +192,204 @@ class Turns:
             return stored.answer
         raise stale(current, expected)
 
-    @staticmethod
     def bot_moves(
-        table: LiveTable, game: Game, done: int, deadline: float, quick_only: bool = False
+        self, table: LiveTable, game: Game, done: int, deadline: float, quick_only: bool = False
     ) -> list[Move]:
         """Bots move on ``game`` (a copy) whenever it is their decision, each from its own view,
         until a human's decision, the end, the time budget or (``quick_only``) a bot that
         searches. Each move comes with a copy of the position just after it, for the
-        subscribers' messages. Reads nothing the event loop changes, so it may run in a thread."""
+        subscribers' messages. Reads nothing the event loop changes, so it runs in a thread."""
         moves: list[Move] = []
-        while (
-            table.bots_to_move(game)
-            and done + len(moves) < MAX_BATCH
-            and (done + len(moves) == 0 or time.perf_counter() < deadline)
-        ):
+        while self._more(table, game, done + len(moves), deadline):
             seat = game.turn
             assert seat is not None
-            bot = make_bot(table.seats[seat].bot or "")
-            if quick_only and getattr(bot, "searches", False):
+            name = table.seats[seat].bot or ""
+            if quick_only and searches(name):
                 break
-            number = len(game.history)
-            rng = random.Random(f"{table.id}:{game.setup['seed'] if game.setup else 0}:{number}")
-            action = bot.choose(view(game, seat), game.legal_actions(seat), rng)
-            events = game.apply(action, seat)
-            moves.append((number, game.history[-1], events, game.copy()))
+            legal, seed = game.legal_actions(seat), move_seed(table, game)
+            action = safe_decide(table.id, name, view(game, seat), legal, seed)
+            moves.append(play(table, game, seat, action, legal, seed))
         return moves
 
-    def move_bots(self, table: LiveTable) -> None:
-        """Let the bots move: within a running event loop the table joins the round robin of
-        tables whose bots move, one batch a loop step (other requests are served between any
-        two batches, however many tables play); without a loop (scripts, tests), to the end now."""
-        if not table.bots_to_move():
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            while table.bots_to_move():
-                self.bot_batch(table)
-            return
-        if not table.bots_scheduled:
-            table.bots_scheduled = True
-            self.bot_queue.append(table)
-            self._wake_runner(loop)
+    @staticmethod
+    def _more(table: LiveTable, game: Game, done: int, deadline: float) -> bool:
+        """Whether a batch goes on: a bot's decision, room in the batch and (after the first
+        move) time left in the budget."""
+        return table.bots_to_move(game) and done < MAX_BATCH and (done == 0 or time.perf_counter() < deadline)
 
-    def _wake_runner(self, loop: asyncio.AbstractEventLoop, pause: float = 0.0) -> None:
-        # The next batch runs in a later loop step, after the loop has looked at the sockets.
-        if not self.runner_scheduled and self.bot_queue:
-            self.runner_scheduled = True
-            loop.call_later(pause, self._run_bot_batch)
-
-    def _run_bot_batch(self) -> None:
-        """Start one batch of the next table in the round robin (the runner stays busy until
-        it ends: one batch at a time)."""
-        table = self.bot_queue.popleft()
-        table.bots_scheduled = False
-        task = asyncio.get_running_loop().create_task(self._bot_batch_task(table))
-        self.bot_tasks.add(task)
-        task.add_done_callback(self.bot_tasks.discard)
-
-    async def _bot_batch_task(self, table: LiveTable) -> None:
-        """One batch of bot moves. The bots think in a worker thread on a copy of the game, so
-        the event loop goes on serving requests (a searching bot thinks for tenths of a
-        second); the moves are then stored and remembered on the loop. The table rejoins the
-        round robin, and the runner rests as long as the batch took."""
-        loop = asyncio.get_running_loop()
-        started = time.perf_counter()
-        pause = 0.0
-        try:
-            self.service.refresh(table)
+    def quick_moves(self, table: LiveTable) -> None:
+        """The quick bots' moves at once (a new table: within the budget, as after a seat's
+        action), the rest left to the runner; a failed commit leaves them all to the runner."""
+        with table.lock:
             if table.bots_to_move():
                 game = table.game.copy()
-                deadline = time.perf_counter() + self.bot_budget
-                moves = await asyncio.to_thread(self.bot_moves, table, game, 0, deadline)
-                self.service.commit(table, game, steps_of(table, moves))
-            pause = time.perf_counter() - started
-        except WebError as error:
-            if error.status == 503:  # the database is down: try again in a while
-                log.warning("table %s: bots wait for the database (%s)", table.id, error.message)
-                table.bots_scheduled = True
-                loop.call_later(1.0, self._requeue, table)
-            elif error.code != "stale_action":  # another process moved first: go on from there
-                log.error("table %s: bots stopped: %s", table.id, error.message)
-            else:
-                self.move_bots(table)
+                moves = self.bot_moves(table, game, 0, time.perf_counter() + self.bot_budget, quick_only=True)
+                if moves:
+                    try:
+                        self.service.commit(table, game, steps_of(table, moves))
+                    except WebError as error:
+                        log.warning("table %s: the first bot moves wait (%s)", table.id, error.message)
+        self.move_bots(table)
+
+    def move_bots(self, table: LiveTable) -> None:
+        """Let the bots move: with the service on an event loop the table joins the runner's
+        queues (from any thread); without one (scripts, tests), to the end now."""
+        if not table.bots_to_move():
+            return
+        loop = self._loop()
+        if loop is None:
+            while table.bots_to_move():
+                self.bot_batch(table)
+        elif _runs(loop):
+            self._enqueue(table)
         else:
-            self.move_bots(table)
-        finally:
-            self.runner_scheduled = False
-            self._wake_runner(loop, pause)
+            loop.call_soon_threadsafe(self._enqueue, table)
+
+    def _loop(self) -> asyncio.AbstractEventLoop | None:
+        try:
+            self.loop = asyncio.get_running_loop()
+        except RuntimeError:
+            if self.loop is None or self.loop.is_closed() or not self.loop.is_running():
+                return None
+        return self.loop
+
+    def _enqueue(self, table: LiveTable) -> None:
+        """Queue the table's next batch (on the loop): behind the tables a human waits for if a
+        human sits at it, else behind every table; once queued or running, it waits its turn."""
+        if table.bots_scheduled or not table.bots_to_move():
+            return
+        table.bots_scheduled = True
+        human = any(info.bot is None for info in table.seats)
+        (self.human_queue if human else self.bot_queue).append(table)
+        self._start_batches()
+
+    def _linger(self, future: Future[Action]) -> None:
+        """A decision past its deadline that its process still works on keeps its slot until it
+        ends, so that the next decision finds a free process (the table went on meanwhile)."""
+        if future.done():  # it never started: it was cancelled
+            return
+        loop = asyncio.get_running_loop()
+        self.lingering.add(future)
+
+        def ended(_: Future[Action]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nothing is waiting
+                loop.call_soon_threadsafe(self._lingered, future)
+
+        future.add_done_callback(ended)
+
+    def _lingered(self, future: Future[Action]) -> None:
+        self.lingering.discard(future)
+        self._start_batches()
+
+    def _start_batches(self) -> None:
+        """Start the next batches while slots are free, tables a human waits for first."""
+        loop = asyncio.get_running_loop()
+        while True:
+            if self.human_queue and self._free_slot(human=True):
+                queue = self.human_queue
+            elif self.bot_queue and self._free_slot(human=False):
+                queue = self.bot_queue
+            else:
+                return
+            task = loop.create_task(self._bot_batch_task(queue.popleft()))
+            self.bot_tasks.add(task)
+            task.add_done_callback(self._batch_done)
+
+    def _free_slot(self, human: bool) -> bool:
+        """Whether a batch may start: one slot is kept for the tables a human waits for (their
+        bot never waits for a bot-only table's decision), and decisions past their deadline
+        still running hold slots, but never all of them."""
+        reserved = 0 if human or self.slots == 1 else 1
+        held = min(len(self.lingering), max(0, self.slots - 2))
+        return len(self.bot_tasks) + held < self.slots - reserved
+
+    def _batch_done(self, task: asyncio.Task[None]) -> None:
+        self.bot_tasks.discard(task)
+        if not task.cancelled():  # cancelled: the loop is stopping, its thread may still think
+            self._start_batches()
+
+    async def _bot_batch_task(self, table: LiveTable) -> None:
+        """One batch of the table's bot moves; then the table rejoins the back of its queue. A
+        failure is logged and the table tried again a moment later: its bots never stop."""
+        retry = False
+        try:
+            await self._play_batch(table)
+        except WebError as error:
+            if error.code != "stale_action":  # stale: another process moved first; go on from there
+                log.warning(
+                    "table %s: bots wait (%s); again in %.0f s", table.id, error.message, RETRY_SECONDS
+                )
+                retry = True
+        except Exception:  # a fault of the server: logged, and the bots try again
+            log.exception("table %s: a bot batch failed; again in %.0f s", table.id, RETRY_SECONDS)
+            retry = True
+        if retry:
+            asyncio.get_running_loop().call_later(RETRY_SECONDS, self._requeue, table)
+        else:
+            self._requeue(table)
 
     def _requeue(self, table: LiveTable) -> None:
-        self.bot_queue.append(table)
-        self._wake_runner(asyncio.get_running_loop())
+        table.bots_scheduled = False
+        self._enqueue(table)
+
+    async def _play_batch(self, table: LiveTable) -> None:
+        """Work the moves out on a copy of the table's game (quick bots in a thread, a searching
+        bot in a worker process), then commit them in a thread."""
+        game = await self.service.run(self._prepare, table)
+        if game is None:
+            return
+        start = len(game.history)
+        moves: list[Move] = []
+        deadline = time.perf_counter() + self.bot_budget
+        while self._more(table, game, len(moves), deadline):
+            seat = game.turn
+            assert seat is not None
+            name = table.seats[seat].bot or ""
+            if self.thinking is not None and searches(name):
+                moves.append(await self._think(table, game, seat, name))
+            else:
+                quick = self.thinking is not None
+                moves.extend(await self.service.run(self.bot_moves, table, game, len(moves), deadline, quick))
+        if moves:
+            await self.service.run(self._commit_moves, table, game, start, moves)
+
+    def _prepare(self, table: LiveTable) -> Game | None:
+        """A copy of the up-to-date game when a bot is to move (None otherwise)."""
+        with table.lock:
+            self.service.refresh(table)
+            return table.game.copy() if table.bots_to_move() else None
+
+    async def _think(self, table: LiveTable, game: Game, seat: int, name: str) -> Move:
+        """A searching bot's move, decided in a worker process within its deadline."""
+        assert self.thinking is not None
+        seen, legal, seed = await self.service.run(self._question, table, game, seat)
+        limit = bot_deadline(name)
+        future = self.thinking.submit(name, seen, legal, seed)
+        try:
+            action = await asyncio.wait_for(asyncio.wrap_future(future), limit)
+        except TimeoutError:
+            self._linger(future)
+            action = fallback_action(table.id, name, legal, seed, f"no decision within {limit:g} s")
+        except Exception as error:  # noqa: BLE001 - the bot or its process failed: the table goes on
+            action = fallback_action(table.id, name, legal, seed, f"{type(error).__name__}: {error}")
+        return await self.service.run(play, table, game, seat, action, legal, seed)
+
+    @staticmethod
+    def _question(table: LiveTable, game: Game, seat: int) -> tuple[dict[str, Any], list[Action], str]:
+        return view(game, seat), game.legal_actions(seat), move_seed(table, game)
+
+    def _commit_moves(self, table: LiveTable, game: Game, start: int, moves: list[Move]) -> None:
+        """Store the batch, unless the table moved meanwhile (another process): it is then
+        worked out again from there."""
+        with table.lock:
+            if table.actions == start:
+                self.service.commit(table, game, steps_of(table, moves))
 
     def bot_batch(self, table: LiveTable) -> None:
         """One transaction of bot moves, within the time budget (outside an event loop)."""
-        if not table.bots_to_move():
-            return
-        game = table.game.copy()
-        moves = self.bot_moves(table, game, 0, time.perf_counter() + self.bot_budget)
-        self.service.commit(table, game, steps_of(table, moves))
+        with table.lock:
+            if not table.bots_to_move():
+                return
+            game = table.game.copy()
+            moves = self.bot_moves(table, game, 0, time.perf_counter() + self.bot_budget)
+            self.service.commit(table, game, steps_of(table, moves))
