@@ -72,3 +72,16 @@ def test_the_quoted_refusal_is_the_real_message() -> None:
     with pytest.raises(IllegalActionError) as refused:
         table.play(0, table.layout.index("buy", 4))
     assert f"`{refused.value}`" in DOCS.read_text(encoding="utf-8").replace("\n", " ")
+
+
+def test_the_quoted_length_of_the_public_record_is_the_games() -> None:
+    import pyspiel
+
+    import triage.envs.openspiel  # noqa: F401 - registers "triage"
+
+    game = pyspiel.load_game("triage", {"players": 2})
+    record = game.settings.record  # type: ignore[attr-defined]
+    bounds = game.bounds  # type: ignore[attr-defined]
+    text = " ".join(DOCS.read_text(encoding="utf-8").split())
+    assert f"{bounds.max_decisions} + 2 x {bounds.draws} = {record.length} entries after the" in text
+    assert game.information_state_tensor_shape() == [record.length + game.observation_tensor_shape()[0]]

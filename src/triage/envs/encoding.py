@@ -144,7 +144,8 @@ class Layout(ActionSpace):
         return len(self.feature_names())
 
     def observe(self, seat_view: View) -> np.ndarray:
-        """The observation vector of a seat's view (float32; see :meth:`feature_names`).
+        """The observation vector of a seat's view (float32; see :meth:`feature_names`), or of a
+        spectator's (what every player knows: players from seat 0 on, no decision of its own).
 
         Written straight into a zero vector at fixed offsets: only what is present costs time."""
         vector = np.zeros(self.observation_size, np.float32)
@@ -156,11 +157,10 @@ class Layout(ActionSpace):
         vector[1] = seat_view["config"]["rounds"]
         vector[2] = count
         vector[_GAME_PHASE + PHASES.index(seat_view["phase"])] = 1.0
-        me = players[viewer]
         at = _GAME_PHASE + len(PHASES)
-        if turn == viewer:
+        if viewer is not None and turn == viewer:
             vector[at] = 1.0
-            vector[at + 1] = bool(me["pending"])
+            vector[at + 1] = bool(players[viewer]["pending"])
         deck_count = seat_view["deck_count"]
         vector[at + 2] = deck_count
         vector[at + 3] = len(seat_view["discard"])
@@ -179,7 +179,7 @@ class Layout(ActionSpace):
         size = self._player_size
         others = [set(known["full"]) for seat, known in enumerate(seat_view["knowledge"]) if seat != viewer]
         for rel in range(min(count, MAX_PLAYERS)):
-            seat = (viewer + rel) % count
+            seat = ((viewer or 0) + rel) % count
             self._put_player(vector, at + rel * size, seat_view, seat, (memory, not_severe, others))
         self.census.put_view(vector, self._census_at, seat_view)
         return vector

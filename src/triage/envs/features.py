@@ -15,10 +15,10 @@ Dropped in the normalised encoding (constant by the rules or by the game's setti
 of seats beyond ``players``; ``rounds`` and ``num_players``; each present seat's ``present`` (1);
 ``phase=cleanup`` (Cleanup never waits for a decision, C1-C5); ``front=terminal`` and
 ``kind=terminal`` of space and pending cards (a terminal patient never takes a space nor waits
-for admission, A3); ``others_know`` in a solo game; the discard pile's card count where no case
-goes to the discard (V1). Scales: the card count's entries by their largest value
-(:meth:`~triage.envs.census.Census.highs`), rounds for ``round`` and every Time, the deck size for deck and
-discard counts, QoC's start (10) for ``quality``, 30 for ``vp``, 40 for ``score``, 10 for Credits,
+for admission, A3); ``others_know`` and ``first`` in a solo game; ``discard_count`` and the
+discard pile's card count where no case goes to the discard (V1). Scales: the card count's
+entries by their largest value (:meth:`~triage.envs.census.Census.highs`), rounds for ``round``
+and every Time, the deck size for deck and discard counts, QoC's start (10) for ``quality``, 30 for ``vp``, 40 for ``score``, 10 for Credits,
 tokens and the treated track, 3 for Staff, Congress Doctors and Helicopters, the market limit
 for clinics and trials, the most spaces for ``spaces``, the largest cost for costs and placed
 healing, and the deck's largest card reward for ``credits`` and ``vp`` of a card. Flags stay 0/1.
@@ -60,6 +60,7 @@ class ObservationEncoder:
         low, high, scale, keep = [], [], [], []
         for index, name in enumerate(names):
             lo, hi, sc, drop = census[name] if name in census else _range_of(name, players, ranges)
+            drop = drop or (name == "discard_count" and not config.uses_discard)
             low.append(lo)
             high.append(hi)
             scale.append(sc)
@@ -179,5 +180,5 @@ def _range_of(name: str, players: int, ranges: dict[str, dict[str, Range]]) -> t
         drop = drop or field in ("rounds", "num_players")
     else:
         lo, hi, sc = 0, 1, 1
-        drop = drop or field == "phase=cleanup"
+        drop = drop or field == "phase=cleanup" or (field == "first" and players == 1)
     return lo, hi, sc, drop
