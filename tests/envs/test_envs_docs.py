@@ -85,3 +85,10 @@ def test_the_quoted_length_of_the_public_record_is_the_games() -> None:
     text = " ".join(DOCS.read_text(encoding="utf-8").split())
     assert f"{bounds.max_decisions} + 2 x {bounds.draws} = {record.length} entries after the" in text
     assert game.information_state_tensor_shape() == [record.length + game.observation_tensor_shape()[0]]
+
+
+def test_the_bounds_table_is_the_codes() -> None:
+    from triage.envs.bounds import bounds_table
+
+    text = DOCS.read_text(encoding="utf-8")
+    assert "\n".join("  " + line for line in bounds_table().splitlines()) in text

@@ -17,6 +17,9 @@ view as a vector and the int8 ``action_mask``; ``Discrete`` integers of
 ``returns`` (``score``: VP + QoC, ``margin``, ``win``; :mod:`triage.envs.returns`); the episode
 terminates when the game ends (R4) and is never truncated.
 
+Render modes: ``ansi`` (the view as text), ``human`` (printed), ``rgb_array`` (that text as an
+image). ``info["winner"]`` at the end is the winning seat, -1 for none (solo: a loss).
+
 An action outside the mask is refused: the game does not change, the step returns reward
 ``illegal_reward`` (default -1) and ``info["illegal_action"]`` says why. With
 ``on_illegal="raise"`` it raises :class:`~triage.envs.encoding.IllegalActionError` instead.
@@ -37,18 +40,17 @@ from triage.engine.cards import load_standard_deck
 from triage.engine.text import render_position
 from triage.envs.encoding import IllegalActionError
 from triage.envs.features import ObservationEncoder
-from triage.envs.pettingzoo import OBSERVATIONS, observation_space
+from triage.envs.pettingzoo import ON_ILLEGAL, OBSERVATIONS, observation_space
 from triage.envs.returns import check_returns, final_values, values
 from triage.envs.table import Table, make_game_config
 
 ENV_ID = "Triage-v0"
-ON_ILLEGAL = ("refuse", "raise")
 
 
 class TriageEnv(gymnasium.Env):
     """The solo game of Triage, one decision per step."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -106,7 +108,8 @@ class TriageEnv(gymnasium.Env):
         if self.flat:
             info["action_mask"] = self.table.mask(0)
         if self.table.game.is_over():
-            info["winner"] = self.table.game.winner
+            winner = self.table.game.winner
+            info["winner"] = -1 if winner is None else winner  # no None: replay buffers store infos
         return info
 
     def reset(
@@ -141,15 +144,30 @@ class TriageEnv(gymnasium.Env):
         reward = float(self._last_value - before)
         return self._observation(), reward, self.table.game.is_over(), False, self._info()
 
-    def render(self) -> str | None:
-        """The player's view as text (``ansi`` returns it, ``human`` prints it)."""
+    def render(self) -> str | np.ndarray | None:
+        """The player's view as text (``ansi`` returns it, ``human`` prints it, ``rgb_array``
+        draws it as an image: what Stable-Baselines3's ``make_vec_env`` asks for by default)."""
         if self.render_mode is None:
             return None
         text = render_position(self.table.view(0))
         if self.render_mode == "ansi":
             return text
+        if self.render_mode == "rgb_array":
+            return text_image(text)
         print(text)
         return None
+
+
+def text_image(text: str) -> np.ndarray:
+    """``text`` drawn black on white with Pillow's built-in font, as an RGB array (uint8)."""
+    from PIL import Image, ImageDraw  # only for rgb_array: the research extra installs it
+
+    lines = text.splitlines() or [""]
+    cell_width, cell_height = 6, 11
+    size = (cell_width * max(len(line) for line in lines) + 8, cell_height * len(lines) + 8)
+    image = Image.new("RGB", size, "white")
+    ImageDraw.Draw(image).multiline_text((4, 4), text, fill="black", spacing=0)
+    return np.asarray(image, dtype=np.uint8)
 
 
 if ENV_ID not in gymnasium.registry:

@@ -52,14 +52,14 @@ from triage.engine import Config, Game, spectator_view, view
 from triage.engine.cards import load_standard_deck
 from triage.engine.determinize import determinize
 from triage.engine.rollout import Policy, random_policy, rollout
-from triage.envs.bounds import GameBounds, game_bounds
+from triage.envs.bounds import DEAL_NODES, GameBounds, game_bounds
 from triage.envs.encoding import EncodingError, Layout, view_text
 from triage.envs.returns import check_returns, final_values, value_range
 from triage.envs.table import Table, make_game_config
 
 #: The secret seed of the deal is drawn as DEAL_DIGITS digits in base DEAL_BASE (2**56 deals).
 DEAL_BASE = 256
-DEAL_DIGITS = 7
+DEAL_DIGITS = DEAL_NODES
 
 _DEFAULTS: dict[str, Any] = {
     "players": 2,
