@@ -1,4 +1,7 @@
-"""Triage as a Gymnasium environment: the solo game (1 player), registered as ``Triage-v0``.
+"""Triage as a Gymnasium environment, registered as ``Triage-v0``: the solo game by default, or
+seat 0 of a ``players``-player game against built-in bots (``opponents``: any name of
+:func:`triage.bots.make_bot`, ``greedy`` by default, one for every other seat or one per seat),
+who play their turns between the agent's steps.
 
 >>> import gymnasium
 >>> import triage.envs.gymnasium
@@ -35,7 +38,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from triage.engine import Game
+from triage.bots import Bot, make_bot
+from triage.engine import Game, view
 from triage.engine.cards import load_standard_deck
 from triage.engine.text import render_position
 from triage.envs.encoding import IllegalActionError
@@ -55,6 +59,8 @@ class TriageEnv(gymnasium.Env):
     def __init__(
         self,
         rounds: int | None = None,
+        players: int = 1,
+        opponents: str | list[str] = "greedy",
         return_to: str | None = None,
         render_mode: str | None = None,
         on_illegal: str = "refuse",
@@ -78,9 +84,12 @@ class TriageEnv(gymnasium.Env):
         self.returns = check_returns(returns)
         self.flat = observation == "flat"
         self._start = self.config.start["quality"] + self.config.start["vp"]
-        self.table = Table(Game.new(players=1, seed=0, config=self.config))
+        self.players = players
+        self.opponents = _opponents(players, opponents)
+        self._bot_rng = random.Random()
+        self.table = Table(Game.new(players=players, seed=0, config=self.config))
         self.encoder = ObservationEncoder(
-            self.table.layout, self.config, load_standard_deck(), players=1, normalize=normalize
+            self.table.layout, self.config, load_standard_deck(), players=players, normalize=normalize
         )
         self.observation_space = observation_space(self.encoder, flat=self.flat)
         self.action_space = spaces.Discrete(self.table.layout.num_actions)
@@ -122,7 +131,11 @@ class TriageEnv(gymnasium.Env):
             game_seed = seed
         else:
             game_seed = self._seeds.randrange(2**31)
-        self.table = Table(Game.new(players=1, seed=game_seed, config=self.config), self.table.layout)
+        self.table = Table(
+            Game.new(players=self.players, seed=game_seed, config=self.config), self.table.layout
+        )
+        self._bot_rng.seed(game_seed)
+        self._play_opponents()
         self._last_value = self._value()
         if self.render_mode == "human":
             self.render()
@@ -138,11 +151,20 @@ class TriageEnv(gymnasium.Env):
             info = self._info()
             info["illegal_action"] = str(error)
             return self._observation(), self.illegal_reward, self.table.game.is_over(), False, info
+        self._play_opponents()
         if self.render_mode == "human":
             self.render()
         self._last_value = self._value()
         reward = float(self._last_value - before)
         return self._observation(), reward, self.table.game.is_over(), False, self._info()
+
+    def _play_opponents(self) -> None:
+        """The bots' decisions until it is seat 0's again or the game ends (each from its view)."""
+        game = self.table.game
+        while not game.is_over() and game.turn != 0 and game.turn is not None:
+            seat = game.turn
+            action = self.opponents[seat - 1].choose(view(game, seat), game.legal_actions(), self._bot_rng)
+            game.apply(action, seat)
 
     def render(self) -> str | np.ndarray | None:
         """The player's view as text (``ansi`` returns it, ``human`` prints it, ``rgb_array``
@@ -156,6 +178,16 @@ class TriageEnv(gymnasium.Env):
             return text_image(text)
         print(text)
         return None
+
+
+def _opponents(players: int, opponents: str | list[str]) -> list[Bot]:
+    """One bot for every seat but 0: a single name fills them all."""
+    if not 1 <= players <= 4:
+        raise ValueError(f"players must be 1 to 4 (R1), got {players!r}")
+    names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+    if len(names) != players - 1:
+        raise ValueError(f"opponents names {len(names)} bots for {players - 1} other seats")
+    return [make_bot(name) for name in names]
 
 
 def text_image(text: str) -> np.ndarray:
