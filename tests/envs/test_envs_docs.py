@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from triage.engine import Game, view
+from triage.engine import Game, load_standard_deck, make_config, view
 from triage.envs import IllegalActionError, Layout, Table
+from triage.envs.features import ObservationEncoder
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "research.md"
 
@@ -47,6 +48,23 @@ def test_the_worked_figures_are_the_encodings() -> None:
     assert layout.describe(171) == "heal the patient in space 2 by 1 (staff 1, congress 0, tokens the rest)"
 
 
+def test_the_quoted_sizes_of_the_observation_are_the_encodings() -> None:
+    layout = Layout.from_view(view(Game.new(players=2, seed=0), 0))
+    text = " ".join(DOCS.read_text(encoding="utf-8").split())
+    sizes = [
+        ObservationEncoder(layout, make_config(), load_standard_deck(), players, normalize=True).size
+        for players in (1, 2, 3, 4)
+    ]
+    discard = ObservationEncoder(
+        layout, make_config({"return_to": "discard"}), load_standard_deck(), 1, normalize=True
+    )
+    census = layout.census
+    assert f"{sizes[0]}, {sizes[1]}, {sizes[2]} and {sizes[3]} numbers" in text
+    assert f"(of {layout.observation_size}; {discard.size - sizes[0]} more with" in text
+    assert f"`-` for none: {len(census.backs)} with the standard deck" in text
+    assert f"{len(census.classes)} classes with the standard deck" in text
+
+
 def test_the_quoted_refusal_is_the_real_message() -> None:
     table = Table.deal(players=1, seed=0)
     while table.game.phase != "treatment":
@@ -54,3 +72,23 @@ def test_the_quoted_refusal_is_the_real_message() -> None:
     with pytest.raises(IllegalActionError) as refused:
         table.play(0, table.layout.index("buy", 4))
     assert f"`{refused.value}`" in DOCS.read_text(encoding="utf-8").replace("\n", " ")
+
+
+def test_the_quoted_length_of_the_public_record_is_the_games() -> None:
+    import pyspiel
+
+    import triage.envs.openspiel  # noqa: F401 - registers "triage"
+
+    game = pyspiel.load_game("triage", {"players": 2})
+    record = game.settings.record  # type: ignore[attr-defined]
+    bounds = game.bounds  # type: ignore[attr-defined]
+    text = " ".join(DOCS.read_text(encoding="utf-8").split())
+    assert f"{bounds.max_decisions} + 2 x {bounds.draws} = {record.length} entries after the" in text
+    assert game.information_state_tensor_shape() == [record.length + game.observation_tensor_shape()[0]]
+
+
+def test_the_bounds_table_is_the_codes() -> None:
+    from triage.envs.bounds import bounds_table
+
+    text = DOCS.read_text(encoding="utf-8")
+    assert "\n".join("  " + line for line in bounds_table().splitlines()) in text

@@ -59,7 +59,7 @@ def test_bad_options_are_named() -> None:
     with pytest.raises(ValueError, match="on_illegal must be one of"):
         gymnasium.make("Triage-v0", on_illegal="ignore")
     with pytest.raises(ValueError, match="render_mode must be one of"):
-        TriageEnv(render_mode="rgb_array")
+        TriageEnv(render_mode="rgb")
 
 
 def test_observation_and_render_hold_nothing_the_player_cannot_know() -> None:

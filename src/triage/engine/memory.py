@@ -33,6 +33,7 @@ class Memory(Position):
         card = self.deck.pop(0)
         self.known_positions.discard(card)
         self._touch_top()
+        self.deck_stamp = next(self._stamp_count)
         return card
 
     def _put_under_deck(self, card: str) -> None:
@@ -40,6 +41,7 @@ class Memory(Position):
         self.deck.append(card)
         self.known_positions.add(card)
         self._touch_top()
+        self.deck_stamp = next(self._stamp_count)
 
     def _return_card(self, card: str, case: str) -> str:
         """V1: where a ``cured`` (T4), ``died`` (C4) or ``rejected`` (A5) patient goes."""
@@ -54,6 +56,7 @@ class Memory(Position):
             self.discard.insert(0, card)
         self.see_front(card)
         self._touch_top()
+        self.deck_stamp = next(self._stamp_count)
         return where
 
     def _reveal(self, card: str) -> None:
@@ -91,6 +94,7 @@ class Memory(Position):
     def learn_not_severe(self, card: str) -> None:
         """I4: ``card`` survived a check, so everyone knows it is not severe."""
         self.not_severe.add(card)
+        self.deck_stamp = next(self._stamp_count)
 
     def learn_priority(self, seat: int, card: str) -> None:
         """I2: ``seat`` knows ``card``'s priority."""

@@ -130,6 +130,40 @@ class Seat:
             known[index(card)] = card
         return known
 
+    def deck_known_positions(self) -> list[tuple[int, str]]:
+        """I3: (position from the top, card) of every deck position public events fixed. They
+        lie at the top (the top card, cards put on top) and at the bottom (cards put under), so
+        both ends are walked; the whole deck only if some known card lies elsewhere."""
+        deck, known = self.game.deck, self.game.known_positions
+        found: list[tuple[int, str]] = []
+        for top, card in enumerate(deck):
+            if card not in known:
+                break
+            found.append((top, card))
+        if len(found) < len(known):
+            lowest = found[-1][0] if found else -1  # the end of the known run at the top
+            bottom = len(deck) - 1
+            while bottom > lowest and deck[bottom] in known:
+                found.append((bottom, deck[bottom]))
+                bottom -= 1
+            if len(found) < len(known):
+                found = [(at, card) for at, card in enumerate(deck) if card in known]
+        return found
+
+    def deck_seen(self) -> frozenset[str] | set[str]:
+        """The deck's cards whose fronts the viewer has seen (I1): everyone saw them go there.
+        Before the first reshuffle (V1) they are the known positions; a reshuffle happens only
+        once every card was drawn, after which every deck card has been seen."""
+        game = self.game
+        if len(game.seen_fronts) == len(game.cards):
+            return frozenset(game.deck)
+        return game.known_positions
+
+    def full_by_seat(self) -> tuple[frozenset[str], ...]:
+        """Every seat's fully known cards (public, I2: after a check, C3, the owner knows who saw
+        its patient), as the game's own frozen sets, which also key caches by identity."""
+        return tuple(self.game.know_full)
+
     def deck_peek(self, count: int) -> list[str | None]:
         """The first ``count`` positions of :meth:`deck_known` (the observation's peek)."""
         top = self.game.deck[:count]

@@ -54,6 +54,7 @@ class Position:
         "config",
         "deck",
         "deck_key",
+        "deck_stamp",
         "derived",
         "discard",
         "extra_turn",
@@ -149,6 +150,9 @@ class Position:
         #: Only this class's methods change a player.
         self._stamp_count = itertools.count(1)
         self.stamps: list[int] = [next(self._stamp_count) for _ in range(players)]
+        #: A stamp of the same count taken afresh whenever the deck, its known positions, the
+        #: discard pile or the cards publicly not severe may change (``memory.py``).
+        self.deck_stamp = next(self._stamp_count)
         #: The integer action index of these cards and configuration, once asked for.
         self._id_plan: Any = None
         #: What observers work out once from the game's fixed parts (its card table and
@@ -187,6 +191,7 @@ class Position:
         other.origins = self.origins
         other.deck_key = self.deck_key
         other.stamps = list(self.stamps)
+        other.deck_stamp = self.deck_stamp
         other._stamp_count = self._stamp_count
         other._id_plan = self._id_plan
         other.derived = self.derived

@@ -152,3 +152,31 @@ def _spendable(
             s for s in following if not any(o != s and all(a >= b for a, b in zip(o, s)) for o in following)
         }
     return max(s[0] for s in states), max(s[2] for s in states)
+
+
+def bounds_table(config: Config | None = None, deck: list[CardSpec] | None = None) -> str:
+    """The Markdown table of the bounds for 1-4 players that docs/research.md shows (a test
+    compares them): ``python -m triage.envs.bounds`` prints it."""
+    from triage.engine import load_standard_deck, make_config
+
+    config = config or make_config()
+    deck = deck or load_standard_deck()
+    rows = [
+        "| players | score range (`score`) | most decisions | `max_game_length` (with the deal) | most draws of a player |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for players in range(1, 5):
+        bounds = game_bounds(config, deck, players)
+        rows.append(
+            f"| {players} | {bounds.min_score} .. {bounds.max_score} | {bounds.max_decisions} "
+            f"| {bounds.max_decisions + DEAL_NODES} | {bounds.draws} |"
+        )
+    return "\n".join(rows)
+
+
+#: The chance nodes of an OpenSpiel deal (``triage.envs.openspiel.DEAL_DIGITS``).
+DEAL_NODES = 7
+
+
+if __name__ == "__main__":
+    print(bounds_table())

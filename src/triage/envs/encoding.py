@@ -44,6 +44,7 @@ from triage.engine.cards import KINDS
 from triage.engine.game import PHASES, Game
 from triage.engine.state import PLAYER_NUMBERS
 from triage.engine.observer import Seat
+from triage.envs.census import Census
 
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -66,7 +67,12 @@ __all__ = ["ActionSpace", "EncodingError", "IllegalActionError", "Layout", "view
 
 @dataclass(frozen=True)
 class Layout(ActionSpace):
-    """The engine's action index for one configuration and deck, plus the observation's sizes."""
+    """The engine's action index for one configuration and deck, plus the observation's sizes.
+
+    ``catalogue`` is the deck list (a view's ``catalogue``): the card count of the observation
+    (:class:`~triage.envs.census.Census`) has one class per distinct back in it."""
+
+    catalogue: tuple[tuple[Any, ...], ...] = ()
 
     @cached_property
     def num_actions(self) -> int:
@@ -76,7 +82,15 @@ class Layout(ActionSpace):
     @classmethod
     def from_view(cls, seat_view: View) -> Layout:
         """The layout for the game a view belongs to, from its public config and catalogue."""
-        return cls(*ActionSpace.sizes(seat_view["config"], seat_view["catalogue"]))
+        catalogue = seat_view["catalogue"]
+        return cls(
+            *ActionSpace.sizes(seat_view["config"], catalogue), tuple(tuple(back) for back in catalogue)
+        )
+
+    @cached_property
+    def census(self) -> Census:
+        """The card-count block: the discard's and the deck's composition as the seat counts it."""
+        return Census(self.catalogue)
 
     # ------------------------------------------------------------------ engine <-> integer
 
@@ -123,14 +137,15 @@ class Layout(ActionSpace):
                 names += [f"{prefix}.terminal{number}.{name}" for name in _TERMINAL_FIELDS]
             for number in range(1, self.pending + 1):
                 names += [f"{prefix}.pending{number}.{name}" for name in _CARD_FIELDS]
-        return names
+        return names + self.census.feature_names()
 
     @cached_property
     def observation_size(self) -> int:
         return len(self.feature_names())
 
     def observe(self, seat_view: View) -> np.ndarray:
-        """The observation vector of a seat's view (float32; see :meth:`feature_names`).
+        """The observation vector of a seat's view (float32; see :meth:`feature_names`), or of a
+        spectator's (what every player knows: players from seat 0 on, no decision of its own).
 
         Written straight into a zero vector at fixed offsets: only what is present costs time."""
         vector = np.zeros(self.observation_size, np.float32)
@@ -142,11 +157,10 @@ class Layout(ActionSpace):
         vector[1] = seat_view["config"]["rounds"]
         vector[2] = count
         vector[_GAME_PHASE + PHASES.index(seat_view["phase"])] = 1.0
-        me = players[viewer]
         at = _GAME_PHASE + len(PHASES)
-        if turn == viewer:
+        if viewer is not None and turn == viewer:
             vector[at] = 1.0
-            vector[at + 1] = bool(me["pending"])
+            vector[at + 1] = bool(players[viewer]["pending"])
         deck_count = seat_view["deck_count"]
         vector[at + 2] = deck_count
         vector[at + 3] = len(seat_view["discard"])
@@ -163,9 +177,11 @@ class Layout(ActionSpace):
             at += 2 + _CARD_SIZE
         at = self._players_at
         size = self._player_size
+        others = [set(known["full"]) for seat, known in enumerate(seat_view["knowledge"]) if seat != viewer]
         for rel in range(min(count, MAX_PLAYERS)):
-            seat = (viewer + rel) % count
-            self._put_player(vector, at + rel * size, seat_view, seat, memory, not_severe)
+            seat = ((viewer or 0) + rel) % count
+            self._put_player(vector, at + rel * size, seat_view, seat, (memory, not_severe, others))
+        self.census.put_view(vector, self._census_at, seat_view)
         return vector
 
     def observe_game(self, game: Game, seat: int, memo: dict[Any, Any] | None = None) -> np.ndarray:
@@ -190,6 +206,8 @@ class Layout(ActionSpace):
         vector = self._zeros[:]
         knower = Seat(game, seat)
         self._put_head(vector, game, seat, knower)
+        everyone = knower.full_by_seat()
+        others = everyone[:seat] + everyone[seat + 1 :] if len(everyone) > 1 else ()
         count = len(game.players)
         size = self._player_size
         turn, active, first = game.turn, game.active, game.first_player
@@ -199,6 +217,7 @@ class Layout(ActionSpace):
             if memo is not None and rel:  # the seat's own part changes with each of its actions
                 stamp = (
                     game.stamps[other],
+                    everyone,
                     knower.full,
                     knower.priority,
                     other == turn,
@@ -209,10 +228,29 @@ class Layout(ActionSpace):
                 if kept is not None and kept[0] == stamp:
                     vector[start : start + size] = kept[1]
                     continue
-            self._put_player_part(vector, start, game, other, knower)
+            self._put_player_part(vector, start, game, other, knower, others)
             if memo is not None and rel:
                 memo[seat, other] = (stamp, vector[start : start + size])
+        self._put_census(vector, game, seat, knower, memo)
         return np.frombuffer(vector, _FLOAT32)
+
+    def _put_census(
+        self, vector: array[float], game: Game, seat: int, knower: Seat, memo: dict[Any, Any] | None
+    ) -> None:
+        """The card count, kept in ``memo`` while the deck, the discard pile, the public
+        deductions (``Game.deck_stamp``) and the seat's knowledge stay the same: most actions
+        move no card to or from the deck."""
+        at = self._census_at
+        if memo is None:
+            self.census.put_game(vector, at, game, knower, self._fitted[4])
+            return
+        key = (game.deck_stamp, knower.full, knower.priority, knower.fronts_seen())
+        kept = memo.get(("census", seat))
+        if kept is not None and kept[0] == key:
+            vector[at:] = kept[1]
+            return
+        self.census.put_game(vector, at, game, knower, self._fitted[4])
+        memo["census", seat] = (key, vector[at:])
 
     def _put_head(self, vector: array[float], game: Game, seat: int, knower: Seat) -> None:
         """The game's entries and the deck peek (the known positions of its top cards, I3)."""
@@ -250,10 +288,16 @@ class Layout(ActionSpace):
             at += _PEEK_SIZE
 
     def _put_player_part(
-        self, vector: array[float], start: int, game: Game, other: int, knower: Seat
+        self,
+        vector: array[float],
+        start: int,
+        game: Game,
+        other: int,
+        knower: Seat,
+        others: tuple[frozenset[str], ...],
     ) -> None:
         """Player ``other``'s entries, board, terminal and pending patients as the seat knows
-        them, from ``start``."""
+        them, from ``start``; ``others`` are the other seats' fully known cards (I2, C3)."""
         memory = self._memory
         contents = self._fitted[2]
         full, priority, not_severe = knower.full, knower.priority, knower.cleared()
@@ -277,10 +321,22 @@ class Layout(ActionSpace):
             if slot is not None:
                 card = slot.card
                 level = 2 if card in full else 1 if card in priority else 0
-                key = (contents[card], level, slot.time, slot.revealed, slot.placed, card in not_severe)
+                seen_by = 0
+                for known in others:
+                    if card in known:
+                        seen_by += 1
+                key = (
+                    contents[card],
+                    level,
+                    slot.time,
+                    slot.revealed,
+                    slot.placed,
+                    card in not_severe,
+                    seen_by,
+                )
                 features = slots.get(key)
                 if features is None:
-                    features = slots[key] = _slot_features(memory, contents, game, knower, slot)
+                    features = slots[key] = _slot_features(memory, contents, game, knower, slot, seen_by)
                 vector[slot_at : slot_at + _SLOT_SIZE] = features
             slot_at += _SLOT_SIZE
         terminal_at = start + _PLAYER_HEAD + self.spaces * _SLOT_SIZE
@@ -303,8 +359,8 @@ class Layout(ActionSpace):
     @cached_property
     def _fitted(self) -> list[Any]:
         """The card table and configuration last checked by :meth:`_fit`, the table's content
-        numbers, and the generation of the memories they belong to."""
-        return [None, None, {}, -1]
+        numbers, the generation of the memories they belong to, and its cards' census classes."""
+        return [None, None, {}, -1, {}]
 
     @cached_property
     def _memory(self) -> _FeatureMemory:
@@ -321,12 +377,25 @@ class Layout(ActionSpace):
                 f"terminal patients a player; the game's configuration and deck allow {sizes.spaces}, "
                 f"{sizes.pending} and {sizes.terminals} (K4, A1, A3)"
             )
+        census = self.census
+        if not census.fits(game):
+            raise EncodingError("this layout was made for another deck list: its card count would be wrong")
         memory = self._memory
-        self._fitted[:] = [game.cards, game.config, memory.number(game.cards), memory.generation]
+        self._fitted[:] = [
+            game.cards,
+            game.config,
+            memory.number(game.cards),
+            memory.generation,
+            census.codes(game),
+        ]
 
     @cached_property
     def _players_at(self) -> int:
         return _DECK_AT + DECK_PEEK * _PEEK_SIZE
+
+    @cached_property
+    def _census_at(self) -> int:
+        return self._players_at + MAX_PLAYERS * self._player_size
 
     @cached_property
     def _player_size(self) -> int:
@@ -337,8 +406,11 @@ class Layout(ActionSpace):
         )
 
     def _put_player(
-        self, vector: np.ndarray, at: int, seat_view: View, seat: int, memory: dict[str, Any], not_severe: Any
+        self, vector: np.ndarray, at: int, seat_view: View, seat: int, known: tuple[Any, Any, Any]
     ) -> None:
+        """One player's entries from the view; ``known`` is the seat's memory of cards, the
+        cards publicly not severe and the other seats' fully known cards."""
+        memory, not_severe, others = known
         player = seat_view["players"][seat]
         vector[at] = 1.0
         for offset, name in enumerate(COUNTERS, start=1):
@@ -358,6 +430,7 @@ class Layout(ActionSpace):
                 vector[start + _CARD_SIZE] = slot["time"]
                 vector[start + _CARD_SIZE + 1] = slot["revealed"]
                 vector[start + _CARD_SIZE + 2] = slot["placed"]
+                vector[start + _CARD_SIZE + 3] = sum(slot["card"] in cards for cards in others)
         at += self.spaces * slot_size
         terminals = player["terminals"]
         pending = player["pending"]
@@ -392,7 +465,8 @@ _CARD_FIELDS: tuple[str, ...] = (
     "reward_known",
     "not_severe",
 )
-_SLOT_FIELDS: tuple[str, ...] = ("time", "revealed", "placed")
+#: ``others_know``: how many other seats know the patient's back (I2; after a check, C3).
+_SLOT_FIELDS: tuple[str, ...] = ("time", "revealed", "placed", "others_know")
 _TERMINAL_FIELDS: tuple[str, ...] = ("present", "time", "treated", "credits", "vp")
 
 
@@ -472,12 +546,13 @@ def _card_features(
 
 
 def _slot_features(
-    memory: _FeatureMemory, contents: dict[str, int], game: Game, knower: Seat, slot: Any
+    memory: _FeatureMemory, contents: dict[str, int], game: Game, knower: Seat, slot: Any, seen_by: int
 ) -> array[float]:
-    """A hospital slot's entries: its card's features, then its Time, revealed and placed."""
+    """A hospital slot's entries: its card's features, then its Time, revealed, placed and how
+    many other seats know its back."""
     card = slot.card
     features = _card_features(memory, contents, game, knower, card, slot.time, knower.is_not_severe(card))
-    return features + array("f", (slot.time, slot.revealed, slot.placed))
+    return features + array("f", (slot.time, slot.revealed, slot.placed, seen_by))
 
 
 #: dtype objects: np.frombuffer reads them faster than the scalar types.

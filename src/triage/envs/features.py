@@ -15,8 +15,10 @@ Dropped in the normalised encoding (constant by the rules or by the game's setti
 of seats beyond ``players``; ``rounds`` and ``num_players``; each present seat's ``present`` (1);
 ``phase=cleanup`` (Cleanup never waits for a decision, C1-C5); ``front=terminal`` and
 ``kind=terminal`` of space and pending cards (a terminal patient never takes a space nor waits
-for admission, A3). Scales: rounds for ``round`` and every Time, the deck size for deck and
-discard counts, QoC's start (10) for ``quality``, 30 for ``vp``, 40 for ``score``, 10 for Credits,
+for admission, A3); ``others_know`` and ``first`` in a solo game; ``discard_count`` and the
+discard pile's card count where no case goes to the discard (V1). Scales: the card count's
+entries by their largest value (:meth:`~triage.envs.census.Census.highs`), rounds for ``round``
+and every Time, the deck size for deck and discard counts, QoC's start (10) for ``quality``, 30 for ``vp``, 40 for ``score``, 10 for Credits,
 tokens and the treated track, 3 for Staff, Congress Doctors and Helicopters, the market limit
 for clinics and trials, the most spaces for ``spaces``, the largest cost for costs and placed
 healing, and the deck's largest card reward for ``credits`` and ``vp`` of a card. Flags stay 0/1.
@@ -54,9 +56,11 @@ class ObservationEncoder:
         self.normalize = normalize
         names = layout.feature_names()
         ranges = _field_ranges(layout, config, deck, players)
+        census = _census_ranges(layout, config, players)
         low, high, scale, keep = [], [], [], []
         for index, name in enumerate(names):
-            lo, hi, sc, drop = _range_of(name, players, ranges)
+            lo, hi, sc, drop = census[name] if name in census else _range_of(name, players, ranges)
+            drop = drop or (name == "discard_count" and not config.uses_discard)
             low.append(lo)
             high.append(hi)
             scale.append(sc)
@@ -87,6 +91,18 @@ class ObservationEncoder:
 
 
 Range = tuple[int, int, int]
+
+
+def _census_ranges(layout: Layout, config: Config, players: int) -> dict[str, tuple[int, int, int, bool]]:
+    """(lowest, highest, scale, dropped) of the card count's entries (:mod:`triage.envs.census`):
+    counts scale by their largest value, ``deck_order`` by the number of classes; the discard's
+    counts are dropped where no case goes to the discard pile (V1)."""
+    census = layout.census
+    ranges = {}
+    for name, high in zip(census.feature_names(), census.highs()):
+        drop = name.startswith("discard.") and not config.uses_discard
+        ranges[name] = (0, high, max(high, 1), drop)
+    return ranges
 
 
 def _field_ranges(
@@ -128,6 +144,7 @@ def _field_ranges(
         "vp": (0, card_vp, max(card_vp, 1)),
         "time": (0, config.rounds, config.rounds),
         "placed": (0, layout.max_cost, layout.max_cost),
+        "others_know": (0, max(players - 1, 1), max(players - 1, 1)),
     }
     deck_size = len(deck)
     game_fields = {
@@ -154,6 +171,7 @@ def _range_of(name: str, players: int, ranges: dict[str, dict[str, Range]]) -> t
         place, field = place_match.groups()
         terminal_field = field in ("front=terminal", "kind=terminal")
         drop = drop or (terminal_field and not place.startswith("deck"))
+        drop = drop or (field == "others_know" and players == 1)
         lo, hi, sc = card_fields.get(field, (0, 1, 1))
     elif field in counters:
         lo, hi, sc = counters[field]
@@ -162,5 +180,5 @@ def _range_of(name: str, players: int, ranges: dict[str, dict[str, Range]]) -> t
         drop = drop or field in ("rounds", "num_players")
     else:
         lo, hi, sc = 0, 1, 1
-        drop = drop or field == "phase=cleanup"
+        drop = drop or field == "phase=cleanup" or (field == "first" and players == 1)
     return lo, hi, sc, drop

@@ -1,4 +1,7 @@
-"""Triage as a Gymnasium environment: the solo game (1 player), registered as ``Triage-v0``.
+"""Triage as a Gymnasium environment, registered as ``Triage-v0``: the solo game by default, or
+seat 0 of a ``players``-player game against built-in bots (``opponents``: any name of
+:func:`triage.bots.make_bot`, ``greedy`` by default, one for every other seat or one per seat),
+who play their turns between the agent's steps.
 
 >>> import gymnasium
 >>> import triage.envs.gymnasium
@@ -17,6 +20,9 @@ view as a vector and the int8 ``action_mask``; ``Discrete`` integers of
 ``returns`` (``score``: VP + QoC, ``margin``, ``win``; :mod:`triage.envs.returns`); the episode
 terminates when the game ends (R4) and is never truncated.
 
+Render modes: ``ansi`` (the view as text), ``human`` (printed), ``rgb_array`` (that text as an
+image). ``info["winner"]`` at the end is the winning seat, -1 for none (solo: a loss).
+
 An action outside the mask is refused: the game does not change, the step returns reward
 ``illegal_reward`` (default -1) and ``info["illegal_action"]`` says why. With
 ``on_illegal="raise"`` it raises :class:`~triage.envs.encoding.IllegalActionError` instead.
@@ -32,27 +38,29 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from triage.engine import Game
+from triage.bots import Bot, make_bot
+from triage.engine import Game, view
 from triage.engine.cards import load_standard_deck
 from triage.engine.text import render_position
 from triage.envs.encoding import IllegalActionError
 from triage.envs.features import ObservationEncoder
-from triage.envs.pettingzoo import OBSERVATIONS, observation_space
+from triage.envs.pettingzoo import ON_ILLEGAL, OBSERVATIONS, observation_space
 from triage.envs.returns import check_returns, final_values, values
 from triage.envs.table import Table, make_game_config
 
 ENV_ID = "Triage-v0"
-ON_ILLEGAL = ("refuse", "raise")
 
 
 class TriageEnv(gymnasium.Env):
     """The solo game of Triage, one decision per step."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
         rounds: int | None = None,
+        players: int = 1,
+        opponents: str | list[str] = "greedy",
         return_to: str | None = None,
         render_mode: str | None = None,
         on_illegal: str = "refuse",
@@ -76,9 +84,12 @@ class TriageEnv(gymnasium.Env):
         self.returns = check_returns(returns)
         self.flat = observation == "flat"
         self._start = self.config.start["quality"] + self.config.start["vp"]
-        self.table = Table(Game.new(players=1, seed=0, config=self.config))
+        self.players = players
+        self.opponents = _opponents(players, opponents)
+        self._bot_rng = random.Random()
+        self.table = Table(Game.new(players=players, seed=0, config=self.config))
         self.encoder = ObservationEncoder(
-            self.table.layout, self.config, load_standard_deck(), players=1, normalize=normalize
+            self.table.layout, self.config, load_standard_deck(), players=players, normalize=normalize
         )
         self.observation_space = observation_space(self.encoder, flat=self.flat)
         self.action_space = spaces.Discrete(self.table.layout.num_actions)
@@ -106,7 +117,8 @@ class TriageEnv(gymnasium.Env):
         if self.flat:
             info["action_mask"] = self.table.mask(0)
         if self.table.game.is_over():
-            info["winner"] = self.table.game.winner
+            winner = self.table.game.winner
+            info["winner"] = -1 if winner is None else winner  # no None: replay buffers store infos
         return info
 
     def reset(
@@ -119,7 +131,11 @@ class TriageEnv(gymnasium.Env):
             game_seed = seed
         else:
             game_seed = self._seeds.randrange(2**31)
-        self.table = Table(Game.new(players=1, seed=game_seed, config=self.config), self.table.layout)
+        self.table = Table(
+            Game.new(players=self.players, seed=game_seed, config=self.config), self.table.layout
+        )
+        self._bot_rng.seed(game_seed)
+        self._play_opponents()
         self._last_value = self._value()
         if self.render_mode == "human":
             self.render()
@@ -135,21 +151,55 @@ class TriageEnv(gymnasium.Env):
             info = self._info()
             info["illegal_action"] = str(error)
             return self._observation(), self.illegal_reward, self.table.game.is_over(), False, info
+        self._play_opponents()
         if self.render_mode == "human":
             self.render()
         self._last_value = self._value()
         reward = float(self._last_value - before)
         return self._observation(), reward, self.table.game.is_over(), False, self._info()
 
-    def render(self) -> str | None:
-        """The player's view as text (``ansi`` returns it, ``human`` prints it)."""
+    def _play_opponents(self) -> None:
+        """The bots' decisions until it is seat 0's again or the game ends (each from its view)."""
+        game = self.table.game
+        while not game.is_over() and game.turn != 0 and game.turn is not None:
+            seat = game.turn
+            action = self.opponents[seat - 1].choose(view(game, seat), game.legal_actions(), self._bot_rng)
+            game.apply(action, seat)
+
+    def render(self) -> str | np.ndarray | None:
+        """The player's view as text (``ansi`` returns it, ``human`` prints it, ``rgb_array``
+        draws it as an image: what Stable-Baselines3's ``make_vec_env`` asks for by default)."""
         if self.render_mode is None:
             return None
         text = render_position(self.table.view(0))
         if self.render_mode == "ansi":
             return text
+        if self.render_mode == "rgb_array":
+            return text_image(text)
         print(text)
         return None
+
+
+def _opponents(players: int, opponents: str | list[str]) -> list[Bot]:
+    """One bot for every seat but 0: a single name fills them all."""
+    if not 1 <= players <= 4:
+        raise ValueError(f"players must be 1 to 4 (R1), got {players!r}")
+    names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+    if len(names) != players - 1:
+        raise ValueError(f"opponents names {len(names)} bots for {players - 1} other seats")
+    return [make_bot(name) for name in names]
+
+
+def text_image(text: str) -> np.ndarray:
+    """``text`` drawn black on white with Pillow's built-in font, as an RGB array (uint8)."""
+    from PIL import Image, ImageDraw  # only for rgb_array: the research extra installs it
+
+    lines = text.splitlines() or [""]
+    cell_width, cell_height = 6, 11
+    size = (cell_width * max(len(line) for line in lines) + 8, cell_height * len(lines) + 8)
+    image = Image.new("RGB", size, "white")
+    ImageDraw.Draw(image).multiline_text((4, 4), text, fill="black", spacing=0)
+    return np.asarray(image, dtype=np.uint8)
 
 
 if ENV_ID not in gymnasium.registry:

@@ -24,8 +24,10 @@ none, or 0, V4) and ``returns`` (``score``, ``margin`` or ``win``, :mod:`triage.
   fixed all game: settings, deck list, card ids) and
   ``observation_tensor(p)`` its vector; ``information_state_string(p)`` adds the public action
   history (every player decision is public in Triage; only card backs and the deck order are
-  hidden), ``information_state_tensor(p)`` is the view's vector (the view holds the seat's
-  memory, I2). None of them reads hidden state.
+  hidden), ``information_state_tensor(p)`` is the view's vector followed by the public record
+  (:class:`PublicRecord`: every decision and every draw so far, so it has perfect recall). An
+  observer with ``private_info=NONE`` sees what every player knows (the spectator's view).
+  None of them reads hidden state.
 * ``str(state)`` shows public information only; ``state.engine`` is the all-seeing game.
 * ``resample_from_infostate(p, sampler)`` draws a world consistent with seat ``p``'s view
   (:func:`triage.engine.determinize.determinize`), which OpenSpiel's IS-MCTS uses. The drawn
@@ -39,25 +41,25 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
-from triage.engine import Config, Game, view
+from triage.engine import Config, Game, spectator_view, view
 from triage.engine.cards import load_standard_deck
 from triage.engine.determinize import determinize
 from triage.engine.rollout import Policy, random_policy, rollout
-from triage.envs.bounds import GameBounds, game_bounds
-from triage.envs.encoding import Layout
+from triage.envs.bounds import DEAL_NODES, GameBounds, game_bounds
+from triage.envs.encoding import EncodingError, Layout, view_text
 from triage.envs.returns import check_returns, final_values, value_range
 from triage.envs.table import Table, make_game_config
 
 #: The secret seed of the deal is drawn as DEAL_DIGITS digits in base DEAL_BASE (2**56 deals).
 DEAL_BASE = 256
-DEAL_DIGITS = 7
+DEAL_DIGITS = DEAL_NODES
 
 _DEFAULTS: dict[str, Any] = {
     "players": 2,
@@ -119,6 +121,7 @@ class Settings:
     layout: Layout
     returns: str
     start: int
+    record: PublicRecord
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Settings:
         return self
@@ -157,15 +160,58 @@ class TriageGame(pyspiel.Game):
         )
         utility = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
         super().__init__(_game_type(utility), info, {key: values[key] for key in _DEFAULTS})
-        self.settings = Settings(self.players, self.seed, self.config, self.layout, self.returns, start)
+        record = PublicRecord(
+            self.players,
+            self.layout.num_actions,
+            sorted(probe.cards),
+            self.bounds.max_decisions + self.players * self.bounds.draws,
+        )
+        self.settings = Settings(
+            self.players, self.seed, self.config, self.layout, self.returns, start, record
+        )
 
     def new_initial_state(self) -> TriageState:
         return TriageState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TriageObserver:
         return TriageObserver(
-            self.layout, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+            self.settings, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
         )
+
+
+@dataclass(frozen=True)
+class PublicRecord:
+    """The public record of a game as numbers: one entry per decision and per draw, in order.
+
+    Every decision in Triage is public, and so is every draw (the drawn card's front and id,
+    I1; ids are neutral handles, K1, that let a seat tell a card again, I2). A decision by
+    player p of integer a is ``1 + p * num_actions + a``; a draw of card c by player p is
+    ``1 + players * num_actions + p * cards + c``, c the card's place among the sorted ids.
+    ``length`` entries (the proven most decisions and draws) follow the observation in
+    ``information_state_tensor``, zeros after the last."""
+
+    players: int
+    num_actions: int
+    card_ids: list[str]
+    length: int
+    index: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", {card: number for number, card in enumerate(self.card_ids)})
+
+    def decision(self, player: int, action: int) -> int:
+        return 1 + player * self.num_actions + action
+
+    def draws(self, events: list[dict[str, Any]]) -> list[int]:
+        """The entries of the draws among ``events`` (public: the card's front, I1)."""
+        base = 1 + self.players * self.num_actions
+        cards = len(self.card_ids)
+        index = self.index
+        return [
+            base + event["player"] * cards + index[event["card"]]
+            for event in events
+            if event["type"] == "drawn"
+        ]
 
 
 def apply_deal(state: pyspiel.State, seed: int) -> None:
@@ -178,7 +224,7 @@ class _Position:
     """A state's own part: its table (None until the deal), the public decisions and the deal
     digits. Cloning a state deep-copies it, which copies the game with ``Game.copy``."""
 
-    __slots__ = ("deal_digits", "handover", "public_actions", "seed", "table")
+    __slots__ = ("deal_digits", "handover", "public_actions", "record", "seed", "table")
 
     def __init__(self, table: Table | None, seed: int | None) -> None:
         self.table = table
@@ -186,6 +232,8 @@ class _Position:
         self.seed = seed
         #: Every player decision so far as (player, integer): public in Triage.
         self.public_actions: list[tuple[int, int]] = []
+        #: The public record's entries so far (:class:`PublicRecord`).
+        self.record: list[int] = []
         #: The chance digits of the deal drawn so far (secret: never part of an observation).
         self.deal_digits: list[int] = []
         #: Hand this very object to the next deep copy instead of copying it (resampling).
@@ -197,6 +245,7 @@ class _Position:
             return self
         other = _Position(self.table.copy() if self.table is not None else None, self.seed)
         other.public_actions = list(self.public_actions)
+        other.record = list(self.record)
         other.deal_digits = list(self.deal_digits)
         return other
 
@@ -219,8 +268,11 @@ class TriageState(pyspiel.State):
     def _deal(self, seed: int) -> None:
         settings = self._settings
         game = Game.new(players=settings.players, seed=seed, config=settings.config)
+        if sorted(game.cards) != settings.record.card_ids:
+            raise EncodingError("this deal's card ids are not those of the game's deck list")
         self._position.table = Table(game, settings.layout)
         self._position.seed = None
+        self._position.record = settings.record.draws(game.initial_events)
 
     @property
     def engine(self) -> Game | None:
@@ -269,8 +321,13 @@ class TriageState(pyspiel.State):
         player = table.game.turn
         if player is None:
             raise pyspiel.SpielError(f"the game is over: no action applies, got {action}")
-        table.play_quiet(player, int(action))
+        events = table.play_quiet(player, int(action))
         position.public_actions.append((player, int(action)))
+        record = position.record
+        record.append(self._settings.record.decision(player, int(action)))
+        for event in events:
+            if event["type"] == "drawn":
+                record += self._settings.record.draws([event])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -303,6 +360,7 @@ class TriageState(pyspiel.State):
         drawn_table.share_seat(table, player_id)
         drawn = _Position(drawn_table, None)
         drawn.public_actions = list(position.public_actions)
+        drawn.record = list(position.record)
         drawn.deal_digits = list(position.deal_digits)
         drawn.handover = True
         self._position = drawn
@@ -331,36 +389,53 @@ class TriageState(pyspiel.State):
 
 
 class TriageObserver:
-    """OpenSpiel's observer protocol over seat views (private_info SINGLE_PLAYER only)."""
+    """OpenSpiel's observer protocol over views: one seat's (``private_info=SINGLE_PLAYER``) or
+    what every player knows (``NONE``, the spectator's view); with ``perfect_recall`` the tensor
+    goes on with the public record (:class:`PublicRecord`) and the string with the decisions."""
 
-    def __init__(self, layout: Layout, iig_obs_type: Any, params: Any) -> None:
+    def __init__(self, settings: Settings, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"the triage observer takes no parameters, got {params!r}")
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS or not iig_obs_type.public_info:
             raise ValueError(
-                "triage observations are one seat's view: public_info=True and "
-                "private_info=SINGLE_PLAYER only (rules.md I4)"
+                "triage observations are views: public_info=True, and private_info SINGLE_PLAYER "
+                "(a seat's) or NONE (what every player knows); never ALL_PLAYERS (rules.md I4)"
             )
-        self.layout = layout
+        self.public_only = private == pyspiel.PrivateInfoType.NONE
+        self.layout = settings.layout
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(layout.observation_size, np.float32)
-        self.dict = {"view": self.tensor}
+        self.record_length = settings.record.length if self.perfect_recall else 0
+        self.tensor = np.zeros(self.layout.observation_size + self.record_length, np.float32)
+        self.dict = {"view": self.tensor[: self.layout.observation_size]}
+        if self.perfect_recall:
+            self.dict["record"] = self.tensor[self.layout.observation_size :]
 
     def set_from(self, state: TriageState, player: int) -> None:
         table = state._table()
+        size = self.layout.observation_size
         if table is None:
             self.tensor.fill(0.0)
+        elif self.public_only:
+            self.tensor[:size] = self.layout.observe(spectator_view(table.game))
         else:
-            self.tensor[:] = table.observation(player)
+            self.tensor[:size] = table.observation(player)
+        if self.perfect_recall and table is not None:
+            record = state._position.record
+            if len(record) > self.record_length:
+                raise EncodingError(f"the public record outgrew its proven length {self.record_length}")
+            self.tensor[size : size + len(record)] = record
+            self.tensor[size + len(record) :] = 0.0
 
     def string_from(self, state: TriageState, player: int) -> str:
         table = state._table()
         if table is None:
-            return f"p{player} before the deal"
-        text = table.text(player)
+            return "before the deal" if self.public_only else f"p{player} before the deal"
+        text = view_text(spectator_view(table.game)) if self.public_only else table.text(player)
         if self.perfect_recall:
             history = " ".join(f"{who}:{action}" for who, action in state.public_actions)
-            text += f"\nactions {history}"
+            draws = " ".join(map(str, state._position.record))
+            text += f"\nactions {history}\nrecord {draws}"
         return text
 
 

@@ -17,7 +17,10 @@ normalised encoding (:mod:`triage.envs.features`). The reward of a step is, for 
 change of its value (``returns``: ``score`` VP + QoC, ``margin`` or ``win``,
 :mod:`triage.envs.returns`), so an agent's rewards add up to its final value less its value at
 the deal. An action outside the mask raises :class:`~triage.envs.encoding.IllegalActionError`
-and changes nothing. ``render()`` draws the acting seat's view (never hidden state).
+and changes nothing; with ``on_illegal="refuse"`` it is refused without raising (what learners
+that sample unmasked actions need): nothing changes, the same agent is to act, its reward is
+``illegal_reward`` (default -1) and ``infos[agent]["illegal_action"]`` says why. At the end every
+info holds ``scores`` and ``winner`` (the winning seat, -1 for none: never None). ``render()`` draws the acting seat's view (never hidden state).
 
 :func:`parallel_env` is the parallel API in its turn-based form: no phase of Triage lets two seats
 decide at once (A1 draws and admissions go in turn order, and a rejected patient goes on top of
@@ -41,11 +44,13 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 from triage.engine import Game
 from triage.engine.cards import load_standard_deck
 from triage.engine.text import render_position
-from triage.envs.encoding import OBS_LIMIT
+from triage.envs.encoding import OBS_LIMIT, IllegalActionError
 from triage.envs.features import ObservationEncoder
 from triage.envs.returns import check_returns, final_values, values
 from triage.envs.table import Table, make_game_config
 
+#: What an action outside the mask does: raise IllegalActionError, or refuse it with a reward.
+ON_ILLEGAL: tuple[str, ...] = ("refuse", "raise")
 #: The observation forms: a ``Dict`` with the mask inside, or the vector alone.
 OBSERVATIONS: tuple[str, ...] = ("dict", "flat")
 
@@ -169,8 +174,14 @@ class raw_env(AECEnv[str, Observation, ActionType]):
         returns: str = "score",
         observation: str = "dict",
         normalize: bool = False,
+        on_illegal: str = "raise",
+        illegal_reward: float = -1.0,
     ) -> None:
         super().__init__()
+        if on_illegal not in ON_ILLEGAL:
+            raise ValueError(f"on_illegal must be one of {ON_ILLEGAL}, got {on_illegal!r}")
+        self.on_illegal = on_illegal
+        self.illegal_reward = float(illegal_reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
@@ -269,7 +280,14 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             raise ValueError(f"{agent} must act: None is only for an agent whose game is over")
         table = self.table
         game = table.game
-        table.play_quiet(self._seats[agent], int(action))
+        try:
+            table.play_quiet(self._seats[agent], int(action))
+        except IllegalActionError as error:
+            if self.on_illegal == "raise":
+                raise
+            self._refuse(agent, str(error))
+            return
+        self.infos[agent].pop("illegal_action", None)
         self._cumulative_rewards[agent] = 0.0
         scores = game.scores()
         over = game.is_over()
@@ -281,7 +299,7 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             self._reward_changes(scores)
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
-            result = {"scores": scores, "winner": game.winner}
+            result = {"scores": scores, "winner": -1 if game.winner is None else game.winner}
             self.infos = {name: dict(result) for name in self.agents}
         elif (turn := game.turn) is not None:  # always, while the game goes on
             self.agent_selection = self.possible_agents[turn]
@@ -289,6 +307,13 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             self._masks_to_infos()
         if self.render_mode == "human":
             self.render()
+
+    def _refuse(self, agent: str, reason: str) -> None:
+        """``on_illegal="refuse"``: the game stays as it was and the same agent acts again."""
+        self.rewards = self._no_rewards.copy()
+        self.rewards[agent] = self.illegal_reward
+        self._cumulative_rewards[agent] = self.illegal_reward
+        self.infos[agent]["illegal_action"] = reason
 
     def _reward_changes(self, scores: list[int]) -> None:
         """Every agent's reward: the change of its value (``returns``) since the last step."""
