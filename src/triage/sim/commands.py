@@ -23,7 +23,7 @@ from rich.text import Text
 
 if TYPE_CHECKING:  # the commands import their machinery when they run, keeping --help fast
     from triage.sim.games import SimJob
-    from triage.sim.runner import SimResult
+    from triage.sim.runner import RunLimits, SimResult
 
 
 class GamesPerSecond(ProgressColumn):
@@ -65,12 +65,21 @@ def simulate(
         Path("results.parquet"), help="Player rows (Parquet); card rows go to NAME.cards.parquet."
     ),
     quiet: bool = typer.Option(False, help="No progress bar."),
+    time_budget: float | None = typer.Option(
+        None,
+        "--time-budget",
+        min=0.0,
+        help="Stop starting games after this many seconds; the games played are written.",
+    ),
+    checkpoint: float = typer.Option(
+        5.0, min=0.0, help="Seconds between the partial result files written as the run goes."
+    ),
 ) -> None:
     """Play many games between bots and write one row per player per game and one per card per game."""
     from triage.bots import make_bot, seat_names
     from triage.options import game_settings
     from triage.sim.games import SimJob
-    from triage.sim.runner import default_workers, job_metadata, write_results
+    from triage.sim.runner import RunLimits, SimResult, default_workers, job_metadata, write_results
 
     game_config, game_deck = game_settings(config, deck, set_)
     if not out.name.endswith(".parquet"):
@@ -87,22 +96,33 @@ def simulate(
         job.check_games(games)
     except ValueError as error:
         _fail(str(error))
+
+    def write_partial(partial: SimResult) -> None:
+        write_results(partial, out, job_metadata(job, games, set_, partial.games))
+
+    limits = RunLimits(time_budget, write_partial, checkpoint)
     start = time.perf_counter()
-    result = _play_with_progress(job, games, ray, workers, quiet)
+    result = _play_with_progress(job, games, ray, workers, quiet, limits)
     seconds = time.perf_counter() - start
-    files = write_results(result, out, job_metadata(job, games))
+    played = result.games
+    files = write_results(result, out, job_metadata(job, games, set_, played))
     where = f"Ray ({ray})" if ray is not None else f"{workers or default_workers()} local worker(s)"
+    stopped = "" if result.complete else f" (time budget reached: {played} of {games} games)"
     typer.echo(
-        f"{games} games in {seconds:.1f} s ({games / seconds:,.1f} games/s) on {where}; "
-        f"wrote {files[0]} and {files[1]}"
+        f"{played} games in {seconds:.1f} s ({played / seconds:,.1f} games/s) on {where}{stopped}; "
+        f"wrote {files[0]} and its side files"
     )
+    if played == 0:
+        _fail("no game finished within the time budget")
     from triage.sim.report import summary_text
 
-    typer.echo(summary_text(result.players.to_pandas()))
+    times = None if result.times is None else result.times.to_pandas()
+    rounds = None if result.rounds is None else result.rounds.to_pandas()
+    typer.echo(summary_text(result.players.to_pandas(), times=times, rounds=rounds))
 
 
 def _play_with_progress(
-    job: SimJob, games: int, ray: str | None, workers: int | None, quiet: bool
+    job: SimJob, games: int, ray: str | None, workers: int | None, quiet: bool, limits: RunLimits
 ) -> SimResult:
     """Play the job locally or on Ray, with a progress bar on standard error."""
     from triage.sim.runner import default_workers, run_local, run_ray
@@ -125,9 +145,9 @@ def _play_with_progress(
             progress.advance(task, count)
 
         if ray is None:
-            return run_local(job, games, workers or default_workers(), advance)
+            return run_local(job, games, workers or default_workers(), advance, limits)
         try:
-            return run_ray(job, games, ray, workers, advance)
+            return run_ray(job, games, ray, workers, advance, limits)
         except ImportError:
             _fail("--ray: Ray is not installed (pip install 'triage[sim]')")
         except (ConnectionError, RuntimeError, ValueError) as error:
@@ -158,6 +178,7 @@ def report(
         build_report,
         checks_text,
         load_results,
+        paired_text,
         pool_results,
         summary_text,
     )
@@ -183,8 +204,10 @@ def report(
     output.write_text(page, encoding="utf-8")
     for run in runs:
         games = run.players["game"].nunique()
-        details = summary_text(run.players) if pool else checks_text(run)
+        details = summary_text(run.players, run.times, run.rounds) if pool else checks_text(run)
         typer.echo(f"{run.label}: {games} games, {len(run.players)} player rows\n{details}")
+    for run in runs[1:]:
+        typer.echo(paired_text(runs[0], run))
     typer.echo(f"report written to {output}")
 
 
