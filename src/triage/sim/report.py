@@ -352,6 +352,23 @@ def _times_html(run: Results) -> str:
     return _table_html(balance.time_table(run.times), "times")
 
 
+def _ladder_sections(runs: list[Results]) -> list[str]:
+    """A ladder's ratings and head-to-head table (runs written by ``triage ladder``)."""
+    from triage.sim import ladder
+
+    out = []
+    for run in runs:
+        if ladder.LINEUP not in run.players.columns:
+            continue
+        caption = html.escape(run.label)
+        out.append(f"<h2>{caption}: ratings (openskill Plackett-Luce, 95%: mu +- 1.96 sigma)</h2>")
+        out.append(f'<div data-table="ratings">{_table_html(ladder.ratings(run.players), "ratings")}</div>')
+        out.append(f"<h2>{caption}: head to head (share of shared games the row bot finished ahead)</h2>")
+        grid = ladder.head_to_head_grid(ladder.head_to_head(run.players))
+        out.append(f'<div data-table="head-to-head">{_table_html(grid, "head-to-head")}</div>')
+    return out
+
+
 def _paired_sections(runs: list[Results]) -> list[str]:
     """Each run after the first against the first (B - A), paired deal by deal when they share deals."""
     out = []
@@ -393,6 +410,7 @@ def build_report(runs: list[Results], title: str = "Triage simulation report") -
         "<ul>"
         + "".join(f"<li><b>{html.escape(run.label)}</b>: {_describe(run)}</li>" for run in runs)
         + "</ul>",
+        *_ladder_sections(runs),
         "<h2>Summary</h2>",
         _summary_table(runs),
         "<h2>Seats: win rate and mean score (95% intervals, clustered by deal), largest seat gap</h2>",
