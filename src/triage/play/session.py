@@ -36,6 +36,7 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 HUMAN = "human"
+LEVEL_LABELS = {level.name: level.label for level in PLAYER_LEVELS}
 
 
 def seat_kinds() -> list[str]:
@@ -155,7 +156,10 @@ class Session:
         return self.turn is not None and self.is_human(self.turn)
 
     def seat_name(self, seat: int) -> str:
-        return f"Player {seat} ({self.seats[seat]})"
+        """``Player 1 (expert-club, Club)``: a level's label beside its name, so players feel it."""
+        name = self.seats[seat]
+        label = LEVEL_LABELS.get(name)
+        return f"Player {seat} ({name}, {label})" if label else f"Player {seat} ({name})"
 
     def names(self) -> list[str]:
         return [self.seat_name(seat) for seat in range(self.game.num_players)]
