@@ -169,11 +169,6 @@ class RunLimits:
     checkpoint: Checkpoint | None = None
     every: float = 5.0
 
-    @property
-    def watched(self) -> bool:
-        """Whether chunks should be small, so that stopping and checkpoints come often."""
-        return self.time_budget is not None or self.checkpoint is not None
-
 
 def default_workers() -> int:
     """All the cores this process may use."""
@@ -184,7 +179,13 @@ def default_workers() -> int:
 
 
 def _chunks_for(job: SimJob, games: int, workers: int, limits: RunLimits) -> list[Chunk]:
-    return make_chunks(games, workers, align=job.orders, most=job.orders * 4 if limits.watched else 200)
+    """Whole deals per chunk; a few deals under a time budget (the run stops between chunks), at
+    most 50 games when checkpoints are written (each chunk costs a little to send back)."""
+    if limits.time_budget is not None:
+        most = job.orders * 4
+    else:
+        most = 50 if limits.checkpoint is not None else 200
+    return make_chunks(games, workers, align=job.orders, most=most)
 
 
 def run_local(
@@ -277,15 +278,17 @@ def _gather(
     """Collect chunk results as they finish, then put them in game order. Past the time budget
     no more results are taken; the checkpoint gets the rows so far now and then."""
     start = last_checkpoint = time.monotonic()
+    pause = limits.every  # grows with the cost of writing, so checkpoints never take over a long run
     by_index: dict[int, ChunkTables] = {}
     for index, tables in results:
         by_index[index] = tables
         if progress is not None:
             progress(len(chunks[index]))
         now = time.monotonic()
-        if limits.checkpoint is not None and now - last_checkpoint >= limits.every:
+        if limits.checkpoint is not None and now - last_checkpoint >= pause:
             limits.checkpoint(_ordered(by_index, complete=False))
-            last_checkpoint = now
+            last_checkpoint = time.monotonic()
+            pause = max(limits.every, 10 * (last_checkpoint - now))
         if (
             limits.time_budget is not None
             and now - start >= limits.time_budget
