@@ -15,7 +15,9 @@ def test_seats_option():
     assert parse_seats("Human, random", 2) == ["human", "random"]
     with pytest.raises(ValueError, match="names 3 seats but the game has 2 players"):
         parse_seats("human,random,greedy", 2)
-    with pytest.raises(ValueError, match="unknown seat 'clever'.*human, random, greedy, expert, expert-club"):
+    with pytest.raises(
+        ValueError, match="unknown seat 'clever'.*human, expert, expert-club, expert-novice, greedy, random"
+    ):
         parse_seats("clever", 2)
     assert parse_seats("EXPERT,expert-novice", 2) == ["expert", "expert-novice"]
     # A designer's bot, spelt as its module and class are.

@@ -115,7 +115,7 @@ def test_simulate_on_a_local_ray_instance_writes_the_same_bytes(runs, tmp_path):
         (["--set", "nonsense=1"], "unknown configuration key 'nonsense'"),
         (["--set", "return_to=sideways"], "return_to must be one of"),
         (["--out", "results.csv"], "must end in .parquet"),
-        (["--duplicate", "--players", "3", "--bots", "greedy"], "must be a multiple of 3"),
+        (["--duplicate", "--players", "3", "--bots", "greedy,random,random"], "must be a multiple of 3"),
         (["--duplicate", "--rotate"], "exclude each other"),
     ],
 )

@@ -43,7 +43,7 @@ def test_two_workers_write_the_same_bytes_as_one(job, one_worker, tmp_path):
 
 
 def test_chunking_does_not_change_the_bytes(job, one_worker, tmp_path, monkeypatch):
-    def chunks_of_five(games: int, workers: int) -> list[runner.Chunk]:
+    def chunks_of_five(games: int, workers: int, **_: int) -> list[runner.Chunk]:
         return [runner.Chunk(start, min(start + 5, games)) for start in range(0, games, 5)]
 
     monkeypatch.setattr(runner, "make_chunks", chunks_of_five)
@@ -66,8 +66,8 @@ def test_chunks_cover_every_game_once():
 
 
 def test_a_chunk_is_its_games(job):
-    whole_players, _ = play_chunk(job, runner.Chunk(0, 4))
-    tail_players, _ = play_chunk(job, runner.Chunk(2, 4))
+    whole_players = play_chunk(job, runner.Chunk(0, 4))[0]
+    tail_players = play_chunk(job, runner.Chunk(2, 4))[0]
     assert whole_players.slice(4).to_pydict() == tail_players.to_pydict()
 
 

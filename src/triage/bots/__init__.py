@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any, Callable
 
@@ -15,6 +16,7 @@ from triage.bots.base import Bot
 from triage.bots.expert import ExpertBot
 from triage.bots.greedy import GreedyBot
 from triage.bots.habits import HABIT_BOTS, HABIT_DESCRIPTIONS
+from triage.bots.montecarlo import MonteCarloBot
 from triage.bots.random_bot import RandomBot
 
 BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot}
@@ -24,20 +26,43 @@ BOTS["expert-club"] = partial(ExpertBot, level="club")
 BOTS["expert-novice"] = partial(ExpertBot, level="novice")
 
 BOTS.update(HABIT_BOTS)  # greedy plus one habit, for balance work (triage.bots.habits)
+BOTS["montecarlo"] = MonteCarloBot  # the flat Monte-Carlo yardstick (triage.bots.montecarlo)
 
-#: One line per built-in bot, for help texts, menus and ``/api/bots``.
-BOT_DESCRIPTIONS: dict[str, str] = {
-    "random": "plays any legal action at random",
-    "greedy": "fast triage heuristic: saves the dying first, then cures by deadline",
-    "expert": "searches the worlds its view allows (strongest level, up to 0.25 s a move)",
-    "expert-club": "the expert's search on a smaller budget (a fair opponent)",
-    "expert-novice": "the expert's search on a tiny budget (a gentle opponent)",
-}
+
+@dataclass(frozen=True)
+class BotLevel:
+    """A bot as a player meets it: its name (what ``make_bot`` takes), the level's friendly
+    label and one line saying how it plays."""
+
+    name: str
+    label: str
+    description: str
+
+
+#: The opponents offered to players (the terminal game, the web form), strongest first. Every
+#: other built-in bot (the habit bots, ``montecarlo``) is for the simulator and the ladder only:
+#: they exist to test the game's balance or to measure the levels, not to be played against.
+PLAYER_LEVELS: tuple[BotLevel, ...] = (
+    BotLevel("expert", "Expert", "plays to win: weighs every move over the games its view allows"),
+    BotLevel("expert-club", "Club", "a solid club player: thinks ahead, but less deeply"),
+    BotLevel("expert-novice", "Novice", "a gentle opponent who looks only a little ahead"),
+    BotLevel("greedy", "Beginner", "follows simple habits: saves the dying first, then cures by deadline"),
+    BotLevel("random", "Random", "plays any legal move at random"),
+)
+
+#: One line per built-in bot, for help texts, menus and the simulator: the levels' own lines, then
+#: the bots kept for balance testing.
+BOT_DESCRIPTIONS: dict[str, str] = {level.name: level.description for level in PLAYER_LEVELS}
 BOT_DESCRIPTIONS.update(HABIT_DESCRIPTIONS)
+BOT_DESCRIPTIONS["montecarlo"] = (
+    "flat Monte-Carlo: 8 drawn worlds per move, greedy playouts (the reference searcher, for ladders)"
+)
 
 
 #: ``expert-<N>``: N playouts per decision (reproducible); ``expert-<S>s``: S CPU seconds a decision.
 EXPERT_BUDGET = re.compile(r"expert-(?:([1-9][0-9]*)|([0-9]*\.?[0-9]+)s)")
+#: ``montecarlo-<S>s``: the reference searcher capped at S CPU seconds a decision.
+MONTECARLO_BUDGET = re.compile(r"montecarlo-([0-9]*\.?[0-9]+)s")
 
 
 def make_bot(name: str) -> Bot:
@@ -53,18 +78,33 @@ def make_bot(name: str) -> Bot:
         if count is not None:
             return ExpertBot(playouts=int(count))
         return ExpertBot(time_limit=float(seconds))
+    capped = MONTECARLO_BUDGET.fullmatch(name)
+    if capped is not None:
+        return MonteCarloBot(time_limit=float(capped.group(1)))
     try:
         return BOTS[name]()
     except KeyError:
         raise ValueError(
             f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; expert-<N> for N playouts a decision, "
-            "expert-<S>s for S seconds; module:Class for your own)"
+            "expert-<S>s or montecarlo-<S>s for S seconds; module:Class for your own)"
         ) from None
 
 
 def bot_names() -> dict[str, str]:
     """Every built-in bot name with its one-line description, in :data:`BOTS` order."""
     return {name: BOT_DESCRIPTIONS.get(name) or _first_line(BOTS[name]) for name in BOTS}
+
+
+def player_levels() -> list[dict[str, str]]:
+    """The opponents offered to players, strongest first, as plain data (``name``, ``label``,
+    ``description``) for menus such as the web form."""
+    return [asdict(level) for level in PLAYER_LEVELS]
+
+
+def simulator_bots() -> dict[str, str]:
+    """The built-in bots kept for the simulator and the ladder (not offered to players)."""
+    offered = {level.name for level in PLAYER_LEVELS}
+    return {name: line for name, line in bot_names().items() if name not in offered}
 
 
 def _first_line(factory: Callable[[], Any]) -> str:
@@ -125,10 +165,15 @@ __all__ = [
     "BOTS",
     "BOT_DESCRIPTIONS",
     "Bot",
+    "BotLevel",
     "ExpertBot",
     "GreedyBot",
+    "MonteCarloBot",
+    "PLAYER_LEVELS",
     "RandomBot",
     "bot_names",
     "make_bot",
+    "player_levels",
     "seat_names",
+    "simulator_bots",
 ]

@@ -10,7 +10,7 @@ from typing import NoReturn
 
 import typer
 
-from triage.bots import bot_names
+from triage.bots import PLAYER_LEVELS, simulator_bots
 from triage.engine import DataError
 from triage.play.session import HUMAN, Session, parse_seats
 
@@ -22,14 +22,18 @@ def _fail(message: str) -> NoReturn:
 
 #: The seats ``--bots`` accepts, read from the bot registry (triage.bots) so new bots show up.
 SEATS_HELP = (
-    f"Who sits at each seat, comma-separated: {', '.join([HUMAN, *bot_names()])}, or module:Class "
+    f"Who sits at each seat, comma-separated: {', '.join([HUMAN, *(level.name for level in PLAYER_LEVELS)])}, "
+    "or module:Class"
     "for your own bot (one name: every seat). Default: a human at seat 0, greedy bots elsewhere."
 )
 
 
 def bots_epilog() -> str:
-    """The built-in bots with their one-line descriptions, under ``triage play --help``."""
-    return "Bots: " + "; ".join(f"{name}: {description}" for name, description in bot_names().items()) + "."
+    """The levels a player can choose, with their one-line descriptions, under ``triage play --help``;
+    then the bots kept for balance testing (still accepted by name, not offered)."""
+    levels = "; ".join(f"{level.name} ({level.label}): {level.description}" for level in PLAYER_LEVELS)
+    testing = "; ".join(f"{name}: {line}" for name, line in simulator_bots().items())
+    return f"Opponents, strongest first: {levels}. For balance testing (triage simulate): {testing}."
 
 
 def play(

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from triage.bots import Bot, bot_names, make_bot, seat_names
+from triage.bots import PLAYER_LEVELS, Bot, make_bot, seat_names
 from triage.engine import Config, DataError, Game, RuleError, events_for, view
 from triage.engine.cards import CardSpec
 from triage.engine.records import load_record, make_record, replay_steps
@@ -36,12 +36,14 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 HUMAN = "human"
+LEVEL_LABELS = {level.name: level.label for level in PLAYER_LEVELS}
 
 
 def seat_kinds() -> list[str]:
-    """What may sit at a seat by a built-in name: a human or one of the registered bots
-    (:func:`triage.bots.bot_names`); a designer's bot may also be named ``module:Class``."""
-    return [HUMAN, *bot_names()]
+    """What a player is offered for a seat: a human or one of the levels
+    (:data:`triage.bots.PLAYER_LEVELS`, strongest first). Any other bot name (the balance-testing
+    bots) and a designer's ``module:Class`` are still accepted, only not offered."""
+    return [HUMAN, *(level.name for level in PLAYER_LEVELS)]
 
 
 def parse_seats(text: str | list[str] | None, players: int) -> list[str]:
@@ -154,7 +156,10 @@ class Session:
         return self.turn is not None and self.is_human(self.turn)
 
     def seat_name(self, seat: int) -> str:
-        return f"Player {seat} ({self.seats[seat]})"
+        """``Player 1 (expert-club, Club)``: a level's label beside its name, so players feel it."""
+        name = self.seats[seat]
+        label = LEVEL_LABELS.get(name)
+        return f"Player {seat} ({name}, {label})" if label else f"Player {seat} ({name})"
 
     def names(self) -> list[str]:
         return [self.seat_name(seat) for seat in range(self.game.num_players)]

@@ -22,8 +22,11 @@ from rich.progress import (
 from rich.text import Text
 
 if TYPE_CHECKING:  # the commands import their machinery when they run, keeping --help fast
+    import pandas as pd
+
     from triage.sim.games import SimJob
-    from triage.sim.runner import SimResult
+    from triage.sim.ladder import LadderJob
+    from triage.sim.runner import RunLimits, SimResult
 
 
 class GamesPerSecond(ProgressColumn):
@@ -65,12 +68,21 @@ def simulate(
         Path("results.parquet"), help="Player rows (Parquet); card rows go to NAME.cards.parquet."
     ),
     quiet: bool = typer.Option(False, help="No progress bar."),
+    time_budget: float | None = typer.Option(
+        None,
+        "--time-budget",
+        min=0.0,
+        help="Stop starting games after this many seconds; the games played are written.",
+    ),
+    checkpoint: float = typer.Option(
+        5.0, min=0.0, help="Seconds between the partial result files written as the run goes."
+    ),
 ) -> None:
     """Play many games between bots and write one row per player per game and one per card per game."""
     from triage.bots import make_bot, seat_names
     from triage.options import game_settings
     from triage.sim.games import SimJob
-    from triage.sim.runner import default_workers, job_metadata, write_results
+    from triage.sim.runner import RunLimits, SimResult, default_workers, job_metadata, write_results
 
     game_config, game_deck = game_settings(config, deck, set_)
     if not out.name.endswith(".parquet"):
@@ -87,22 +99,36 @@ def simulate(
         job.check_games(games)
     except ValueError as error:
         _fail(str(error))
+
+    def write_partial(partial: SimResult) -> None:
+        write_results(partial, out, job_metadata(job, games, set_, partial.games))
+
+    limits = RunLimits(time_budget, write_partial, checkpoint)
     start = time.perf_counter()
-    result = _play_with_progress(job, games, ray, workers, quiet)
+    result = _play_with_progress(job, games, ray, workers, quiet, limits)
     seconds = time.perf_counter() - start
-    files = write_results(result, out, job_metadata(job, games))
+    played = result.games
+    files = write_results(result, out, job_metadata(job, games, set_, played))
     where = f"Ray ({ray})" if ray is not None else f"{workers or default_workers()} local worker(s)"
+    stopped = "" if result.complete else f" (time budget reached: {played} of {games} games)"
     typer.echo(
-        f"{games} games in {seconds:.1f} s ({games / seconds:,.1f} games/s) on {where}; "
-        f"wrote {files[0]} and {files[1]}"
+        f"{played} games in {seconds:.1f} s ({played / seconds:,.1f} games/s) on {where}{stopped}; "
+        f"wrote {files[0]} and its side files"
     )
+    _print_summary(result)
+
+
+def _print_summary(result: SimResult) -> None:
+    """The run's summary, with its round table and decision times."""
     from triage.sim.report import summary_text
 
-    typer.echo(summary_text(result.players.to_pandas()))
+    times = None if result.times is None else result.times.to_pandas()
+    rounds = None if result.rounds is None else result.rounds.to_pandas()
+    typer.echo(summary_text(result.players.to_pandas(), times=times, rounds=rounds))
 
 
 def _play_with_progress(
-    job: SimJob, games: int, ray: str | None, workers: int | None, quiet: bool
+    job: SimJob, games: int, ray: str | None, workers: int | None, quiet: bool, limits: RunLimits
 ) -> SimResult:
     """Play the job locally or on Ray, with a progress bar on standard error."""
     from triage.sim.runner import default_workers, run_local, run_ray
@@ -125,9 +151,9 @@ def _play_with_progress(
             progress.advance(task, count)
 
         if ray is None:
-            return run_local(job, games, workers or default_workers(), advance)
+            return run_local(job, games, workers or default_workers(), advance, limits)
         try:
-            return run_ray(job, games, ray, workers, advance)
+            return run_ray(job, games, ray, workers, advance, limits)
         except ImportError:
             _fail("--ray: Ray is not installed (pip install 'triage[sim]')")
         except (ConnectionError, RuntimeError, ValueError) as error:
@@ -158,6 +184,7 @@ def report(
         build_report,
         checks_text,
         load_results,
+        paired_text,
         pool_results,
         summary_text,
     )
@@ -183,12 +210,98 @@ def report(
     output.write_text(page, encoding="utf-8")
     for run in runs:
         games = run.players["game"].nunique()
-        details = summary_text(run.players) if pool else checks_text(run)
+        details = summary_text(run.players, run.times, run.rounds) if pool else checks_text(run)
         typer.echo(f"{run.label}: {games} games, {len(run.players)} player rows\n{details}")
+    for run in runs[1:]:
+        typer.echo(paired_text(runs[0], run))
     typer.echo(f"report written to {output}")
 
 
+def ladder(
+    bots: str = typer.Option(..., help="The bots to rate, comma-separated (at least two different)."),
+    players: str = typer.Option("2", help="Player counts, comma-separated, e.g. 2,3,4."),
+    deals: int = typer.Option(50, min=1, help="Deals each line-up plays (each from every seat rotation)."),
+    seed: int = typer.Option(0, help="Master seed: every line-up plays the same deals."),
+    config: Path | None = typer.Option(None, help="Configuration file (TOML)."),
+    deck: Path | None = typer.Option(None, help="Deck file (TOML); default the standard deck."),
+    set_: list[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
+    workers: int | None = typer.Option(None, min=1, help="Local worker processes (default: all cores)."),
+    out: Path = typer.Option(Path("ladder.parquet"), help="The ladder's player rows (Parquet)."),
+    html_out: Path = typer.Option(Path("ladder.html"), "--html", help="The HTML report to write."),
+    quiet: bool = typer.Option(False, help="No progress bar."),
+) -> None:
+    """Rate bots against each other on duplicate deals: a rating per bot with its interval and the
+    head-to-head table, at every player count asked."""
+    from triage.options import game_settings
+    from triage.sim.ladder import LadderJob, ladder_text
+    from triage.sim.runner import default_workers
+
+    game_config, game_deck = game_settings(config, deck, set_)
+    if not out.name.endswith(".parquet"):
+        _fail(f"--out {out}: the result file name must end in .parquet")
+    try:
+        counts = tuple(int(count) for count in players.split(","))
+        names = tuple(name.strip() for name in bots.split(","))
+        job = LadderJob(names, counts, deals, seed, game_config, tuple(game_deck) if game_deck else None)
+        games = sum(deals * sim.orders for sim in job.jobs())
+    except ValueError as error:
+        _fail(f"--bots/--players: {error}")
+    rows = _ladder_with_progress(job, games, workers or default_workers(), quiet)
+    _write_ladder(job, rows, out, html_out, set_)
+    typer.echo(ladder_text(rows))
+    typer.echo(f"{games} games; wrote {out} and {html_out}")
+
+
+def _ladder_with_progress(job: LadderJob, games: int, workers: int, quiet: bool) -> pd.DataFrame:
+    from triage.sim.ladder import run_ladder
+
+    progress = Progress(
+        TextColumn("ladder"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        GamesPerSecond(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+    )
+    with progress:
+        task = progress.add_task("games", total=games)
+        return run_ladder(job, workers, lambda count: progress.advance(task, count))
+
+
+def _write_ladder(job: LadderJob, rows: pd.DataFrame, out: Path, html_out: Path, settings: list[str]) -> None:
+    """The rows to Parquet (the job in its metadata) and the HTML report with the ladder's tables."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from triage.sim.ladder import format_lineups, ladder_schema
+    from triage.sim.report import Results, build_report
+    from triage.sim.runner import METADATA_KEY
+
+    metadata = {
+        "format": "triage.ladder/1",
+        "games": int(rows["game"].nunique()),
+        "players": list(job.players),
+        "bots": list(job.bots),
+        "deals": job.deals,
+        "seed": job.seed,
+        "duplicate": True,
+        "set": list(settings),
+        "lineups": list(format_lineups(job)),
+        "config": job.config.to_dict(),
+        "deck": None if job.deck is None else [card.to_dict() for card in job.deck],
+    }
+    table = pa.Table.from_pandas(rows, schema=ladder_schema(), preserve_index=False)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table.replace_schema_metadata({METADATA_KEY: json.dumps(metadata).encode()}), out)
+    page = build_report([Results("ladder", out, rows, None, metadata)], "Triage ladder")
+    html_out.write_text(page, encoding="utf-8")
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``simulate`` and ``report`` to the ``triage`` command."""
+    """Add ``simulate``, ``report`` and ``ladder`` to the ``triage`` command."""
     app.command("simulate")(simulate)
     app.command("report")(report)
+    app.command("ladder")(ladder)

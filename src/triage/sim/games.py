@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,9 @@ ECONOMY = (
 )
 #: The per-card counters of the card rows.
 CARD_COUNTS = ("drawn", "admitted", "rejected", "cured", "died", "removed", "rounds_in_hospital")
+#: The per-round counters of the round rows (one row per seat per round played): deaths and cures
+#: (C2, T2-T4), Helicopter flights and the flights that made everyone draw (T7), purchases (T8).
+ROUND_COUNTS = ("died", "cured", "flights", "flights_draw", "bought")
 
 
 def kind_column(fate: str, kind: str) -> str:
@@ -66,9 +70,17 @@ class SimJob:
 
     @property
     def orders(self) -> int:
-        """Games per deal: with ``duplicate``, one per seat rotation of the bots (both orders for
-        2 players, every rotation for 3 or 4); else 1."""
-        return self.players if self.duplicate else 1
+        """Games per deal: with ``duplicate``, one per distinct seat rotation of the bots (both
+        orders for 2 players, every rotation for 3 or 4); a rotation that seats the same bots as
+        an earlier one is skipped (a mirror match plays each deal once; ``a,b,a,b`` twice); else 1.
+
+        >>> from triage.engine.config import make_config
+        >>> [SimJob(2, bots, 0, make_config(), duplicate=True).orders for bots in (("random",) * 2, ("random", "greedy"))]
+        [1, 2]
+        """
+        if not self.duplicate:
+            return 1
+        return next(shift for shift in range(1, self.players + 1) if _rotated(self.bots, shift) == self.bots)
 
     def deal(self, index: int) -> int:
         """The deal game ``index`` is played on: the games of one deal share its seed."""
@@ -80,16 +92,19 @@ class SimJob:
         equally often."""
         if not (self.rotate or self.duplicate):
             return list(self.bots)
-        shift = index % self.players
-        return list(self.bots[shift:] + self.bots[:shift])
+        return list(_rotated(self.bots, index % (self.orders if self.duplicate else self.players)))
 
     def check_games(self, games: int) -> None:
         """A duplicate run plays whole deals only."""
         if games % self.orders:
             raise ValueError(
-                f"--duplicate plays each deal {self.orders} times (every seat rotation): "
+                f"--duplicate plays each deal {self.orders} times (every distinct seat rotation): "
                 f"--games must be a multiple of {self.orders}, got {games}"
             )
+
+
+def _rotated(bots: tuple[str, ...], shift: int) -> tuple[str, ...]:
+    return bots[shift:] + bots[:shift]
 
 
 def derive_seed(master: int, index: int, purpose: str = "game") -> int:
@@ -119,6 +134,8 @@ class GameStats:
     per_player: list[dict[str, int]] = field(default_factory=list)
     per_card: dict[str, dict[str, int]] = field(default_factory=dict)
     stays: dict[str, _Stay] = field(default_factory=dict)
+    #: (round, seat) -> the :data:`ROUND_COUNTS` of that seat in that round.
+    per_round: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         blank = {kind_column(fate, kind): 0 for fate in FATES for kind in KINDS}
@@ -126,22 +143,37 @@ class GameStats:
         self.per_player = [dict(blank) for _ in range(self.game.num_players)]
         self.per_card = {handle: dict.fromkeys(CARD_COUNTS, 0) for handle in self.game.cards}
 
+    def in_round(self, player: int) -> dict[str, int]:
+        """The current round's counters of ``player``."""
+        key = (self.round, player)
+        if key not in self.per_round:
+            self.per_round[key] = dict.fromkeys(ROUND_COUNTS, 0)
+        return self.per_round[key]
+
     def feed(self, events: Iterable[Event]) -> None:
         for event in events:
             kind = event["type"]
             if kind == "round_started":
                 self.round = event["round"]
+                for player in range(self.game.num_players):
+                    self.in_round(player)
             elif kind in FATES:
                 self._fate(kind, event["player"], event["card"])
+                if kind in ROUND_COUNTS:
+                    self.in_round(event["player"])[kind] += 1
             elif kind == "bought":
                 counts = self.per_player[event["player"]]
                 counts[f"bought_{event['item']}"] += 1
                 counts["credits_spent"] += event["price"]
+                self.in_round(event["player"])["bought"] += 1
             elif kind == "helicopter":
                 counts = self.per_player[event["player"]]
                 counts["flights"] += 1
                 counts["flights_remove"] += event["remove"] is not None
                 counts["flights_draw"] += bool(event["draw_all"])
+                this_round = self.in_round(event["player"])
+                this_round["flights"] += 1
+                this_round["flights_draw"] += bool(event["draw_all"])
             elif kind == "game_over":
                 for card in list(self.stays):
                     self._leave(card)
@@ -161,8 +193,28 @@ class GameStats:
         self.per_card[card]["rounds_in_hospital"] += self.round - stay.since_round + 1
 
 
-def play_game(job: SimJob, index: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+Rows = list[dict[str, Any]]
+
+
+@dataclass
+class GameRows:
+    """What one game gives: player rows, card rows, round rows (one per seat per round) and the
+    decision times of each seat (kept apart: they depend on the machine, the rest never does)."""
+
+    players: Rows
+    cards: Rows
+    rounds: Rows
+    times: Rows
+
+
+def play_game(job: SimJob, index: int) -> tuple[Rows, Rows]:
     """Play game ``index`` of ``job`` to the end: its player rows and its card rows."""
+    rows = play_game_rows(job, index)
+    return rows.players, rows.cards
+
+
+def play_game_rows(job: SimJob, index: int) -> GameRows:
+    """Play game ``index`` of ``job`` to the end, with every kind of row it gives."""
     seed = derive_seed(job.seed, job.deal(index))
     names = job.seat_bots(index)
     bots = [make_bot(name) for name in names]
@@ -171,13 +223,38 @@ def play_game(job: SimJob, index: int) -> tuple[list[dict[str, Any]], list[dict[
     stats = GameStats(game)
     stats.feed(game.initial_events)
     actions = 0
+    thinking = [[0.0, 0.0, 0] for _ in range(job.players)]  # seconds, longest, decisions
     while game.turn is not None:
         seat = game.turn
         legal = game.legal_actions()
-        action = bots[seat].choose(view(game, seat), legal, rngs[seat])
+        seat_view = view(game, seat)
+        start = time.thread_time()
+        action = bots[seat].choose(seat_view, legal, rngs[seat])
+        spent = time.thread_time() - start
+        clock = thinking[seat]
+        clock[0] += spent
+        clock[1] = max(clock[1], spent)
+        clock[2] += 1
         stats.feed(game.apply(action))
         actions += 1
-    return _player_rows(job, index, seed, names, game, stats, actions), _card_rows(index, game, stats)
+    return GameRows(
+        _player_rows(job, index, seed, names, game, stats, actions),
+        _card_rows(index, game, stats),
+        _round_rows(job, index, names, stats),
+        [
+            {"game": index, "seat": seat, "bot": names[seat], "decisions": int(decisions)}
+            | {"seconds": seconds, "longest": longest}
+            for seat, (seconds, longest, decisions) in enumerate(thinking)
+        ],
+    )
+
+
+def _round_rows(job: SimJob, index: int, names: list[str], stats: GameStats) -> Rows:
+    return [
+        {"game": index, "deal": job.deal(index), "round": round_number, "seat": seat, "bot": names[seat]}
+        | counts
+        for (round_number, seat), counts in sorted(stats.per_round.items())
+    ]
 
 
 def _player_rows(

@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 from triage.engine.config import MARKET_ITEMS
 from triage.sim import balance
 from triage.sim.games import CARD_COUNTS, KINDS
-from triage.sim.runner import PLAYER_SCHEMA, cards_path, read_metadata
+from triage.sim.runner import PLAYER_SCHEMA, cards_path, read_metadata, side_path
 
 
 class ReportError(ValueError):
@@ -41,6 +41,9 @@ class Results:
     players: pd.DataFrame
     cards: pd.DataFrame | None
     metadata: dict[str, Any]
+    #: Round rows and decision times (side files; None when missing, as in older runs).
+    rounds: pd.DataFrame | None = None
+    times: pd.DataFrame | None = None
 
 
 def load_results(path: Path, label: str | None = None) -> Results:
@@ -58,7 +61,13 @@ def load_results(path: Path, label: str | None = None) -> Results:
         raise ReportError(f"{path}: holds no games")
     card_file = cards_path(path)
     cards = pq.read_table(card_file).to_pandas() if card_file.is_file() else None
-    return Results(label or path.stem, path, players, cards, read_metadata(path))
+    rounds, times = (_side(path, part) for part in ("rounds", "times"))
+    return Results(label or path.stem, path, players, cards, read_metadata(path), rounds, times)
+
+
+def _side(path: Path, part: str) -> pd.DataFrame | None:
+    side = side_path(path, part)
+    return pq.read_table(side).to_pandas() if side.is_file() else None
 
 
 #: What must agree for runs to be pooled: the same game, the same bots, the same way of dealing.
@@ -85,25 +94,36 @@ def pool_results(runs: list[Results], label: str | None = None) -> Results:
                 f"{run.path}: cannot pool: seed {seed} is used twice, so its deals would count twice"
             )
         seeds.append(seed)
-    players, cards = [], []
+    parts: dict[str, list[pd.DataFrame]] = {"players": [], "cards": [], "rounds": [], "times": []}
     offset = 0
     for run in runs:
-        frame = run.players.copy()
-        frame["game"] += offset
-        frame["deal"] += offset
-        players.append(frame)
-        if run.cards is not None:
-            card_rows = run.cards.copy()
-            card_rows["game"] += offset
-            cards.append(card_rows)
-        offset = int(frame["game"].max()) + 1
+        for name, frame in (
+            ("players", run.players),
+            ("cards", run.cards),
+            ("rounds", run.rounds),
+            ("times", run.times),
+        ):
+            if frame is None:
+                continue
+            frame = frame.copy()
+            frame["game"] += offset
+            if "deal" in frame.columns:
+                frame["deal"] += offset
+            parts[name].append(frame)
+        offset = int(run.players["game"].max()) + offset + 1
     metadata = dict(first, games=sum(run.metadata.get("games", 0) for run in runs), seed=seeds)
+
+    def joined(name: str) -> pd.DataFrame | None:
+        return pd.concat(parts[name], ignore_index=True) if len(parts[name]) == len(runs) else None
+
     return Results(
         label or f"pooled ({len(runs)} runs)",
         runs[0].path,
-        pd.concat(players, ignore_index=True),
-        pd.concat(cards, ignore_index=True) if len(cards) == len(runs) else None,
+        pd.concat(parts["players"], ignore_index=True),
+        joined("cards"),
         metadata,
+        joined("rounds"),
+        joined("times"),
     )
 
 
@@ -148,11 +168,12 @@ def fig_scores(results: Results) -> Figure:
 
 
 def fig_win_rate(results: Results) -> Figure:
-    """Win rate by seat with 95% intervals: the first-player advantage."""
-    table = balance.win_rate_by_seat(results.players)
+    """Win rate by seat with 95% intervals clustered by deal: the first-player advantage."""
+    table = balance.seat_table(results.players)
     figure, axis = plt.subplots(figsize=(4, 3.2))
-    axis.bar([f"seat {seat}" for seat in table.index], table.win_rate, yerr=table.ci95, capsize=4)
-    axis.axhline(1 / len(table), color="grey", linestyle="--", linewidth=1)
+    labels = [f"{row.players}p seat {row.seat}" for row in table.itertuples()]
+    axis.bar(labels, table["win rate"], yerr=table["win ci95"].fillna(0), capsize=4)
+    axis.axhline(1 / max(table["seat"].max() + 1, 1), color="grey", linestyle="--", linewidth=1)
     advantage = balance.first_player_advantage(results.players)
     axis.set(title=f"Win rate by seat (first player {advantage:+.1f} pts)", ylabel="win rate", ylim=(0, 1))
     return figure
@@ -243,8 +264,9 @@ def _checks_table(run: Results) -> str:
         {
             "target": check.name,
             "measured": check.value,
+            "95% +-": check.half,
             "goal": check.target,
-            "met": "yes" if check.ok else "NO",
+            "verdict": check.verdict,
         }
         for check in balance.balance_checks(run.players)
     ]
@@ -260,15 +282,40 @@ def _describe(run: Results) -> str:
     meta = run.metadata
     if not meta:
         return f"{html.escape(str(run.path))}"
-    parts = [
-        f"{meta.get('games')} games",
+    return f"{html.escape(str(run.path))}: " + html.escape("; ".join(configuration_lines(meta)))
+
+
+def configuration_lines(meta: dict[str, Any]) -> list[str]:
+    """What a run played, from its metadata: games, players, bots, dealing, seed, every
+    ``--set`` as given and every configuration value that differs from the default."""
+    from triage.engine.config import make_config
+
+    dealing = (
+        "duplicate deals"
+        if meta.get("duplicate")
+        else "rotating seats"
+        if meta.get("rotate")
+        else "fixed seats"
+    )
+    played = f"{meta.get('games')} games"
+    if meta.get("complete") is False:
+        played += f" (stopped early: {meta.get('games')} of {meta.get('planned_games')})"
+    lines = [
+        played,
         f"{meta.get('players')} players",
         f"bots {', '.join(meta.get('bots', []))}",
+        dealing,
         f"seed {meta.get('seed')}",
-        f"return_to {meta.get('config', {}).get('return_to')}",
+        "--set " + " --set ".join(meta["set"]) if meta.get("set") else "no --set",
         "custom deck" if meta.get("deck") else "standard deck",
     ]
-    return f"{html.escape(str(run.path))}: " + html.escape("; ".join(parts))
+    config = meta.get("config")
+    if isinstance(config, dict):
+        changed = _differences(config, make_config().to_dict(), "config")
+        lines.append(
+            "configuration: " + (", ".join(changed) + " (against the default)" if changed else "the default")
+        )
+    return lines
 
 
 # ---------------------------------------------------------------------------- page
@@ -284,6 +331,73 @@ td:first-child, th:first-child { text-align: left; }
 """
 
 
+def _side_by_side(runs: list[Results], key: str, table: Callable[[Results], str]) -> str:
+    """One block per run, side by side, each captioned with the run's label."""
+    blocks = "".join(
+        f'<div data-table="{key}"><figcaption>{html.escape(run.label)}</figcaption>{table(run)}</div>'
+        for run in runs
+    )
+    return f'<div class="row">{blocks}</div>'
+
+
+def _rounds_html(run: Results) -> str:
+    if run.rounds is None:
+        return "<p>No round rows in this run.</p>"
+    return _table_html(balance.round_table(run.rounds), "rounds")
+
+
+def _times_html(run: Results) -> str:
+    if run.times is None:
+        return "<p>No decision times in this run.</p>"
+    return _table_html(balance.time_table(run.times), "times")
+
+
+def _ladder_sections(runs: list[Results]) -> list[str]:
+    """A ladder's ratings and head-to-head table (runs written by ``triage ladder``)."""
+    from triage.sim import ladder
+
+    out = []
+    for run in runs:
+        if ladder.LINEUP not in run.players.columns:
+            continue
+        caption = html.escape(run.label)
+        out.append(f"<h2>{caption}: ratings (openskill Plackett-Luce, 95%: mu +- 1.96 sigma)</h2>")
+        out.append(f'<div data-table="ratings">{_table_html(ladder.ratings(run.players), "ratings")}</div>')
+        out.append(f"<h2>{caption}: head to head (share of shared games the row bot finished ahead)</h2>")
+        grid = ladder.head_to_head_grid(ladder.head_to_head(run.players))
+        out.append(f'<div data-table="head-to-head">{_table_html(grid, "head-to-head")}</div>')
+    return out
+
+
+def _paired_sections(runs: list[Results]) -> list[str]:
+    """Each run after the first against the first (B - A), paired deal by deal when they share deals."""
+    out = []
+    for run in runs[1:]:
+        caption = f"Paired differences: {run.label} - {runs[0].label} (95% intervals over shared deals)"
+        table = balance.paired_differences(runs[0].players, run.players)
+        body = (
+            _table_html(table, "paired")
+            if not table.empty
+            else "<p>No deal in common: no paired difference.</p>"
+        )
+        out.append(f'<h2>{html.escape(caption)}</h2><div data-table="paired">{body}</div>')
+    return out
+
+
+def paired_text(first: Results, second: Results) -> str:
+    """The paired differences B - A as terminal lines."""
+    table = balance.paired_differences(first.players, second.players)
+    if table.empty:
+        return f"{second.label} - {first.label}: no deal in common, no paired difference"
+    lines = [f"{second.label} - {first.label}, paired over shared deals:"]
+    for row in table.to_dict("records"):
+        lines.append(
+            f"  {row['figure']}: {_plus_minus(row['B - A'], row['ci95'])} "
+            f"(A {row['A']:.3f}, B {row['B']:.3f}, {row['deals paired']} deals)"
+        )
+    return "\n".join(lines)
+
+
 def build_report(runs: list[Results], title: str = "Triage simulation report") -> str:
     """The HTML page for ``runs`` (one run, or several compared side by side)."""
     if not runs:
@@ -296,8 +410,13 @@ def build_report(runs: list[Results], title: str = "Triage simulation report") -
         "<ul>"
         + "".join(f"<li><b>{html.escape(run.label)}</b>: {_describe(run)}</li>" for run in runs)
         + "</ul>",
+        *_ladder_sections(runs),
         "<h2>Summary</h2>",
         _summary_table(runs),
+        "<h2>Seats: win rate and mean score (95% intervals, clustered by deal), largest seat gap</h2>",
+        _side_by_side(runs, "seats", lambda run: _table_html(balance.seat_table(run.players), "seats")),
+        _side_by_side(runs, "gaps", lambda run: _table_html(balance.seat_gaps(run.players), "gaps")),
+        *_paired_sections(runs),
         "<h2>Bots: win rate and score margin (95% intervals, clustered by deal)</h2>",
         '<div class="row">',
         *(
@@ -314,7 +433,11 @@ def build_report(runs: list[Results], title: str = "Triage simulation report") -
             for run in runs
         ),
         "</div>",
-        "<h2>Balance targets</h2>",
+        "<h2>Per round and seat: deaths, cures, flights, flights drawing, purchases per game</h2>",
+        _side_by_side(runs, "rounds", _rounds_html),
+        "<h2>Decision times by bot (CPU seconds)</h2>",
+        _side_by_side(runs, "times", _times_html),
+        "<h2>Balance targets (judged on the 95% interval: met, not met, undecided)</h2>",
         '<div class="row">',
     ]
     for run in runs:
@@ -353,8 +476,8 @@ def checks_text(run: Results) -> str:
 def _checks_lines(players: pd.DataFrame) -> str:
     lines = []
     for check in balance.balance_checks(players):
-        value = "nan" if math.isnan(check.value) else f"{check.value:.3f}"
-        lines.append(f"{'ok ' if check.ok else 'NO '} {check.name}: {value} ({check.target})")
+        value = "nan" if math.isnan(check.value) else _plus_minus(check.value, check.half)
+        lines.append(f"{check.verdict:<9}  {check.name}: {value} ({check.target})")
     return "\n".join(lines)
 
 
@@ -364,9 +487,28 @@ def _plus_minus(value: float, half: float, digits: int = 3) -> str:
     return f"{value:.{digits}f} +-{half:.{digits}f}"
 
 
-def summary_text(players: pd.DataFrame) -> str:
+def seats_text(players: pd.DataFrame) -> list[str]:
+    """Every seat's win rate and mean score at every player count, and the largest seat gap."""
+    lines = ["players seat  games  win rate (95%)    mean score (95%)"]
+    for row in balance.seat_table(players).to_dict("records"):
+        lines.append(
+            f"{row['players']:>7} {row['seat']:>4}  {row['games']:>5}  "
+            f"{_plus_minus(row['win rate'], row['win ci95']):<16}  {_plus_minus(row['mean score'], row['score ci95'], 2)}"
+        )
+    for gap in balance.seat_gaps(players).to_dict("records"):
+        lines.append(
+            f"largest seat gap at {gap['players']} players: seat {gap['best seat']} - seat {gap['worst seat']} "
+            f"{_plus_minus(gap['gap (points)'], gap['gap ci95'], 1)} points"
+        )
+    return lines
+
+
+def summary_text(
+    players: pd.DataFrame, times: pd.DataFrame | None = None, rounds: pd.DataFrame | None = None
+) -> str:
     """What a run showed, for the terminal: win rate and score margin per bot (95% intervals
-    clustered by deal), the first-player edge, the economy per bot, and the balance targets."""
+    clustered by deal), every seat, the first-player edge, the economy per bot, deaths and
+    flights by round, decision times, and the balance targets judged on their intervals."""
     lines = []
     bots = balance.bot_table(players)
     width = max(len("bot"), *(len(name) for name in bots.bot))
@@ -377,6 +519,7 @@ def summary_text(players: pd.DataFrame) -> str:
             f"{_plus_minus(row[5], row[6], 2):<15}  {row[7]:5.1f}  {row[8]:5.2f}"
         )
     if players["seat"].nunique() > 1:
+        lines.extend(seats_text(players))
         edge, half = balance.first_player_edge(players)
         lines.append(f"first-player edge (points): {_plus_minus(edge, half, 1)}")
     else:
@@ -390,5 +533,14 @@ def summary_text(players: pd.DataFrame) -> str:
         lines.append(
             f"{purchase['bot']}: games with a purchase: {bought}; flights (all/remove/draw) per game {flights}"
         )
+    if rounds is not None and not rounds.empty:
+        lines.append("per game, by round and seat:")
+        lines.append(balance.round_table(rounds).to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+    if times is not None and not times.empty:
+        for timing in balance.time_table(times).to_dict("records"):
+            lines.append(
+                f"{timing['bot']}: {timing['mean s / decision'] * 1000:.2f} ms CPU a decision on average, "
+                f"longest {timing['longest s'] * 1000:.1f} ms, {timing['decisions']} decisions"
+            )
     lines.append(_checks_lines(players))
     return "\n".join(lines)

@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 from fastapi import Body, FastAPI, Header, Request, WebSocket
 from fastapi.responses import JSONResponse
 
-from triage.bots import BOTS
+from triage.bots import PLAYER_LEVELS
 from triage.web import payloads
 from triage.web.errors import WebError
 from triage.web.limits import RateLimits
@@ -82,9 +82,9 @@ def split_action_body(body: Any) -> tuple[Any, Any]:
 def add_table_routes(app: FastAPI) -> None:
     """The lobby and the tables: bots, creating, listing, a table's facts, taking a seat."""
 
-    @app.get("/api/bots", summary="The bot names a seat can take")
+    @app.get("/api/bots", summary="The bot levels offered to players (balance-testing bots are not)")
     async def bots() -> list[str]:
-        return sorted(BOTS)
+        return sorted(level.name for level in PLAYER_LEVELS)
 
     @app.post(
         "/api/tables",
