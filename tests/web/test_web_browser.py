@@ -107,7 +107,7 @@ def test_solo_against_a_bot_from_the_home_page_your_hospital_first_on_a_phone(
 def test_heal_from_the_card_with_an_amount_stepper_and_the_default_payment(
     server: ServerProcess, page: sync_api.Page
 ) -> None:
-    table, tokens = create(server, players=1, seed=3, deck=deck_of("critical", healing=5))
+    table, tokens = create(server, players=1, seed=3, deck=deck_of("critical", healing=4))
     open_seat(page, server, table, 0, tokens[0])
     admit_all(page)
     patient = my_cards(page)[0]
@@ -115,16 +115,19 @@ def test_heal_from_the_card_with_an_amount_stepper_and_the_default_payment(
     panel = page.locator("#panel")
     # One primary button; costs named by what is spent; T6 default: tokens, then Staff.
     assert panel.locator("button.primary").count() == 1
-    # 3 Healing + 1 Staff can place 4 of the 5 it needs.
+    # 3 Healing + 1 Staff place the 4 it needs.
     assert panel.locator("#heal-amount").input_value() == "4"
     assert panel.locator("button.primary").inner_text() == "Heal 4 — pay 3 Healing + 1 Staff"
     panel.locator("[data-key='heal-minus']").click()
-    assert panel.locator("button.primary").inner_text() == "Heal 3 — pay 3 Healing"
+    # One less does not save it: the button says so and is no longer the primary one (C2).
+    heal = panel.locator("[data-key='do:heal']")
+    assert heal.inner_text() == "Heal 3 anyway (still dies tonight) — pay 3 Healing"
+    assert "primary" not in (heal.get_attribute("class") or "")
     # Another mix is one step away.
     panel.locator("summary", has_text="Pay differently").click()
     panel.locator("label", has_text="2 Healing + 1 Staff").click()
-    assert panel.locator("button.primary").inner_text() == "Heal 3 — pay 2 Healing + 1 Staff"
-    click_and_wait(page, panel.locator("button.primary"))
+    assert heal.inner_text() == "Heal 3 anyway (still dies tonight) — pay 2 Healing + 1 Staff"
+    click_and_wait(page, heal)
     state = view(server, table, tokens[0])
     mine = state["players"][0]
     assert (mine["healing"], mine["staff_available"]) == (1, 0)

@@ -174,10 +174,41 @@ function healControls(panel, choice) {
   /** @type {Record<string, any>} */
   const action = { type: "heal", patient: id, amount };
   if (pay) action.pay = pay;
-  const text = pay ? `Heal ${amount} — pay ${payText(pay, "healing")}` : `Heal ${amount}`;
-  panel.appendChild(actButton(text, "do:heal", action, true, "Place healing on the patient; it is cured when placed healing reaches its need (rules T2, T4)"));
+  // A heal that leaves it to die tonight is never the primary button, and says so (C2).
+  const lost = !!entry && entry.outcome === "dies_tonight";
+  const verb = lost ? `Heal ${amount} anyway (still dies tonight)` : `Heal ${amount}`;
+  const text = pay ? `${verb} — pay ${payText(pay, "healing")}` : verb;
+  panel.appendChild(actButton(text, "do:heal", action, !lost, "Place healing on the patient; it is cured when placed healing reaches its need (rules T2, T4)"));
   effectLine(panel, entry && entry.effect, entry && entry.rule);
   panel.appendChild(holder);
+}
+
+/**
+ * Whether no heal on offer saves this patient from tonight's Cleanup (the forecast's outcomes).
+ * @param {Choice} choice
+ * @returns {boolean}
+ */
+function healCannotSave(choice) {
+  const entry = effectOf(choice);
+  return !!entry && entry.amounts.length > 0 && entry.amounts.every((/** @type {Record<string, any>} */ a) => a.outcome === "dies_tonight");
+}
+
+/**
+ * What could still save a patient at risk tonight, as the forecast names it.
+ * @param {HTMLElement} panel
+ * @param {string} id
+ * @param {boolean} healLost  no heal on offer saves it
+ */
+function drawRescue(panel, id, healLost) {
+  const lines = state.forecast && state.forecast.rescue ? state.forecast.rescue[id] : null;
+  if (!lines || !lines.length) return;
+  const box = el("div", "rescue");
+  const title = healLost ? "No heal you can pay saves it tonight. What could:" : "What could save it tonight:";
+  box.appendChild(el("p", "rescue-title", title));
+  const list = el("ul");
+  for (const line of lines) list.appendChild(el("li", "", line));
+  box.appendChild(list);
+  panel.appendChild(box);
 }
 
 /**
@@ -203,13 +234,14 @@ function costControls(panel, choice, verb, help) {
  * @param {HTMLElement} panel
  * @param {Choice} choice
  * @param {string | null} onlyRemove
+ * @param {boolean} [rescueFirst]  the removal is the one way offered to save it: the primary button
  */
-function helicopterControls(panel, choice, onlyRemove) {
+function helicopterControls(panel, choice, onlyRemove, rescueFirst = false) {
   const entry = effectOf(choice);
   const removes = entry ? entry.remove : {};
   if (onlyRemove) {
     const action = { type: "helicopter", remove: onlyRemove, draw_all: false };
-    panel.appendChild(actButton(`Helicopter: remove ${onlyRemove}`, "do:helicopter", action, false,
+    panel.appendChild(actButton(`Helicopter: remove ${onlyRemove}`, "do:helicopter", action, rescueFirst,
       "Spend a Helicopter; the patient goes under the deck (rule T7)"));
     effectLine(panel, removes[onlyRemove], entry && entry.rule);
     return;
@@ -308,8 +340,12 @@ function drawSelection(panel, key) {
   panel.appendChild(close);
   const id = key.startsWith("card:") ? key.slice(5) : null;
   const found = id ? deadlineOf(id) : null;
-  if (found) panel.appendChild(el("p", "deadline d-" + found.level, found.text));
-  for (const choice of choicesOn(key)) {
+  if (found) panel.appendChild(el("p", "deadline d-" + found.level + (found.rounds === 0 ? " tonight" : ""), found.text));
+  const choices = choicesOn(key);
+  const heal = choices.find((c) => c.type === "heal");
+  const healLost = !!heal && healCannotSave(heal);
+  if (id) drawRescue(panel, id, healLost);
+  for (const choice of choices) {
     if (choice.type === "admit") {
       choice.spaces.forEach((/** @type {number} */ space, /** @type {number} */ index) => {
         panel.appendChild(actButton(`Admit to space ${space}`, `do:admit:${space}`, { type: "admit", card: choice.card, space }, index === 0,
@@ -323,7 +359,7 @@ function drawSelection(panel, key) {
     } else if (choice.type === "heal") healControls(panel, choice);
     else if (choice.type === "diagnose") costControls(panel, choice, "Diagnose", "Reveal its treatment side (rule T1)");
     else if (choice.type === "treat") costControls(panel, choice, "Treat", "Once a round: gain its reward and skip its Time tonight (rules T5, C1)");
-    else if (choice.type === "helicopter") helicopterControls(panel, choice, id);
+    else if (choice.type === "helicopter") helicopterControls(panel, choice, id, healLost);
     else if (choice.type === "buy") {
       panel.appendChild(actButton(`Buy 1 ${ITEM_NAMES[choice.item] || choice.item} for ${plural(choice.price, "Credit")}`, "do:buy",
         { type: "buy", item: choice.item }, true, ITEM_HELP[choice.item]));
