@@ -373,9 +373,9 @@ def _cures_elsewhere(view: dict[str, Any], card: str, choices: list[dict[str, An
     """Heals within reach that cure another of the seat's patients (T4)."""
     found = []
     for choice in choices:
-        other = choice.get("patient")
-        if choice["type"] != "heal" or other == card:
+        if choice["type"] != "heal" or choice["patient"] == card:
             continue
+        other = str(choice["patient"])
         shown = _card(view, other)
         if choice["amount"]["max"] >= shown["healing"] - shown["placed"]:
             found.append(f"or cure {other} instead ({_reward(shown)})")
