@@ -23,6 +23,7 @@ const REFUSALS = {
   cannot_afford: "Not enough to pay", no_helicopter: "No Helicopter left", empty_helicopter: "The Helicopter must do something",
   limit_reached: "Bought as many as allowed", game_over: "The game is over", invalid_action: "Not a valid action",
   stale_action: "The table moved on", storage_error: "Not stored, try again",
+  server_down: "Not sent", bad_response: "Server trouble",
 };
 
 /**
