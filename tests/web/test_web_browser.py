@@ -66,8 +66,11 @@ def test_solo_against_a_bot_from_the_home_page_your_hospital_first_on_a_phone(
     offered = call(server, "GET", "/api/bots")
     names = [bot if isinstance(bot, str) else bot["name"] for bot in offered]
     assert sorted(levels) == sorted(names)  # every bot of GET /api/bots, the expert levels first
-    order = [name for name in ("expert", "expert-club", "expert-novice", "greedy", "random") if name in names]
+    # The levels by friendly name, gentlest first and chosen by default, each saying how it plays.
+    order = [name for name in ("expert-novice", "expert-club", "expert", "greedy", "random") if name in names]
     assert levels[: len(order)] == order
+    assert page.locator("#solo-bot").input_value() == order[0]
+    assert page.locator("#solo-bot option").first.inner_text().startswith("Gentle: ")
     page.click("#solo")  # one click from the home page
     page.wait_for_selector("#me .card[data-card]")  # the first two patients (arrived, or terminal beside)
     admit_all(page)
@@ -289,7 +292,7 @@ def test_rules_page_reachable_from_every_screen_and_a_refusal_links_its_rule(
     # Type more healing than the stepper allows: the server refuses, the panel says why (T2).
     page.fill("#heal-amount", "9")
     page.press("#heal-amount", "Enter")
-    page.locator("#panel button.primary").click()
+    page.locator("#panel [data-key='do:heal']").click()
     refusal = page.locator("#panel .refusal")
     refusal.wait_for()
     assert "More healing than it needs" in refusal.inner_text()

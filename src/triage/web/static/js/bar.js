@@ -57,7 +57,7 @@ function atRisk(body, title, className, patients) {
 }
 
 /** Pass at once, or first name the patients that will (or may) die at this Cleanup. */
-function askPass() {
+export function askPass() {
   const { dies, may_die: maybe } = state.forecast ? state.forecast.pass : { dies: [], may_die: [] };
   if (!dies.length && !maybe.length) { act({ type: "pass" }, "pass"); return; }
   const body = $("#confirm-body");

@@ -81,15 +81,28 @@ async function drawMyGames() {
   for (const item of items) list.appendChild(item);
 }
 
-/** @returns {string} the strongest bot on offer */
+/**
+ * The bot levels a person picks from: a friendly name and one line on how it plays, gentlest
+ * first. The server's other bots (habits, for balance work) follow under their own names.
+ * @type {[string, string, string][]}
+ */
+const LEVELS = [
+  ["expert-novice", "Gentle", "thinks briefly and leaves chances: for your first games"],
+  ["expert-club", "Fair", "a careful club player"],
+  ["expert", "Strong", "searches hard before each move: the toughest opponent"],
+  ["greedy", "Quick", "saves the dying first, then cures by deadline; plays at once"],
+  ["random", "Random", "plays any legal move at random"],
+];
+
+/** @returns {string} the gentlest bot on offer: the default opponent */
 export function defaultBot() {
-  for (const name of ["expert", "greedy", "random"]) if (state.bots.includes(name)) return name;
+  for (const [name] of LEVELS) if (state.bots.includes(name)) return name;
   return state.bots[0];
 }
 
-/** @returns {string[]} levels first (strongest first), then the other bots */
+/** @returns {string[]} the levels (gentlest first), then the other bots */
 function orderedBots() {
-  const order = ["expert", "expert-club", "expert-novice", "greedy", "random"];
+  const order = LEVELS.map(([name]) => name);
   return state.bots.slice().sort((a, b) => {
     const ia = order.indexOf(a), ib = order.indexOf(b);
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
@@ -97,12 +110,15 @@ function orderedBots() {
 }
 
 /**
+ * A bot's menu entry: its friendly name and how it plays, or its own name for the others.
  * @param {string} name
  * @param {string} [prefix]
  * @returns {HTMLOptionElement}
  */
 function botOption(name, prefix) {
-  const option = el("option", "", (prefix || "") + name);
+  const level = LEVELS.find(([known]) => known === name);
+  const text = level ? `${level[1]}: ${level[2]}` : name === "human" ? name : `${name} (for balance testing)`;
+  const option = el("option", "", (prefix || "") + text);
   option.value = name;
   return option;
 }

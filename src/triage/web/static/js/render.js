@@ -76,6 +76,7 @@ export function draw() {
   drawLog();
   if (state.replay) drawReplay();
   document.body.classList.toggle("is-over", view.phase === "over");
+  document.body.classList.toggle("watching", state.seat === null);
   restoreFocus();
   if (!state.firstDrawn) {
     state.firstDrawn = true;
