@@ -42,6 +42,7 @@
  * @property {string | null} focusKey
  * @property {boolean} allOpen
  * @property {number} retries  reconnections tried since the last message of the server
+ * @property {number | null} cleanupSeen  the round whose Cleanup summary the player put away
  */
 
 /** @type {PageState} */
@@ -49,7 +50,7 @@ export const state = {
   tableId: null, seat: null, token: null, socket: null, retry: null,
   view: null, choices: [], forecast: null, actions: null, log: [], summary: null, final: null,
   selected: null, heal: {}, pay: {}, error: null, notice: null,
-  bots: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0,
+  bots: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0, cleanupSeen: null,
 };
 
 /** @type {Record<string, string>} */

@@ -18,7 +18,7 @@ export function openTable(tableId) {
   try { localStorage.setItem(LAST_TABLE, tableId); } catch (e) { /* private mode: no way back from the rules */ }
   Object.assign(state, {
     tableId, view: null, choices: [], forecast: null, actions: null, log: [], selected: null, heal: {}, pay: {},
-    error: null, notice: null, summary: null, final: null, firstDrawn: false, replay: null, retries: 0,
+    error: null, notice: null, summary: null, final: null, firstDrawn: false, replay: null, retries: 0, cleanupSeen: null,
   });
   const mine = savedSeat(tableId);
   state.seat = mine ? mine.seat : null;
