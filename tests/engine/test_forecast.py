@@ -120,6 +120,40 @@ def test_each_heal_amount_says_what_it_does_and_lists_its_payments() -> None:
         assert sorted(map(json.dumps, amount["pays"])) == sorted(map(json.dumps, mixes))
 
 
+def test_the_heal_trap_says_the_patient_dies_anyway_and_what_could_save_it() -> None:
+    # Two criticals needing 5 each; 3 Healing + 1 Staff pay 4: no heal saves either (C2).
+    game = solo("critical", start={"credits": 4}, healing=5)
+    found = seen(game)
+    heals = [e for e in found["choices"] if e["type"] == "heal"]
+    assert len(heals) == 2
+    assert {amount["outcome"] for heal in heals for amount in heal["amounts"]} == {"dies_tonight"}
+    assert heals[0]["amounts"][-1]["effect"] == "still dies tonight: needs 1 more"
+    first = heals[0]["patient"]
+    assert found["rescue"][first] == [
+        "fly it out with a Helicopter: no QoC lost",
+        "buy Healing tokens (2 Credits each, you have 4): 1 healing short",
+        "buy Congress Doctors (3 Credits each, you have 4): 1 healing short",
+    ]
+    assert set(found["rescue"]) == {d["card"] for d in found["pass"]["dies"]} == {h["patient"] for h in heals}
+
+
+def test_a_heal_within_reach_is_named_as_the_rescue_and_its_outcome_cures() -> None:
+    game = solo("critical", start={"congress": 1})
+    found = seen(game)
+    heal = entry(found, "heal")
+    assert [amount["outcome"] for amount in heal["amounts"]][-1] == "cures"
+    other = next(
+        e["patient"] for e in found["choices"] if e["type"] == "heal" and e["patient"] != heal["patient"]
+    )
+    assert found["rescue"][heal["patient"]][0] == "heal it by 4: that saves it"
+    assert f"or cure {other} instead (+3 VP, +2 Credits)" in found["rescue"][heal["patient"]]
+
+
+def test_nothing_on_offer_is_said_plainly() -> None:
+    game = solo("critical", start={"healing": 0, "staff": 0, "helicopters": 0})
+    assert set(map(tuple, seen(game)["rescue"].values())) == {("nothing on offer can save it now",)}
+
+
 def test_diagnose_treat_admit_and_helicopter_effects() -> None:
     game = solo("severe", diagnosis=2)
     diagnose = entry(seen(game), "diagnose")
@@ -159,7 +193,7 @@ def test_no_forecast_of_deadlines_once_the_game_is_over() -> None:
     admit_all(game)
     game.apply({"type": "pass"}, 0)
     assert game.is_over()
-    assert seen(game) == {"patients": {}, "choices": [], "pass": {"dies": [], "may_die": []}}
+    assert seen(game) == {"patients": {}, "choices": [], "pass": {"dies": [], "may_die": []}, "rescue": {}}
 
 
 # ---------------------------------------------------------------------- what the seat knows (I4)
@@ -197,6 +231,8 @@ def texts_about(found: dict[str, Any], card: str) -> list[str]:
         if card in choice.get("remove", {}):
             texts.append(choice["remove"][card])
     texts += [d["text"] for d in found["pass"]["dies"] + found["pass"]["may_die"] if d["card"] == card]
+    # What could save it, except the other patients it names ("or cure P2 instead": P2's own texts).
+    texts += [line for line in found["rescue"].get(card, []) if not line.startswith("or cure ")]
     return texts
 
 

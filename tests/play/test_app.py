@@ -4,10 +4,10 @@ import asyncio
 
 from textual import events
 
-from triage.engine import make_config
+from triage.engine import make_config, parse_deck
 from triage.engine.records import load_record
 from triage.engine.text import describe_action
-from triage.play.app import GameOverScreen, HelpScreen, PassDeviceScreen, TriageApp
+from triage.play.app import ConfirmScreen, GameOverScreen, HelpScreen, PassDeviceScreen, TriageApp
 from triage.play.session import Session
 
 SHORT = make_config({"rounds": 1})
@@ -157,7 +157,10 @@ def test_the_log_shows_checks_as_this_seat_may_see_them():
                         app.query_one("#actions").focus()
                         await pilot.press("1", "enter")
                     else:
-                        await pilot.press("colon", *"pass", "enter", "escape")
+                        await pilot.press("colon", *"pass", "enter")
+                        if isinstance(app.screen, ConfirmScreen):  # patients die tonight: pass anyway
+                            await pilot.press("y")
+                        await pilot.press("escape")
                 await pilot.pause()
             await pilot.press("escape")
             await pilot.pause()
@@ -352,6 +355,11 @@ def test_help_opens_from_the_list_and_from_the_command_line():
             assert isinstance(app.screen, HelpScreen)
             await pilot.press("escape", "enter")
             await pilot.pause()
+            # A patient of it dies tonight: the pass is asked about first.
+            assert isinstance(app.screen, ConfirmScreen)
+            assert "dies tonight" in str(app.screen.query_one("#question").render())
+            await pilot.press("y")
+            await pilot.pause()
             mine = [entry["do"] for entry in session.game.history if entry["by"] == 0]
             assert mine[2] == {"type": "pass"}
 
@@ -500,5 +508,47 @@ def test_an_enter_typed_a_beat_too_fast_does_not_uncover_the_next_seat():
             await pilot.press("enter")
             await pilot.pause()
             assert "Player 1 (human) - you" in board_text(app) and command_text(app) == ""
+
+    run(scenario())
+
+
+def test_a_pass_that_lets_a_patient_die_and_q_are_asked_about_first(tmp_path):
+    """The heal trap: two critical patients need 5 healing each, the seat can pay 4 (C2)."""
+    deck = parse_deck(
+        {
+            "cards": [
+                {"id": f"X{n}", "kind": "critical", "healing": 5, "credits": 2, "vp": 3} for n in range(12)
+            ]
+        },
+        "test deck",
+    )
+    session = Session.new(players=1, seats=["human"], seed=3, deck=deck, save_path=tmp_path / "game.json")
+
+    async def scenario():
+        app = TriageApp(session, bot_delay=0)
+        async with app.run_test(size=(150, 50)) as pilot:
+            for space, card in enumerate(list(session.game.players[0].pending), start=1):
+                session.act({"type": "admit", "card": card, "space": space})
+            app.refresh_board()
+            await pilot.press("colon")
+            await pilot.press(*"pass", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            question = str(app.screen.query_one("#question").render())
+            assert "dies tonight" in question and "fly it out with a Helicopter" in question
+            await pilot.press("n")
+            await pilot.pause()
+            assert not isinstance(app.screen, ConfirmScreen) and session.game.round == 1
+            assert not session.game.players[0].passed
+            await pilot.press("escape", "q")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            assert "saved in" in str(app.screen.query_one("#question").render())
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.is_running and not isinstance(app.screen, ConfirmScreen)
+            await pilot.press("q", "y")
+            await pilot.pause()
+        assert not app.is_running
 
     run(scenario())

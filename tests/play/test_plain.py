@@ -6,7 +6,7 @@ import json
 from typer.testing import CliRunner
 
 from triage.cli import app
-from triage.engine import make_config
+from triage.engine import make_config, parse_deck
 from triage.engine.records import load_record
 from triage.play.plain import run_plain
 from triage.play.session import Session
@@ -156,3 +156,19 @@ def test_play_names_every_registered_bot_in_its_help_and_seats_the_expert_levels
     assert (
         result.exit_code == 2 and "unknown seat 'clever'" in result.output and "expert-club" in result.output
     )
+
+
+def test_a_pass_that_lets_a_patient_die_and_quit_are_asked_about(tmp_path):
+    """The heal trap: critical patients needing 5 healing each, 4 to pay with (C2)."""
+    cards = [{"id": f"X{n}", "kind": "critical", "healing": 5, "credits": 2, "vp": 3} for n in range(12)]
+    deck = parse_deck({"cards": cards}, "test deck")
+    session = Session.new(players=1, seats=["human"], seed=3, deck=deck, save_path=tmp_path / "game.json")
+    for space, card in enumerate(list(session.game.players[0].pending), start=1):
+        session.act({"type": "admit", "card": card, "space": space})
+    out = io.StringIO()
+    assert run_plain(session, io.StringIO("pass\nn\nq\nn\nquit\ny\n"), out) == 1
+    text = out.getvalue()
+    assert "Passing now ends your Treatment; at tonight's Cleanup:" in text
+    assert "dies tonight: " in text and "- fly it out with a Helicopter: no QoC lost" in text
+    assert "Pass anyway? [y/N]" in text and text.count("Quit now?") == 2
+    assert not session.game.players[0].passed  # "n" kept it playing; "q" then "n" too

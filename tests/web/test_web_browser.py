@@ -66,8 +66,11 @@ def test_solo_against_a_bot_from_the_home_page_your_hospital_first_on_a_phone(
     offered = call(server, "GET", "/api/bots")
     names = [bot if isinstance(bot, str) else bot["name"] for bot in offered]
     assert sorted(levels) == sorted(names)  # every bot of GET /api/bots, the expert levels first
-    order = [name for name in ("expert", "expert-club", "expert-novice", "greedy", "random") if name in names]
+    # The levels by friendly name, gentlest first and chosen by default, each saying how it plays.
+    order = [name for name in ("expert-novice", "expert-club", "expert", "greedy", "random") if name in names]
     assert levels[: len(order)] == order
+    assert page.locator("#solo-bot").input_value() == order[0]
+    assert page.locator("#solo-bot option").first.inner_text().startswith("Gentle: ")
     page.click("#solo")  # one click from the home page
     page.wait_for_selector("#me .card[data-card]")  # the first two patients (arrived, or terminal beside)
     admit_all(page)
@@ -107,7 +110,7 @@ def test_solo_against_a_bot_from_the_home_page_your_hospital_first_on_a_phone(
 def test_heal_from_the_card_with_an_amount_stepper_and_the_default_payment(
     server: ServerProcess, page: sync_api.Page
 ) -> None:
-    table, tokens = create(server, players=1, seed=3, deck=deck_of("critical", healing=5))
+    table, tokens = create(server, players=1, seed=3, deck=deck_of("critical", healing=4))
     open_seat(page, server, table, 0, tokens[0])
     admit_all(page)
     patient = my_cards(page)[0]
@@ -115,16 +118,19 @@ def test_heal_from_the_card_with_an_amount_stepper_and_the_default_payment(
     panel = page.locator("#panel")
     # One primary button; costs named by what is spent; T6 default: tokens, then Staff.
     assert panel.locator("button.primary").count() == 1
-    # 3 Healing + 1 Staff can place 4 of the 5 it needs.
+    # 3 Healing + 1 Staff place the 4 it needs.
     assert panel.locator("#heal-amount").input_value() == "4"
     assert panel.locator("button.primary").inner_text() == "Heal 4 — pay 3 Healing + 1 Staff"
     panel.locator("[data-key='heal-minus']").click()
-    assert panel.locator("button.primary").inner_text() == "Heal 3 — pay 3 Healing"
+    # One less does not save it: the button says so and is no longer the primary one (C2).
+    heal = panel.locator("[data-key='do:heal']")
+    assert heal.inner_text() == "Heal 3 anyway (still dies tonight) — pay 3 Healing"
+    assert "primary" not in (heal.get_attribute("class") or "")
     # Another mix is one step away.
     panel.locator("summary", has_text="Pay differently").click()
     panel.locator("label", has_text="2 Healing + 1 Staff").click()
-    assert panel.locator("button.primary").inner_text() == "Heal 3 — pay 2 Healing + 1 Staff"
-    click_and_wait(page, panel.locator("button.primary"))
+    assert heal.inner_text() == "Heal 3 anyway (still dies tonight) — pay 2 Healing + 1 Staff"
+    click_and_wait(page, heal)
     state = view(server, table, tokens[0])
     mine = state["players"][0]
     assert (mine["healing"], mine["staff_available"]) == (1, 0)
@@ -286,7 +292,7 @@ def test_rules_page_reachable_from_every_screen_and_a_refusal_links_its_rule(
     # Type more healing than the stepper allows: the server refuses, the panel says why (T2).
     page.fill("#heal-amount", "9")
     page.press("#heal-amount", "Enter")
-    page.locator("#panel button.primary").click()
+    page.locator("#panel [data-key='do:heal']").click()
     refusal = page.locator("#panel .refusal")
     refusal.wait_for()
     assert "More healing than it needs" in refusal.inner_text()

@@ -81,7 +81,7 @@ def test_no_serious_accessibility_violation_at_any_moment(
     # A refusal next to the action (T2), then the Pass confirmation.
     page.fill("#heal-amount", "9")
     page.press("#heal-amount", "Enter")
-    page.locator("#panel button.primary").click()
+    page.locator("#panel [data-key='do:heal']").click()
     page.wait_for_selector("#panel .refusal")
     check(page, shots, "refusal", width, found)
     page.click("#bar button.pass")

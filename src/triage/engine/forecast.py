@@ -9,15 +9,21 @@ The answer, plain JSON data::
 
     {"patients": {ID: DEADLINE, ...},       every patient in a space or beside a board
      "choices": [ENTRY, ...],                 one per choice, in the choices' order
-     "pass": {"dies": [AT_RISK], "may_die": [AT_RISK]}}    the seat's own, tonight
+     "pass": {"dies": [AT_RISK], "may_die": [AT_RISK]},   the seat's own, tonight
+     "rescue": {ID: [STR, ...]}}              per AT_RISK patient: what on offer could save it
     DEADLINE: {"owner": SEAT, "level": "danger" | "maybe" | "safe", "rounds": N or null,
                "text": STR, "rule": ID, "quality_lost": N}
     ENTRY: the choice's "type" and target ("card", "patient" or "item"), then
-      heal: "amounts": [{"amount", "effect", "rule", "default_pay", "pays"}, ...]
+      heal: "amounts": [{"amount", "effect", "outcome", "rule", "default_pay", "pays"}, ...]
+        ("outcome": "cures", "dies_tonight" (it dies at tonight's Cleanup all the same) or "short")
       diagnose, treat: "effect", "rule", "default_pay", "pays" (the default first)
       helicopter: "remove": {ID: STR}, "draw_all": STR or null, "rule"
       others: "effect", "rule"
     AT_RISK: {"card": ID, "text": STR} (and "quality_lost" in "dies")
+
+A heal whose outcome is "dies_tonight" spends the seat's resources on a patient lost anyway:
+``rescue`` names what the seat's choices could do instead (a cure within reach, a Helicopter,
+the market's tokens, treating a terminal patient), or says that nothing on offer saves it.
 
 ``level`` maybe is a death that depends on a kind the seat does not know; ``rounds`` counts the
 Cleanups after tonight's before the death (0: tonight; null: never before the game ends).
@@ -27,7 +33,7 @@ Cleanups after tonight's before the death (0: tonight; null: never before the ga
 >>> game = Game.new(players=1, seed=1)
 >>> seen = forecast(view(game, 0), action_choices(game, 0))
 >>> sorted(seen)
-['choices', 'pass', 'patients']
+['choices', 'pass', 'patients', 'rescue']
 >>> [entry["type"] for entry in seen["choices"]] == [c["type"] for c in action_choices(game, 0)]
 True
 """
@@ -47,10 +53,15 @@ def forecast(view: dict[str, Any], choices: list[dict[str, Any]]) -> Forecast:
     """The seat's forecast: ``patients`` (card id -> deadline), ``choices`` (one entry per
     choice, same order) and ``pass`` (the seat's patients that will or may die tonight)."""
     patients = deadlines(view)
+    at_risk = _pass_forecast(view, patients)
     return {
         "patients": patients,
         "choices": [_effect(view, patients, choice) for choice in choices],
-        "pass": _pass_forecast(view, patients),
+        "pass": at_risk,
+        "rescue": {
+            patient["card"]: rescues(view, patient["card"], choices)
+            for patient in at_risk["dies"] + at_risk["may_die"]
+        },
     }
 
 
@@ -244,8 +255,24 @@ def _heal_amounts(
     amounts = []
     for amount, actions in by_amount.items():
         text, rule = _healing(card, found, amount)
-        amounts.append({"amount": amount, "effect": text, "rule": rule, **_pays(choice, amount, actions)})
+        outcome = _outcome(card, found, amount)
+        amounts.append(
+            {
+                "amount": amount,
+                "effect": text,
+                "outcome": outcome,
+                "rule": rule,
+                **_pays(choice, amount, actions),
+            }
+        )
     return amounts
+
+
+def _outcome(card: dict[str, Any], found: Deadline, amount: int) -> str:
+    """ "cures" (T4), "dies_tonight" (placed, yet C2 kills it tonight) or "short" (not yet)."""
+    if card["healing"] - card["placed"] - amount <= 0:
+        return "cures"
+    return "dies_tonight" if _tonight(found) else "short"
 
 
 def _healing(card: dict[str, Any], found: Deadline, amount: int) -> tuple[str, str]:
@@ -293,3 +320,63 @@ def _pass_forecast(view: dict[str, Any], patients: dict[str, Deadline]) -> dict[
         else:
             may_die.append({"card": card, "text": f"{card} (unrevealed, Time {shown['time']})"})
     return {"dies": dies, "may_die": may_die}
+
+
+# ---------------------------------------------------------------------- what could save a patient
+
+#: What pays a unit of healing (T6), by its market name: the seat's market may sell more of each.
+_HEALING_PAYERS = {"healing": "Healing tokens", "staff": "Staff", "congress": "Congress Doctors"}
+
+
+def rescues(view: dict[str, Any], card: str, choices: list[dict[str, Any]]) -> list[str]:
+    """What the seat's choices could do for ``card``, at risk tonight: cure it now (T4), fly it
+    out (T7), treat it (T5), buy what pays healing (T6, T8), or cure another patient instead.
+    Only from what the view shows: an unrevealed patient's need is never named (I2)."""
+    shown = _card(view, card)
+    known = "healing" in shown and known_kind(shown) != "terminal"
+    found: list[str] = []
+    for choice in choices:
+        kind, target = choice["type"], choice.get("patient")
+        if kind == "heal" and target == card and known:
+            need = shown["healing"] - shown["placed"]
+            if choice["amount"]["max"] >= need:
+                found.append(f"heal it by {need}: that saves it")
+        elif kind == "treat" and target == card:
+            found.append("treat it: that saves it tonight")
+        elif kind == "diagnose" and target == card:
+            found.append("diagnose it: then you know whether it can be saved")
+        elif kind == "helicopter" and card in choice["remove"]:
+            found.append("fly it out with a Helicopter: no QoC lost")
+    if known and shown.get("kind") != "terminal":
+        found += _market_help(view, shown, choices)
+    found += _cures_elsewhere(view, card, choices)
+    return found or ["nothing on offer can save it now"]
+
+
+def _market_help(view: dict[str, Any], shown: dict[str, Any], choices: list[dict[str, Any]]) -> list[str]:
+    """The market's items that pay healing, when the seat cannot pay the whole need today."""
+    need = shown["healing"] - shown["placed"]
+    heal = next((c for c in choices if c["type"] == "heal" and c.get("patient") == shown["card"]), None)
+    if heal is not None and heal["amount"]["max"] >= need:
+        return []
+    short = need - (heal["amount"]["max"] if heal is not None else 0)
+    credits = view["players"][view["viewer"]]["credits"]
+    offers = [c for c in choices if c["type"] == "buy" and c["item"] in _HEALING_PAYERS]
+    return [
+        f"buy {_HEALING_PAYERS[offer['item']]} ({offer['price']} Credits each, you have {credits}): "
+        f"{short} healing short"
+        for offer in offers
+    ]
+
+
+def _cures_elsewhere(view: dict[str, Any], card: str, choices: list[dict[str, Any]]) -> list[str]:
+    """Heals within reach that cure another of the seat's patients (T4)."""
+    found = []
+    for choice in choices:
+        if choice["type"] != "heal" or choice["patient"] == card:
+            continue
+        other = str(choice["patient"])
+        shown = _card(view, other)
+        if choice["amount"]["max"] >= shown["healing"] - shown["placed"]:
+            found.append(f"or cure {other} instead ({_reward(shown)})")
+    return found

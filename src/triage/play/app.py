@@ -114,6 +114,27 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes-or-no question over the board: ``y`` answers yes; ``n`` or Escape, no."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n", "answer(False)", "No"),
+        Binding("escape", "answer(False)", show=False),
+    ]
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("\n".join(self.lines)), id="question")
+        yield Footer()
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 def _triage_app(widget: Widget) -> TriageApp:
     """The game a widget of this screen talks to: these widgets live in a :class:`TriageApp` only."""
     app = widget.app
@@ -230,7 +251,8 @@ class TriageApp(App[None]):
     #status { height: auto; min-height: 1; padding: 0 1; }
     #status.error { color: $error; }
     #pass-message, #final { width: 100%; height: 1fr; content-align: center middle; padding: 2 4; }
-    HelpScreen { align: center middle; }
+    HelpScreen, ConfirmScreen { align: center middle; }
+    #question { width: 80; max-width: 100%; height: auto; border: round $error; background: $surface; padding: 1 2; }
     #help-scroll { width: 108; max-width: 100%; height: 90%; border: round $primary; background: $surface; }
     #help { padding: 0 1; }
     """
@@ -356,10 +378,30 @@ class TriageApp(App[None]):
     def take(self, action: dict[str, Any]) -> None:
         """A human's action: applied, or refused with its error code and rule id. Only for the
         seat whose board is uncovered: keys typed behind the last seat's final action never act
-        for the next seat before it took the device."""
+        for the next seat before it took the device. A pass that lets a patient die tonight is
+        asked about first, naming what could still save it."""
         session = self.session
         seat = session.turn
         if seat is None or seat != self.ready_seat:
+            return
+        warning = session.pass_warning() if action["type"] == "pass" and len(self.legal) > 1 else []
+        if warning:
+            question = [
+                "Pass now? At tonight's Cleanup:",
+                *warning,
+                "",
+                "y: pass anyway    n or Escape: keep playing",
+            ]
+            self.push_screen(
+                ConfirmScreen(question), lambda yes: self.apply_human(seat, action) if yes else None
+            )
+            return
+        self.apply_human(seat, action)
+
+    def apply_human(self, seat: int, action: dict[str, Any]) -> None:
+        """Apply a human seat's action (still its turn), or say why the rules refuse it."""
+        session = self.session
+        if session.turn != seat:
             return
         try:
             session.act(action)
@@ -499,6 +541,19 @@ class TriageApp(App[None]):
 
     def action_focus_actions(self) -> None:
         self.board_screen.query_one("#actions", ActionList).focus()
+
+    async def action_quit(self) -> None:
+        """``q`` asks first: the game is saved after every action and can be resumed."""
+        if isinstance(self.screen, ConfirmScreen) or self.finished:
+            self.exit()
+            return
+        where = f" in {self.session.save_path}" if self.session.save_path else ""
+        question = [
+            f"Quit the game? It is saved{where} and can be resumed.",
+            "",
+            "y: quit    n or Escape: keep playing",
+        ]
+        self.push_screen(ConfirmScreen(question), lambda yes: self.exit() if yes else None)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

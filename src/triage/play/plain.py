@@ -100,7 +100,9 @@ class PlainGame:
                 return False
             word = line.strip().lower()
             if word in ("quit", "exit", "q"):
-                return False
+                if self.confirm("Quit now? The game is saved and can be resumed. [y/N] "):
+                    return False
+                continue
             if word in ("help", "?", "h"):
                 for text in HELP:
                     self.say(text)
@@ -116,6 +118,8 @@ class PlainGame:
                 continue
             try:
                 action = choose(line, session.legal())
+                if action["type"] == "pass" and not self.confirm_pass():
+                    continue
                 session.act(action)
             except CommandError as error:
                 self.say(f"error: {error}")
@@ -126,6 +130,24 @@ class PlainGame:
                 continue
             self.say(f"{session.seat_name(seat)}: {describe_action(action)}")
             return True
+
+    def confirm(self, question: str) -> bool:
+        """A yes-or-no question; the end of input answers yes (a script that stops, stops)."""
+        answer = self.read(question)
+        return answer is None or answer.strip().lower() in ("y", "yes")
+
+    def confirm_pass(self) -> bool:
+        """Pass at once, or first name the patients it lets die tonight and what could save them
+        (asked only while something else can still be done)."""
+        warning = self.session.pass_warning()
+        if not warning:
+            return True
+        self.say("Passing now ends your Treatment; at tonight's Cleanup:")
+        for line in warning:
+            self.say(f"  {line}")
+        if len(self.session.legal()) == 1:
+            return True
+        return self.confirm("Pass anyway? [y/N] ")
 
     def show_news(self, seat: int) -> None:
         """This seat's log lines since it last looked."""

@@ -28,6 +28,8 @@ from typing import Any
 from triage.bots import PLAYER_LEVELS, Bot, make_bot, seat_names
 from triage.engine import Config, DataError, Game, RuleError, events_for, view
 from triage.engine.cards import CardSpec
+from triage.engine.choices import action_choices
+from triage.engine.forecast import forecast
 from triage.engine.records import load_record, make_record, replay_steps
 from triage.engine.summary import player_rows
 from triage.engine.text import describe_event
@@ -170,6 +172,24 @@ class Session:
     def legal(self) -> list[Action]:
         """The legal actions of the seat to move (empty when the game is over)."""
         return self.game.legal_actions()
+
+    def pass_warning(self) -> list[str]:
+        """What passing now would let die at tonight's Cleanup, with what could still save each
+        patient (the engine's forecast, from the seat's view alone); empty when nothing would."""
+        seat = self.turn
+        if seat is None:
+            return []
+        found = forecast(view(self.game, seat), action_choices(self.game, seat))
+        lines = []
+        titled = [
+            ("dies tonight", found["pass"]["dies"]),
+            ("checked tonight, dies if severe", found["pass"]["may_die"]),
+        ]
+        for title, patients in titled:
+            for patient in patients:
+                lines.append(f"{title}: {patient['text']}")
+                lines += [f"    - {way}" for way in found["rescue"].get(patient["card"], [])]
+        return lines
 
     def log_for(self, seat: int, start: int = 0) -> list[str]:
         """Seat ``seat``'s log lines for the events from index ``start`` on (filtered, I4)."""

@@ -20,12 +20,27 @@ export async function api(method, path, body, token) {
     response = await fetch(path, options);
   } catch (networkError) {
     // One retry: an action carries its expected number, so the server never applies it twice.
-    response = await fetch(path, options);
+    response = await fetch(path, options).catch(() => {
+      throw Object.assign(new Error(SERVER_DOWN), { code: "server_down" });
+    });
   }
   const failed = response;
-  const data = await response.json().catch(() => ({ code: "bad_response", message: failed.statusText }));
+  const data = await response.json().catch(() => ({ code: "bad_response", message: troubleText(failed.status) }));
   if (!response.ok) throw Object.assign(new Error(data.message || response.statusText), data, { status: response.status });
   return data;
+}
+
+/** What a request that never reached the server says. */
+export const SERVER_DOWN = "The server cannot be reached. Check your connection; nothing was lost, try again in a moment.";
+
+/**
+ * A server's answer that is not its JSON (a proxy's error page, a restart), in words.
+ * @param {number} status
+ * @returns {string}
+ */
+function troubleText(status) {
+  if (status >= 500) return `The server is having trouble (error ${status}); try again in a moment.`;
+  return `The server gave an answer the page cannot read (error ${status}).`;
 }
 
 /**

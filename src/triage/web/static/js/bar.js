@@ -42,12 +42,22 @@ function atRisk(body, title, className, patients) {
   if (!patients.length) return;
   body.appendChild(el("p", "", title));
   const list = el("ul", className);
-  for (const patient of patients) list.appendChild(el("li", "", patient.text));
+  for (const patient of patients) {
+    const item = el("li", "", patient.text);
+    // What could still save it, from the forecast: the dialog's "Keep playing" has a purpose.
+    const ways = state.forecast && state.forecast.rescue ? state.forecast.rescue[patient.card] || [] : [];
+    if (ways.length) {
+      const saves = el("ul", "saves");
+      for (const way of ways) saves.appendChild(el("li", "", way));
+      item.appendChild(saves);
+    }
+    list.appendChild(item);
+  }
   body.appendChild(list);
 }
 
 /** Pass at once, or first name the patients that will (or may) die at this Cleanup. */
-function askPass() {
+export function askPass() {
   const { dies, may_die: maybe } = state.forecast ? state.forecast.pass : { dies: [], may_die: [] };
   if (!dies.length && !maybe.length) { act({ type: "pass" }, "pass"); return; }
   const body = $("#confirm-body");

@@ -1,6 +1,6 @@
 // @ts-check
 // The board: hospitals and their cards, the deck, the market.
-import { choicesOn, deadlineOf } from "./choices.js";
+import { choicesOn, deadlineClass, deadlineOf } from "./choices.js";
 import { $, el, plural } from "./dom.js";
 import { select } from "./panel.js";
 import { ITEM_HELP, ITEM_NAMES, KIND_NAMES, me, seatName, state } from "./state.js";
@@ -45,7 +45,8 @@ export function cardBody(node, card, options) {
   else if (!kind && !options.replay && (state.view?.not_severe || []).includes(card.card)) node.appendChild(el("span", "kind ns", "not severe"));
   else if (!kind) node.appendChild(el("span", "kind unknown", "kind unknown"));
   if ("time" in card) {
-    const time = el("span", "time", `Time ${card.time}`);
+    const tonight = !!options.deadline && options.deadline.level !== "safe" && options.deadline.rounds === 0;
+    const time = el("span", "time" + (tonight ? " tonight" : ""), `Time ${card.time}`);
     time.title = "Time tokens: one more at each Cleanup (rule C1)";
     node.appendChild(time);
   }
@@ -59,7 +60,7 @@ export function cardBody(node, card, options) {
   if (card.credits !== undefined && card.vp !== undefined) {
     node.appendChild(el("span", "reward", `${kind === "terminal" ? "each treatment: " : "reward "}${card.credits} Cr · ${card.vp} VP`));
   }
-  if (options.deadline) node.appendChild(el("span", "deadline d-" + options.deadline.level, options.deadline.text));
+  if (options.deadline) node.appendChild(el("span", deadlineClass(options.deadline), options.deadline.text));
   const who = options.replay ? [] : knowers(card.card).filter((name) => name !== "you");
   if (who.length && card.front === "standard" && !card.revealed) node.appendChild(el("span", "seen", "back seen by " + who.join(", ")));
 }

@@ -49,6 +49,17 @@ export function deadlineOf(card) {
 }
 
 /**
+ * A deadline's classes: its level, and whether its danger is tonight (red) or later (amber), so
+ * tonight's deaths stand apart from the ones a round or more away.
+ * @param {Deadline} found
+ * @returns {string}
+ */
+export function deadlineClass(found) {
+  if (found.level === "safe") return "deadline d-safe";
+  return `deadline d-${found.level} ` + (found.rounds === 0 ? "tonight" : "later");
+}
+
+/**
  * The forecast's entry for one of the choices: its effect, its rule and its payments.
  * @param {Choice} choice
  * @returns {Record<string, any> | null}

@@ -1,31 +1,108 @@
 // @ts-check
 // The home page: quick games, a new table, the list of tables, invitations.
 import { api, refusal, setStatus } from "./api.js";
-import { $, el, plural } from "./dom.js";
-import { savedSeat, saveSeat, state } from "./state.js";
+import { $, button, el, plural } from "./dom.js";
+import { forgetSeat, heldSeats, savedSeat, saveSeat, state } from "./state.js";
 import { closeSocket } from "./table.js";
 
 export async function showHome() {
   $("#table").hidden = true;
+  $("#missing").hidden = true;
   $("#home").hidden = false;
+  document.title = "Triage";
   closeSocket();
   state.tableId = null;
   setStatus("");
   try { state.bots = await api("GET", "/api/bots"); } catch (e) { state.bots = ["random"]; }
   drawBotLevels();
   drawSeatChoices();
+  drawMyGames();
   drawTableList();
 }
 
-/** @returns {string} the strongest bot on offer */
+/** How many of this browser's games the home page lists (the newest). */
+const MY_GAMES_SHOWN = 12;
+
+/**
+ * Where a table this browser plays at stands, for its seat, in words.
+ * @param {Record<string, any>} table  the table's public facts
+ * @param {number} seat
+ * @returns {{text: string, yours: boolean}}
+ */
+function standing(table, seat) {
+  if (table.over) {
+    const scores = (table.scores || []).join(" / ");
+    const won = table.winner === seat ? "you won" : table.winner === null ? "a tie" : `player ${table.winner} won`;
+    return { text: table.players === 1 ? `over, score ${scores}` : `over: ${won} (${scores})`, yours: false };
+  }
+  const free = table.seats.filter((/** @type {Record<string, any>} */ s) => s.human && !s.taken).length;
+  if (free) return { text: `waiting for ${plural(free, "player")} to join`, yours: false };
+  if (table.turn === seat) return { text: `your turn, round ${table.round}`, yours: true };
+  return { text: `round ${table.round}, player ${table.turn} to play`, yours: false };
+}
+
+/**
+ * One of this browser's games: a link to it and where it stands.
+ * @param {import("./state.js").HeldSeat} held
+ * @returns {Promise<HTMLLIElement>}
+ */
+async function myGameItem(held) {
+  const item = el("li");
+  const link = el("a", "", `Table ${held.tableId}`);
+  link.href = "#/t/" + held.tableId;
+  item.appendChild(link);
+  item.appendChild(document.createTextNode(`, seat ${held.seat}: `));
+  try {
+    const table = await api("GET", `/api/tables/${held.tableId}`);
+    const where = standing(table, held.seat);
+    item.appendChild(el("span", where.yours ? "badge turn-badge" : "", where.text));
+    item.dataset.state = where.yours ? "turn" : table.over ? "over" : "playing";
+  } catch (thrown) {
+    const e = refusal(thrown);
+    if (e.status !== 404) {
+      item.appendChild(el("span", "hint", e.message));
+      return item;
+    }
+    item.dataset.state = "gone";
+    item.appendChild(el("span", "hint", "table not found "));
+    item.appendChild(button("Forget it", "small", null, () => { forgetSeat(held.tableId); drawMyGames(); }));
+  }
+  return item;
+}
+
+/** This browser's seats (kept in localStorage), newest first, each with where it stands. */
+async function drawMyGames() {
+  const held = heldSeats().slice(0, MY_GAMES_SHOWN);
+  const box = $("#my-games-box");
+  box.hidden = !held.length;
+  const items = await Promise.all(held.map(myGameItem));
+  const list = $("#my-games");
+  list.innerHTML = "";
+  for (const item of items) list.appendChild(item);
+}
+
+/**
+ * The bot levels a person picks from: a friendly name and one line on how it plays, gentlest
+ * first. The server's other bots (habits, for balance work) follow under their own names.
+ * @type {[string, string, string][]}
+ */
+const LEVELS = [
+  ["expert-novice", "Gentle", "thinks briefly and leaves chances: for your first games"],
+  ["expert-club", "Fair", "a careful club player"],
+  ["expert", "Strong", "searches hard before each move: the toughest opponent"],
+  ["greedy", "Quick", "saves the dying first, then cures by deadline; plays at once"],
+  ["random", "Random", "plays any legal move at random"],
+];
+
+/** @returns {string} the gentlest bot on offer: the default opponent */
 export function defaultBot() {
-  for (const name of ["expert", "greedy", "random"]) if (state.bots.includes(name)) return name;
+  for (const [name] of LEVELS) if (state.bots.includes(name)) return name;
   return state.bots[0];
 }
 
-/** @returns {string[]} levels first (strongest first), then the other bots */
+/** @returns {string[]} the levels (gentlest first), then the other bots */
 function orderedBots() {
-  const order = ["expert", "expert-club", "expert-novice", "greedy", "random"];
+  const order = LEVELS.map(([name]) => name);
   return state.bots.slice().sort((a, b) => {
     const ia = order.indexOf(a), ib = order.indexOf(b);
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
@@ -33,12 +110,15 @@ function orderedBots() {
 }
 
 /**
+ * A bot's menu entry: its friendly name and how it plays, or its own name for the others.
  * @param {string} name
  * @param {string} [prefix]
  * @returns {HTMLOptionElement}
  */
 function botOption(name, prefix) {
-  const option = el("option", "", (prefix || "") + name);
+  const level = LEVELS.find(([known]) => known === name);
+  const text = level ? `${level[1]}: ${level[2]}` : name === "human" ? name : `${name} (for balance testing)`;
+  const option = el("option", "", (prefix || "") + text);
   option.value = name;
   return option;
 }

@@ -1,11 +1,12 @@
 // @ts-check
 // The action panel: what can be done with the selected thing, what each action will do (the
 // server's forecast), how to pay for it, and the full list of legal actions.
-import { choicesOn, deadlineOf, effectOf, healEffect, payText } from "./choices.js";
+import { choicesOn, deadlineClass, deadlineOf, effectOf, healEffect, payText } from "./choices.js";
 import { $, button, el, plural, ruleLink } from "./dom.js";
 import { draw } from "./render.js";
 import { ITEM_HELP, ITEM_NAMES, me, seatName, state } from "./state.js";
 import { act } from "./table.js";
+import { askPass } from "./bar.js";
 
 /**
  * @typedef {import("./state.js").Choice} Choice
@@ -23,6 +24,7 @@ const REFUSALS = {
   cannot_afford: "Not enough to pay", no_helicopter: "No Helicopter left", empty_helicopter: "The Helicopter must do something",
   limit_reached: "Bought as many as allowed", game_over: "The game is over", invalid_action: "Not a valid action",
   stale_action: "The table moved on", storage_error: "Not stored, try again",
+  server_down: "Not sent", bad_response: "Server trouble",
 };
 
 /**
@@ -159,6 +161,8 @@ function healControls(panel, choice) {
   input.addEventListener("change", () => {
     const value = Number(input.value);
     state.heal[id] = Number.isFinite(value) ? Math.round(value) : max;
+    // Typed, then the Heal button pressed: no redraw under the pointer, so that one click heals.
+    if (healPressed) return;
     state.focusKey = "heal-amount";
     draw();
   });
@@ -174,10 +178,68 @@ function healControls(panel, choice) {
   /** @type {Record<string, any>} */
   const action = { type: "heal", patient: id, amount };
   if (pay) action.pay = pay;
-  const text = pay ? `Heal ${amount} — pay ${payText(pay, "healing")}` : `Heal ${amount}`;
-  panel.appendChild(actButton(text, "do:heal", action, true, "Place healing on the patient; it is cured when placed healing reaches its need (rules T2, T4)"));
+  // A heal that leaves it to die tonight is never the primary button, and says so (C2).
+  const lost = entry ? entry.outcome === "dies_tonight" : healCannotSave(choice);
+  const verb = lost ? `Heal ${amount} anyway (still dies tonight)` : `Heal ${amount}`;
+  const text = pay ? `${verb} — pay ${payText(pay, "healing")}` : verb;
+  const heal = button(text, lost ? "act" : "primary act", "do:heal", () => {
+    healPressed = false;
+    act(healAction(choice, state.heal[id] === undefined ? amount : state.heal[id], pay), "do:heal");
+  });
+  heal.dataset.action = JSON.stringify(action);
+  heal.title = "Place healing on the patient; it is cured when placed healing reaches its need (rules T2, T4)";
+  heal.addEventListener("pointerdown", () => { healPressed = true; });
+  panel.appendChild(heal);
   effectLine(panel, entry && entry.effect, entry && entry.rule);
   panel.appendChild(holder);
+}
+
+/** The Heal button is being pressed: an amount typed just before is taken, not redrawn. */
+let healPressed = false;
+
+/**
+ * The heal of `amount`, paid with `pay` when it pays that amount, else with the engine's
+ * default for it (an amount typed just before the click has not been drawn yet).
+ * @param {Choice} choice
+ * @param {number} amount
+ * @param {Pay | null} pay
+ * @returns {Record<string, any>}
+ */
+function healAction(choice, amount, pay) {
+  /** @type {Record<string, any>} */
+  const action = { type: "heal", patient: choice.patient, amount };
+  const paid = pay ? pay.tokens + pay.staff + pay.congress : null;
+  const chosen = paid === amount ? pay : healEffect(choice, amount)?.default_pay;
+  if (chosen) action.pay = chosen;
+  return action;
+}
+
+/**
+ * Whether no heal on offer saves this patient from tonight's Cleanup (the forecast's outcomes).
+ * @param {Choice} choice
+ * @returns {boolean}
+ */
+function healCannotSave(choice) {
+  const entry = effectOf(choice);
+  return !!entry && entry.amounts.length > 0 && entry.amounts.every((/** @type {Record<string, any>} */ a) => a.outcome === "dies_tonight");
+}
+
+/**
+ * What could still save a patient at risk tonight, as the forecast names it.
+ * @param {HTMLElement} panel
+ * @param {string} id
+ * @param {boolean} healLost  no heal on offer saves it
+ */
+function drawRescue(panel, id, healLost) {
+  const lines = state.forecast && state.forecast.rescue ? state.forecast.rescue[id] : null;
+  if (!lines || !lines.length) return;
+  const box = el("div", "rescue");
+  const title = healLost ? "No heal you can pay saves it tonight. What could:" : "What could save it tonight:";
+  box.appendChild(el("p", "rescue-title", title));
+  const list = el("ul");
+  for (const line of lines) list.appendChild(el("li", "", line));
+  box.appendChild(list);
+  panel.appendChild(box);
 }
 
 /**
@@ -203,13 +265,14 @@ function costControls(panel, choice, verb, help) {
  * @param {HTMLElement} panel
  * @param {Choice} choice
  * @param {string | null} onlyRemove
+ * @param {boolean} [rescueFirst]  the removal is the one way offered to save it: the primary button
  */
-function helicopterControls(panel, choice, onlyRemove) {
+function helicopterControls(panel, choice, onlyRemove, rescueFirst = false) {
   const entry = effectOf(choice);
   const removes = entry ? entry.remove : {};
   if (onlyRemove) {
     const action = { type: "helicopter", remove: onlyRemove, draw_all: false };
-    panel.appendChild(actButton(`Helicopter: remove ${onlyRemove}`, "do:helicopter", action, false,
+    panel.appendChild(actButton(`Helicopter: remove ${onlyRemove}`, "do:helicopter", action, rescueFirst,
       "Spend a Helicopter; the patient goes under the deck (rule T7)"));
     effectLine(panel, removes[onlyRemove], entry && entry.rule);
     return;
@@ -308,8 +371,12 @@ function drawSelection(panel, key) {
   panel.appendChild(close);
   const id = key.startsWith("card:") ? key.slice(5) : null;
   const found = id ? deadlineOf(id) : null;
-  if (found) panel.appendChild(el("p", "deadline d-" + found.level, found.text));
-  for (const choice of choicesOn(key)) {
+  if (found) panel.appendChild(el("p", deadlineClass(found), found.text));
+  const choices = choicesOn(key);
+  const heal = choices.find((c) => c.type === "heal");
+  const healLost = !!heal && healCannotSave(heal);
+  if (id) drawRescue(panel, id, healLost);
+  for (const choice of choices) {
     if (choice.type === "admit") {
       choice.spaces.forEach((/** @type {number} */ space, /** @type {number} */ index) => {
         panel.appendChild(actButton(`Admit to space ${space}`, `do:admit:${space}`, { type: "admit", card: choice.card, space }, index === 0,
@@ -323,7 +390,7 @@ function drawSelection(panel, key) {
     } else if (choice.type === "heal") healControls(panel, choice);
     else if (choice.type === "diagnose") costControls(panel, choice, "Diagnose", "Reveal its treatment side (rule T1)");
     else if (choice.type === "treat") costControls(panel, choice, "Treat", "Once a round: gain its reward and skip its Time tonight (rules T5, C1)");
-    else if (choice.type === "helicopter") helicopterControls(panel, choice, id);
+    else if (choice.type === "helicopter") helicopterControls(panel, choice, id, healLost);
     else if (choice.type === "buy") {
       panel.appendChild(actButton(`Buy 1 ${ITEM_NAMES[choice.item] || choice.item} for ${plural(choice.price, "Credit")}`, "do:buy",
         { type: "buy", item: choice.item }, true, ITEM_HELP[choice.item]));
@@ -362,52 +429,66 @@ export function closePanel() {
 }
 
 /**
- * A choice taken at once, with its default: its action and a line for the full list.
+ * A choice's actions taken at once, each with its default payment, and a line each for the full
+ * list: every space of an admission, every removal of the Helicopter, Pass.
  * @param {Choice} choice
- * @returns {[Record<string, any>, string] | null}
+ * @returns {[Record<string, any>, string][]}
  */
-function defaultAction(choice) {
+function defaultActions(choice) {
   switch (choice.type) {
-    case "admit": return [{ type: "admit", card: choice.card, space: choice.spaces[0] }, `Admit ${choice.card} to space ${choice.spaces[0]}`];
-    case "reject": return [{ type: "reject", card: choice.card }, `Reject ${choice.card}`];
+    case "admit": return choice.spaces.map((/** @type {number} */ space) => [{ type: "admit", card: choice.card, space }, `Admit ${choice.card} to space ${space}`]);
+    case "reject": return [[{ type: "reject", card: choice.card }, `Reject ${choice.card}`]];
     case "heal": {
       const amount = choice.amount.max;
-      const pay = healEffect(choice, amount)?.default_pay;
+      const entry = healEffect(choice, amount);
+      const pay = entry?.default_pay;
       const action = { type: "heal", patient: choice.patient, amount, ...(pay ? { pay } : {}) };
-      return [action, `Heal ${choice.patient} by ${amount}` + (pay ? ` (${payText(pay, "healing")})` : "")];
+      const outcome = entry ? `: ${entry.effect}` : "";
+      return [[action, `Heal ${choice.patient} by ${amount}` + (pay ? ` (${payText(pay, "healing")})` : "") + outcome]];
     }
     case "diagnose": case "treat": {
       const verb = choice.type === "diagnose" ? "Diagnose" : "Treat";
       const action = { type: choice.type, patient: choice.patient, pay: choice.default_pay };
-      return [action, `${verb} ${choice.patient} (${payText(choice.default_pay, choice.token)})`];
+      return [[action, `${verb} ${choice.patient} (${payText(choice.default_pay, choice.token)})`]];
     }
-    case "helicopter": return choice.draw_all ? [{ type: "helicopter", remove: null, draw_all: true }, "Helicopter: everyone draws"] : null;
-    case "buy": return [{ type: "buy", item: choice.item }, `Buy ${ITEM_NAMES[choice.item] || choice.item}`];
-    default: return null; // Pass has its own button in the bar
+    case "helicopter": {
+      /** @type {[Record<string, any>, string][]} */
+      const flights = choice.remove.map((/** @type {string} */ id) => [{ type: "helicopter", remove: id, draw_all: false }, `Helicopter: remove ${id}`]);
+      if (choice.draw_all) flights.push([{ type: "helicopter", remove: null, draw_all: true }, "Helicopter: everyone draws"]);
+      return flights;
+    }
+    case "buy": return [[{ type: "buy", item: choice.item }, `Buy ${ITEM_NAMES[choice.item] || choice.item}`]];
+    case "pass": return [[{ type: "pass" }, "Pass: end your Treatment this round"]];
+    default: return [];
   }
 }
 
 /**
- * The full legal list, one button per choice with its default: a secondary way to act.
+ * The full legal list, one button per action with its default payment (a secondary way to act);
+ * the count is the number of buttons. Pass asks first, as the bar's button does.
  * @param {HTMLElement} panel
  */
 function drawAllActions(panel) {
   const details = el("details", "all-actions");
   details.open = state.allOpen;
   details.addEventListener("toggle", () => { state.allOpen = details.open; });
-  const summary = el("summary", "", `All legal actions (${state.choices.length})`);
+  const list = el("ul");
+  let count = 0;
+  for (const choice of state.choices) {
+    for (const [action, text] of defaultActions(choice)) {
+      const item = el("li");
+      const node = action.type === "pass"
+        ? button(text, "act all", `all:${count}`, askPass)
+        : actButton(text, `all:${count}`, action, false);
+      node.classList.add("all");
+      item.appendChild(node);
+      list.appendChild(item);
+      count += 1;
+    }
+  }
+  const summary = el("summary", "", `All legal actions (${count}), each with its default payment`);
   summary.dataset.key = "all-actions";
   details.appendChild(summary);
-  const list = el("ul");
-  state.choices.forEach((choice, index) => {
-    const taken = defaultAction(choice);
-    if (!taken) return;
-    const item = el("li");
-    const node = actButton(taken[1], `all:${index}`, taken[0], false);
-    node.classList.add("all");
-    item.appendChild(node);
-    list.appendChild(item);
-  });
   details.appendChild(list);
   panel.appendChild(details);
 }

@@ -9,6 +9,7 @@ import { drawOver } from "./over.js";
 import { drawPanel, firstPanelKey } from "./panel.js";
 import { drawReplay } from "./replay.js";
 import { setStatus } from "./api.js";
+import { drawSignals } from "./signals.js";
 import { state } from "./state.js";
 
 /** The invitation links of the seats still free, for the table's creator to send. */
@@ -74,8 +75,10 @@ export function draw() {
   drawDeck();
   drawMarket();
   drawLog();
+  drawSignals();
   if (state.replay) drawReplay();
   document.body.classList.toggle("is-over", view.phase === "over");
+  document.body.classList.toggle("watching", state.seat === null);
   restoreFocus();
   if (!state.firstDrawn) {
     state.firstDrawn = true;

@@ -10,7 +10,7 @@
  * @typedef {{tokens: number, staff: number, congress: number}} Pay
  * @typedef {{owner: number, level: string, rounds: number | null, text: string, rule: string, quality_lost: number}} Deadline
  * @typedef {{card: string, text: string}} AtRisk
- * @typedef {{patients: Record<string, Deadline>, choices: Record<string, any>[], pass: {dies: AtRisk[], may_die: AtRisk[]}}} Forecast
+ * @typedef {{patients: Record<string, Deadline>, choices: Record<string, any>[], pass: {dies: AtRisk[], may_die: AtRisk[]}, rescue?: Record<string, string[]>}} Forecast
  * @typedef {{where: string, code: string, message: string, rule?: string}} Refusal
  * @typedef {{seat: number, url: string}} Invite
  * @typedef {{step: number, steps: number, record: Record<string, any>, stepView: Record<string, any> | null}} Replay
@@ -41,6 +41,8 @@
  * @property {Invite[]} invites
  * @property {string | null} focusKey
  * @property {boolean} allOpen
+ * @property {number} retries  reconnections tried since the last message of the server
+ * @property {number | null} cleanupSeen  the round whose Cleanup summary the player put away
  */
 
 /** @type {PageState} */
@@ -48,7 +50,7 @@ export const state = {
   tableId: null, seat: null, token: null, socket: null, retry: null,
   view: null, choices: [], forecast: null, actions: null, log: [], summary: null, final: null,
   selected: null, heal: {}, pay: {}, error: null, notice: null,
-  bots: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false,
+  bots: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0, cleanupSeen: null,
 };
 
 /** @type {Record<string, string>} */
@@ -81,8 +83,38 @@ export function savedSeat(tableId) {
  * @param {Invite[]} [invites]
  */
 export function saveSeat(tableId, seat, token, invites) {
-  localStorage.setItem("triage.seat." + tableId, JSON.stringify({ seat, token, invites: invites || [] }));
+  localStorage.setItem("triage.seat." + tableId, JSON.stringify({ seat, token, invites: invites || [], saved: Date.now() }));
 }
+
+/** @typedef {{tableId: string, seat: number, token: string, saved: number}} HeldSeat */
+
+/**
+ * Every seat this browser holds, the newest first.
+ * @returns {HeldSeat[]}
+ */
+export function heldSeats() {
+  /** @type {HeldSeat[]} */
+  const found = [];
+  for (let index = 0; index < localStorage.length; index++) {
+    const key = localStorage.key(index);
+    if (!key || !key.startsWith("triage.seat.")) continue;
+    const tableId = key.slice("triage.seat.".length);
+    const held = savedSeat(tableId);
+    if (held && typeof held.seat === "number") found.push({ tableId, seat: held.seat, token: held.token, saved: Number(/** @type {any} */ (held).saved) || 0 });
+  }
+  return found.sort((a, b) => b.saved - a.saved || a.tableId.localeCompare(b.tableId));
+}
+
+/**
+ * Forget the seat this browser held at a table (a table that no longer exists).
+ * @param {string} tableId
+ */
+export function forgetSeat(tableId) {
+  localStorage.removeItem("triage.seat." + tableId);
+}
+
+/** The last table opened in this browser: the rules page's way back to it. */
+export const LAST_TABLE = "triage.last";
 
 /**
  * The bot playing a seat, from the table's summary.

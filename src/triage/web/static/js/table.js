@@ -2,10 +2,10 @@
 // A table's connection: the WebSocket that brings each position (view, choices and forecast),
 // and the actions sent by HTTP.
 import { api, refusal, setStatus } from "./api.js";
-import { $ } from "./dom.js";
+import { $, plural } from "./dom.js";
 import { drawLog } from "./log.js";
 import { draw } from "./render.js";
-import { savedSeat, state } from "./state.js";
+import { LAST_TABLE, savedSeat, state } from "./state.js";
 
 /**
  * Open a table's page: as the seat this browser holds there, else as a spectator.
@@ -13,10 +13,12 @@ import { savedSeat, state } from "./state.js";
  */
 export function openTable(tableId) {
   $("#home").hidden = true;
+  $("#missing").hidden = true;
   $("#table").hidden = false;
+  try { localStorage.setItem(LAST_TABLE, tableId); } catch (e) { /* private mode: no way back from the rules */ }
   Object.assign(state, {
     tableId, view: null, choices: [], forecast: null, actions: null, log: [], selected: null, heal: {}, pay: {},
-    error: null, notice: null, summary: null, final: null, firstDrawn: false, replay: null,
+    error: null, notice: null, summary: null, final: null, firstDrawn: false, replay: null, retries: 0, cleanupSeen: null,
   });
   const mine = savedSeat(tableId);
   state.seat = mine ? mine.seat : null;
@@ -33,10 +35,26 @@ export function openTable(tableId) {
 
 /** The table's public facts (seat names, bots) and, once it is over, its final summary. */
 export async function loadSummary() {
+  const tableId = state.tableId;
   try {
-    state.summary = await api("GET", `/api/tables/${state.tableId}`);
-    if (state.summary && state.summary.over) state.final = await api("GET", `/api/tables/${state.tableId}/final`);
-  } catch (e) { /* names without bot kinds until they come */ }
+    state.summary = await api("GET", `/api/tables/${tableId}`);
+    if (state.summary && state.summary.over) state.final = await api("GET", `/api/tables/${tableId}/final`);
+  } catch (thrown) {
+    // Names without bot kinds until they come; but a table that does not exist is said at once.
+    if (refusal(thrown).status === 404 && state.tableId === tableId) showMissing();
+  }
+}
+
+/** "Table not found": the table page gives way, and nothing tries to reconnect. */
+function showMissing() {
+  closeSocket();
+  const tableId = state.tableId;
+  state.tableId = null;
+  $("#table").hidden = true;
+  $("#missing").hidden = false;
+  $("#missing-text").textContent = `There is no table ${tableId}. The address may be mistyped, or the table was removed.`;
+  setStatus("");
+  document.title = "Table not found - Triage";
 }
 
 export function closeSocket() {
@@ -52,10 +70,18 @@ function connect() {
   state.socket = socket;
   socket.onopen = () => socket.send(JSON.stringify(state.token ? { token: state.token } : { spectate: true }));
   socket.onmessage = (message) => receive(JSON.parse(message.data));
-  socket.onclose = () => {
+  socket.onclose = (closed) => {
     if (state.tableId !== tableId) return;
-    setStatus("Connection lost; reconnecting...", true);
-    state.retry = window.setTimeout(connect, 1000);
+    if (closed.code === 4404) { showMissing(); return; }
+    if (closed.code === 4401 || closed.code === 4403) {
+      setStatus(`The server refused this seat: ${closed.reason || "its key is not valid"}. Open the table from the home page.`, true);
+      return;
+    }
+    // Waits grow to 15 s while the server is away; the status says so in words.
+    const wait = Math.min(15, 2 ** state.retries);
+    state.retries += 1;
+    setStatus(`The connection to the server was lost; trying again in ${plural(wait, "second")}...`, true);
+    state.retry = window.setTimeout(connect, wait * 1000);
   };
 }
 
@@ -69,6 +95,7 @@ async function receive(message) {
     return;
   }
   if (message.type === "hello") {
+    state.retries = 0;
     state.log = message.log;
     setStatus(state.seat === null ? "Watching as a spectator" : "");
   } else if (message.type === "update") {

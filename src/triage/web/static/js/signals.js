@@ -1,0 +1,78 @@
+// @ts-check
+// Turn signals: "(Your turn)" in the tab's title, a spoken status when the turn comes to this
+// seat or the game ends, and a summary of the last Cleanup (who died, who was checked, the Time
+// added), read from the seat's own events.
+import { $, button, el, plural } from "./dom.js";
+import { eventText } from "./log.js";
+import { state } from "./state.js";
+
+/** The last thing said in the live region, so a redraw never repeats it. */
+let lastSaid = "";
+
+/** What the tab's title and the live region say of whose turn it is. */
+function turnWords() {
+  const view = /** @type {Record<string, any>} */ (state.view);
+  if (view.phase === "over") return "Game over";
+  if (state.seat !== null && view.turn === state.seat) return `Your turn, round ${view.round}, ${view.phase}`;
+  return "";
+}
+
+function drawTitle() {
+  const mine = state.seat !== null && state.view?.turn === state.seat && state.view?.phase !== "over";
+  document.title = `${mine ? "(Your turn) " : ""}Triage table ${state.tableId}`;
+}
+
+function speak() {
+  const words = turnWords();
+  if (words === lastSaid) return;
+  lastSaid = words;
+  if (words) $("#turn-live").textContent = words;
+}
+
+/**
+ * The events of the last Cleanup in the log, with its round (none before the first).
+ * @returns {{round: number, events: import("./state.js").GameEvent[]} | null}
+ */
+function lastCleanup() {
+  /** @type {import("./state.js").GameEvent[]} */
+  let events = [];
+  let round = 0;
+  let current = 0;
+  for (const event of state.log) {
+    if (event.type === "round_started") { current = event.round; continue; }
+    if (event.type === "time_added" || event.type === "checked" || event.type === "died") {
+      if (current !== round) { events = []; round = current; }
+      events.push(event);
+    }
+  }
+  return events.length ? { round, events } : null;
+}
+
+/** The last Cleanup in a few lines, until the player puts it away. */
+function drawCleanup() {
+  const box = $("#cleanup");
+  box.innerHTML = "";
+  const found = lastCleanup();
+  box.hidden = !found || state.cleanupSeen === found.round;
+  if (!found || box.hidden) return;
+  box.appendChild(Object.assign(el("h2", "", `Cleanup of round ${found.round}`), { id: "cleanup-title" }));
+  const died = found.events.filter((e) => e.type === "died");
+  const checked = found.events.filter((e) => e.type === "checked");
+  const timed = found.events.filter((e) => e.type === "time_added");
+  const list = el("ul");
+  list.appendChild(el("li", died.length ? "dying" : "", died.length ? `${plural(died.length, "death")}:` : "Nobody died."));
+  for (const event of died) list.appendChild(el("li", "died", eventText(event)));
+  for (const event of checked) list.appendChild(el("li", "", eventText(event)));
+  list.appendChild(el("li", "", `Time added to ${plural(timed.length, "patient")}.`));
+  box.appendChild(list);
+  box.appendChild(button("Got it", "", "cleanup-seen", () => {
+    state.cleanupSeen = found.round;
+    box.hidden = true;
+  }));
+}
+
+export function drawSignals() {
+  drawTitle();
+  speak();
+  drawCleanup();
+}

@@ -1,0 +1,99 @@
+"""The page on a phone (issue 20): at 390x844 no text is under 12 CSS px and every target is at
+least 24x24 CSS px (WCAG 2.2 target size), measured in every state a player meets; the board
+comes first for players and spectators alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from page_helpers import PHONE, create, deck_of, open_seat, sync_api
+from test_web_browser import admit_all, card, my_cards
+from web_server import ServerProcess
+
+#: Every visible element with text of its own: its computed font size.
+SMALL_TEXT = """() => {
+  const found = [];
+  for (const node of document.querySelectorAll('body *')) {
+    const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+    if (!own || !node.getClientRects().length) continue;
+    const style = getComputedStyle(node);
+    if (style.visibility === 'hidden' || node.closest('[hidden], .sr-only, option')) continue;
+    const size = parseFloat(style.fontSize);
+    if (size < 12) found.push(`${node.tagName}.${node.className}: ${size}px "${node.textContent.trim().slice(0, 30)}"`);
+  }
+  return found;
+}"""
+
+#: Every visible target (a checkbox or radio counts with its label) under 24x24 CSS px; a link
+#: inside a sentence is exempt (WCAG 2.5.8, inline).
+SMALL_TARGETS = """() => {
+  const found = [];
+  for (const node of document.querySelectorAll('button, a, input, select, summary')) {
+    if (!node.getClientRects().length || node.closest('[hidden]') || node.type === 'hidden') continue;
+    if (node.tagName === 'A' && node.parentElement.textContent.trim().length > node.textContent.trim().length) continue;
+    const target = (node.type === 'checkbox' || node.type === 'radio') && node.closest('label') || node;
+    const box = target.getBoundingClientRect();
+    if (box.width < 24 || box.height < 24) {
+      found.push(`${node.tagName}.${node.className} ${Math.round(box.width)}x${Math.round(box.height)} "${(node.textContent || node.value || '').trim().slice(0, 30)}"`);
+    }
+  }
+  return found;
+}"""
+
+
+def measure(page: sync_api.Page, where: str, found: dict[str, Any]) -> None:
+    found[where] = {"text": page.evaluate(SMALL_TEXT), "targets": page.evaluate(SMALL_TARGETS)}
+
+
+def test_no_small_text_and_no_small_target_on_a_phone(server: ServerProcess, page: sync_api.Page) -> None:
+    page.set_viewport_size(PHONE)
+    found: dict[str, Any] = {}
+    page.goto(server.url + "/")
+    page.wait_for_selector("#solo-bot option", state="attached")
+    measure(page, "home", found)
+    table, tokens = create(
+        server,
+        players=2,
+        bots=[None, "random"],
+        seed=3,
+        deck=deck_of("critical", healing=5),
+        config={"start": {"credits": 6}},
+    )
+    open_seat(page, server, table, 0, tokens[0])
+    measure(page, "arrivals", found)
+    admit_all(page)
+    page.wait_for_selector("#me button.card[data-card]")
+    card(page, my_cards(page)[0]).click()
+    page.click("[data-key='heal-minus']")
+    page.locator("#panel summary", has_text="Pay differently").click()
+    page.locator("#panel summary", has_text="All legal actions").click()
+    measure(page, "heal", found)
+    page.click("[data-key='heli']")
+    measure(page, "helicopter", found)
+    page.click("#bar button.pass")
+    page.wait_for_selector("#confirm-pass[open]")
+    measure(page, "pass", found)
+    page.click("#confirm-cancel")
+    page.goto(server.url + "/static/rules.html")
+    measure(page, "rules", found)
+    problems = {where: seen for where, seen in found.items() if seen["text"] or seen["targets"]}
+    assert problems == {}, "\n".join(
+        f"{w}: {k}: {x}" for w, s in problems.items() for k, v in s.items() for x in v
+    )
+
+
+def test_the_board_comes_first_for_a_spectator_and_hospitals_before_the_market(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
+    page.set_viewport_size(PHONE)
+    table, tokens = create(server, players=2, bots=[None, "random"], seed=4, deck=deck_of("critical"))
+    open_seat(page, server, table, 0, tokens[0])
+    others = page.locator("#others").bounding_box()
+    market = page.locator("#market").bounding_box()
+    assert others and market and others["y"] < market["y"]
+    watched, _ = create(server, players=2, bots=["random", "greedy"], seed=5)  # no seat here: watching
+    page.goto(f"{server.url}/#/t/{watched}")
+    page.wait_for_selector("#others .player")
+    boxes = {name: page.locator(name).bounding_box() for name in ("#others", "#panel", "#market", "#deck")}
+    assert all(boxes.values())
+    assert boxes["#others"]["y"] < min(boxes[n]["y"] for n in ("#panel", "#market", "#deck"))  # type: ignore[index]
