@@ -262,7 +262,7 @@ UNIT_SOURCES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _unit_price(market: Mapping[str, MarketItem], cost: str) -> int | None:
+def unit_price(market: Mapping[str, MarketItem], cost: str) -> int | None:
     """The cheapest Credits that buy one more unit of a ``cost`` in the middle of a turn (T6,
     T8), or None when every source is a stock that runs out."""
     prices = [
@@ -288,6 +288,19 @@ def _cash_cost(card: CardSpec, diagnostics: int | None, healing: int | None) -> 
     return total
 
 
+def best_flight_patient(config: Config, cards: Iterable[CardSpec]) -> tuple[int, str] | None:
+    """T4, T5, T8: the most Credits one patient a flight brings can yield once the market is
+    paid for curing or treating it, with that card's id; None when the market can cure none."""
+    diagnostics = unit_price(config.market, "diagnostics")
+    healing = unit_price(config.market, "healing")
+    best: tuple[int, str] | None = None
+    for card in cards:
+        cost = _cash_cost(card, diagnostics, healing)
+        if cost is not None and (best is None or card.credits - cost > best[0]):
+            best = (card.credits - cost, card.id)
+    return best
+
+
 def flight_profit_problem(config: Config, cards: Iterable[CardSpec], players: int) -> str | None:
     """T7, T8: why this deck lets a Helicopter pay for itself in ``players``-player games, or
     None when every bought flight loses Credits.
@@ -302,13 +315,7 @@ def flight_profit_problem(config: Config, cards: Iterable[CardSpec], players: in
     helicopter = config.market["helicopter"]
     if helicopter.limit == 0:
         return None
-    diagnostics = _unit_price(config.market, "diagnostics")
-    healing = _unit_price(config.market, "healing")
-    best: tuple[int, str] | None = None
-    for card in cards:
-        cost = _cash_cost(card, diagnostics, healing)
-        if cost is not None and (best is None or card.credits - cost > best[0]):
-            best = (card.credits - cost, card.id)
+    best = best_flight_patient(config, cards)
     if best is None or players * best[0] < helicopter.price:
         return None
     return (
@@ -317,6 +324,21 @@ def flight_profit_problem(config: Config, cards: Iterable[CardSpec], players: in
         "and a round can go on forever (T7, T8): raise market.helicopter.price above "
         f"{players * best[0]} or lower the card's credits"
     )
+
+
+def check_bounded_rounds(
+    config: Config, cards: Iterable[CardSpec], players: int, source: str = "game"
+) -> None:
+    """T7, T8: refuse a configuration and deck under which a round can go on forever.
+
+    :func:`make_config` already refuses the markets that loop whatever the deck; what is left
+    is a Helicopter whose flights pay for themselves through the deck's rewards
+    (:func:`flight_profit_problem`). Every deal (``Game.new``, a record's replay, a table of
+    the web service) and every scenario goes through here, so an accepted game always ends.
+    """
+    problem = flight_profit_problem(config, cards, players)
+    if problem is not None:
+        raise DataError(f"{source}: {problem}")
 
 
 def _choice(value: Any, where: str, allowed: tuple[str, ...], rule: str, source: str) -> str:
