@@ -10,3 +10,5 @@ DEFAULT_DB_URL = "sqlite:///triage-web.db"
 #: ";" joins several), changed with ``triage serve --rate-create/--rate-act``.
 DEFAULT_CREATE_RATE = "20/minute"
 DEFAULT_ACT_RATE = "30/second"
+#: Spectators' records and WebSocket hellos (whole games, without a token) per client address.
+DEFAULT_WATCH_RATE = "60/minute"

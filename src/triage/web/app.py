@@ -20,7 +20,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from triage.web import DEFAULT_DB_URL, notify
+from triage.web import DEFAULT_DB_URL, DEFAULT_WATCH_RATE, notify
 from triage.web.errors import WebError
 from triage.web.limits import RateLimited, RateLimits, RequestBodyLimit
 from triage.web.live import FIRST_MESSAGE_SECONDS
@@ -37,8 +37,13 @@ HTTP_CODES = {400: "invalid_json", 404: "not_found", 405: "method_not_allowed", 
 
 def create_app_from_env() -> FastAPI:
     """The app of each process of ``triage serve --workers N``, configured by the environment
-    that ``serve`` sets: TRIAGE_WEB_DB, TRIAGE_WEB_RATE_CREATE, TRIAGE_WEB_RATE_ACT."""
-    rates = RateLimits(create=os.environ["TRIAGE_WEB_RATE_CREATE"], act=os.environ["TRIAGE_WEB_RATE_ACT"])
+    that ``serve`` sets: TRIAGE_WEB_DB, TRIAGE_WEB_RATE_CREATE, TRIAGE_WEB_RATE_ACT,
+    TRIAGE_WEB_RATE_WATCH."""
+    rates = RateLimits(
+        create=os.environ["TRIAGE_WEB_RATE_CREATE"],
+        act=os.environ["TRIAGE_WEB_RATE_ACT"],
+        watch=os.environ.get("TRIAGE_WEB_RATE_WATCH", DEFAULT_WATCH_RATE),
+    )
     return create_app(os.environ["TRIAGE_WEB_DB"], rates)
 
 

@@ -8,7 +8,7 @@ from typing import Any, NoReturn
 
 import typer
 
-from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE, DEFAULT_DB_URL
+from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE, DEFAULT_DB_URL, DEFAULT_WATCH_RATE
 
 
 def serve(
@@ -25,6 +25,10 @@ def serve(
     rate_act: str = typer.Option(
         DEFAULT_ACT_RATE, help="Actions one client address may take, e.g. 30/second."
     ),
+    rate_watch: str = typer.Option(
+        DEFAULT_WATCH_RATE,
+        help="Spectators' records and WebSocket hellos one client address may fetch, e.g. 60/minute.",
+    ),
     workers: int = typer.Option(
         1,
         min=1,
@@ -38,7 +42,7 @@ def serve(
     from triage.web.limits import MAX_WS_MESSAGE, RateLimits
 
     try:
-        rates = RateLimits(create=rate_create, act=rate_act)
+        rates = RateLimits(create=rate_create, act=rate_act, watch=rate_watch)
     except ValueError as error:
         _refuse(str(error))
     _check_database(db)
@@ -60,7 +64,12 @@ def serve(
     }
     if workers > 1:
         # Each worker process builds its own app (uvicorn needs an import string for that).
-        os.environ.update(TRIAGE_WEB_DB=db, TRIAGE_WEB_RATE_CREATE=rate_create, TRIAGE_WEB_RATE_ACT=rate_act)
+        os.environ.update(
+            TRIAGE_WEB_DB=db,
+            TRIAGE_WEB_RATE_CREATE=rate_create,
+            TRIAGE_WEB_RATE_ACT=rate_act,
+            TRIAGE_WEB_RATE_WATCH=rate_watch,
+        )
         uvicorn.run("triage.web.app:create_app_from_env", factory=True, workers=workers, **options)
     else:
         uvicorn.run(create_app(db, rates), **options)

@@ -48,7 +48,12 @@ UNLIMITED = "1000000/second"
 
 
 def start_server(
-    db_url: str, port: int, rate_create: str = UNLIMITED, rate_act: str = UNLIMITED, workers: int = 1
+    db_url: str,
+    port: int,
+    rate_create: str = UNLIMITED,
+    rate_act: str = UNLIMITED,
+    workers: int = 1,
+    rate_watch: str = UNLIMITED,
 ) -> subprocess.Popen[bytes]:
     command = [
         sys.executable,
@@ -65,6 +70,8 @@ def start_server(
         rate_create,
         "--rate-act",
         rate_act,
+        "--rate-watch",
+        rate_watch,
     ]
     if workers != 1:
         command += ["--workers", str(workers)]

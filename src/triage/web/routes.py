@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from fastapi import Body, FastAPI, Header, Request, WebSocket
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from triage.bots import BOTS
 from triage.web import payloads
@@ -166,10 +166,12 @@ def add_watch_routes(app: FastAPI) -> None:
         responses=ERRORS,
         summary="The game record: filtered for the seat (or for spectators, without a token) until the game is over",
     )
-    async def record(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
+    async def record(table_id: str, http: Request, authorization: str | None = AUTH_HEADER) -> Response:
+        if not authorization:  # a spectator's whole game: rate-limited per address
+            count_request(app, "watch", http)
         live = await table_of(app, table_id)
         seat = seat_for(live, authorization) if authorization else None
-        return JSONResponse(payloads.table_record(live, seat))
+        return Response(payloads.table_record(live, seat), media_type="application/json")
 
     @app.get(
         "/api/tables/{table_id}/public",
@@ -184,4 +186,6 @@ def add_watch_routes(app: FastAPI) -> None:
         """First message from the client: ``{"token": TOKEN}`` for a seat or ``{"spectate": true}``.
         The server answers ``hello`` (view, choices, log so far), then one ``update`` per
         stored action with the seat's own filtered events and new view (see triage.web.live)."""
-        await serve_socket(websocket, service_of(app), table_id, app.state.first_message_seconds)
+        await serve_socket(
+            websocket, service_of(app), table_id, app.state.first_message_seconds, app.state.rates
+        )

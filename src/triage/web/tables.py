@@ -25,7 +25,8 @@ from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.records import replay_steps
 from triage.web.errors import WebError, stale, storage_refusal, storage_refused, unknown_table
-from triage.web.limits import check_table_limits
+from triage.web.journal import Journal
+from triage.web.limits import MAX_LIVE_BYTES, check_table_limits, check_table_room
 from triage.web.live_table import Event, LiveTable, Step, facts
 from triage.web.payloads import hello, update_messages
 from triage.web.seats import (
@@ -68,23 +69,47 @@ def replayed(stored: StoredTable) -> tuple[Game, list[Event]]:
 class TableService:
     """Creates, loads and keeps tables in step with the store; its :attr:`turns` play them."""
 
-    def __init__(self, store: Store, max_live: int = 5000, bot_budget: float = BOT_BUDGET) -> None:
+    def __init__(
+        self,
+        store: Store,
+        max_live: int = 5000,
+        bot_budget: float = BOT_BUDGET,
+        max_live_bytes: int = MAX_LIVE_BYTES,
+    ) -> None:
         self.store = store
         #: Tables in memory, least recently used first; the store keeps them all.
         self.live: OrderedDict[str, LiveTable] = OrderedDict()
         self.max_live = max_live
+        #: The most bytes the tables in memory may hold, by their estimates (docs/web.md, Limits).
+        self.max_live_bytes = max_live_bytes
+        #: The sum of the estimates counted for the tables in memory.
+        self.live_bytes = 0
         self.turns = Turns(self, bot_budget)
 
     def _keep(self, table: LiveTable) -> None:
         """Hold ``table`` in memory, letting go of the least recently used tables that nobody
-        watches beyond ``max_live`` (they are replayed from the store when asked for again)."""
+        watches beyond ``max_live`` tables or ``max_live_bytes`` (they are replayed from the
+        store when asked for again)."""
+        replaced = self.live.get(table.id)
+        if replaced is not None and replaced is not table:
+            self.live_bytes -= replaced.counted_bytes
         self.live[table.id] = table
         self.live.move_to_end(table.id)
+        table.counted_bytes = 0
+        self._recount(table)
+
+    def _recount(self, table: LiveTable) -> None:
+        """Count ``table``'s estimate anew, then trim the cache to its bounds."""
+        estimate = table.memory_estimate()
+        self.live_bytes += estimate - table.counted_bytes
+        table.counted_bytes = estimate
         for table_id in list(self.live):
-            if len(self.live) <= self.max_live:
+            if len(self.live) <= self.max_live and self.live_bytes <= self.max_live_bytes:
                 break
-            if not self.live[table_id].subscribers:
+            other = self.live[table_id]
+            if other is not table and not other.subscribers:
                 del self.live[table_id]
+                self.live_bytes -= other.counted_bytes
 
     def create(
         self,
@@ -125,10 +150,14 @@ class TableService:
             raise unknown_table(table_id)
         return stored
 
-    def _remember(self, stored: StoredTable, game: Game, events: list[Event]) -> LiveTable:
+    def _remember(
+        self, stored: StoredTable, game: Game, events: list[Event], journal: Journal | None = None
+    ) -> LiveTable:
         table = LiveTable(
             stored.id, game, stored.seats, stored.seed_chosen, events, stored.public, stored.seats_version
         )
+        if journal is not None:
+            table.journal = journal
         self._keep(table)
         return table
 
@@ -152,9 +181,10 @@ class TableService:
             return self.get(table_id)
         stored = await asyncio.to_thread(self._load_stored, table_id)
         game, events = await asyncio.to_thread(replayed, stored)
+        journal = await asyncio.to_thread(Journal.following, game, events)  # encoded off the loop
         if table_id in self.live:  # another request loaded it meanwhile: one object per table
             return self.get(table_id)
-        table = self._remember(stored, game, events)
+        table = self._remember(stored, game, events, journal)
         self.refresh(table)  # anything stored while it was replayed
         self.turns.move_bots(table)
         return table
@@ -253,6 +283,7 @@ class TableService:
         when this very request turns out to be stored already: by another process at the same
         moment, or by this commit though the database failed to confirm it."""
         start = steps[0].number
+        check_table_room(table.actions, table.follow().record_bytes)
         try:
             self.store.add_actions(
                 table.id, start, [step.entry for step in steps], facts(game), request, answer
@@ -270,6 +301,8 @@ class TableService:
         for step in steps:
             table.events.extend(step.events)
             step.deliver()
+        if self.live.get(table.id) is table:
+            self._recount(table)
         return None
 
     def _after_storage_error(
