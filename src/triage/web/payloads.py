@@ -1,6 +1,8 @@
 """What each one sees: every game document a client receives is built here.
 
-Only the engine's filters are used (``view``, ``events_for``, ``record_for``, ``public_event``):
+Only the engine's filters are used (``view``, ``events_for``, ``public_event``, and
+``event_for`` through the table's :mod:`~triage.web.journal`, which encodes what ``record_for``
+would give, event by event, once):
 a seat never gets what it cannot know, and a spectator (seat None) gets only what every player
 knows.
 """
