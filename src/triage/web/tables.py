@@ -103,6 +103,8 @@ class TableService:
         estimate = table.memory_estimate()
         self.live_bytes += estimate - table.counted_bytes
         table.counted_bytes = estimate
+        if len(self.live) <= self.max_live and self.live_bytes <= self.max_live_bytes:
+            return  # the usual case, once per commit: no walk over the cache
         for table_id in list(self.live):
             if len(self.live) <= self.max_live and self.live_bytes <= self.max_live_bytes:
                 break
