@@ -276,16 +276,11 @@ def unit_price(market: Mapping[str, MarketItem], cost: str) -> int | None:
 def _cash_cost(card: CardSpec, diagnostics: int | None, healing: int | None) -> int | None:
     """The Credits a freshly drawn ``card`` costs to turn into its reward at market prices
     (T1, T2, T4, T5; a chronic patient drawn now has no Time), None if the market cannot pay."""
-    units = {"diagnostics": card.diagnosis or 0, "healing": card.healing or 0}
-    if card.kind == "terminal":
-        units["healing"] = 1
-    total = 0
-    for cost, price in (("diagnostics", diagnostics), ("healing", healing)):
-        if units[cost]:
-            if price is None:
-                return None
-            total += units[cost] * price
-    return total
+    diagnosis = card.diagnosis or 0
+    treatment = 1 if card.kind == "terminal" else card.healing or 0
+    if (diagnosis and diagnostics is None) or (treatment and healing is None):
+        return None
+    return diagnosis * (diagnostics or 0) + treatment * (healing or 0)
 
 
 def best_flight_patient(config: Config, cards: Iterable[CardSpec]) -> tuple[int, str] | None:
