@@ -1,6 +1,7 @@
 """Every accepted game ends: the configuration refuses markets that let a round go on forever
-(T7, T8), and :func:`flight_profit_problem` names the decks whose rewards let a Helicopter pay for
-itself.
+(T7, T8), and every deal refuses the decks whose rewards let a Helicopter pay for itself
+(:func:`flight_profit_problem`, checked by :func:`check_bounded_rounds`); a player that never
+passes while it may do anything else still finishes every round within :func:`round_bound`.
 """
 
 from __future__ import annotations
@@ -15,10 +16,19 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from triage.engine import Game, make_config
-from triage.engine.cards import CardSpec, load_standard_deck
-from triage.engine.config import MARKET_ITEMS, Config, MarketItem, flight_profit_problem
 from triage.engine.actions import action_to_id, id_to_action
+from triage.engine.cards import CardSpec, load_standard_deck
+from triage.engine.config import (
+    MARKET_ITEMS,
+    Config,
+    MarketItem,
+    best_flight_patient,
+    flight_profit_problem,
+    unit_price,
+)
 from triage.engine.errors import DataError
+from triage.engine.records import make_record, replay
+from triage.scenario.runner import build_game
 
 SPEND_TYPES = frozenset({"buy", "helicopter"})
 
@@ -76,6 +86,32 @@ def test_a_deck_whose_reward_pays_for_the_helicopter_is_named() -> None:
     assert "card S" in (flight_profit_problem(free_healing, deck, 1) or "")  # 8 - 1 x 2 >= 5
     no_helicopters = make_config({"market": {"helicopter": {"price": 5, "limit": 0}}})
     assert flight_profit_problem(no_helicopters, deck, 4) is None
+
+
+PROFITABLE_DECK = [CardSpec("cheap", "chronic", diagnosis=0, credits=2), CardSpec("S", "severe", 1, 2, 8, 0)]
+PROFITABLE_MARKET = {"market": {"helicopter": {"price": 5}}}
+
+
+def test_a_deck_whose_flights_pay_for_themselves_is_refused_wherever_a_game_starts() -> None:
+    """A deal (``Game.new``), a record's replay and a scenario all go through
+    :func:`check_bounded_rounds`: with 3 players, card ``cheap`` pays 3 x 2 >= 5 a flight."""
+    config = make_config(PROFITABLE_MARKET)
+    expected = r"card cheap brings 2 Credits.*go on forever \(T7, T8\)"
+    with pytest.raises(DataError, match=expected):
+        Game.new(players=3, deck=PROFITABLE_DECK, seed=1, config=config)
+    record = make_record(Game.new(players=2, deck=PROFITABLE_DECK, seed=1, config=config))
+    with pytest.raises(DataError, match=expected):
+        replay({**record, "players": 3})
+    scenario = {
+        "players": 3,
+        "config": PROFITABLE_MARKET,
+        "cards": {card.id: card.to_dict() for card in PROFITABLE_DECK},
+        "deck": [card.id for card in PROFITABLE_DECK],
+    }
+    for card in scenario["cards"].values():
+        card.pop("id", None)
+    with pytest.raises(DataError, match="scenario: config: " + expected):
+        build_game(scenario)
 
 
 # ---------------------------------------------------------------------- the spamming table
@@ -174,6 +210,101 @@ def test_a_spamming_table_ends_every_accepted_game(
             break
         game.apply(spam_action(game, rng))
     assert game.is_over(), f"the game was still in round {game.round} after {bound} actions"
+
+
+def never_pass_action(game: Game, rng: random.Random) -> dict[str, Any]:
+    """Anything but passing (T9) while anything else is legal: half the time a purchase or a
+    flight (T7, T8) when one is legal, else any other action (diagnose, heal, treat, admit)."""
+    legal = game.legal_actions()
+    spending = [action for action in legal if action["type"] in SPEND_TYPES]
+    if spending and rng.random() < 0.5:
+        return rng.choice(spending)
+    others = [action for action in legal if action["type"] != "pass"]
+    return rng.choice(others) if others else {"type": "pass"}
+
+
+def round_bound(game: Game) -> int:
+    """The most actions any players can take in the round ``game`` has just entered (Income
+    done), read from its position; the proof is :func:`test_every_round_ends_within_its_bound`'s.
+    """
+    config, n, players = game.config, game.num_players, game.players
+    cards = list(game.cards.values())
+    market = config.market
+    most_credits = max(card.credits for card in cards)
+    heal_units = max([card.healing or 0 for card in cards] + [config.rounds, 1])
+    units_per_stay = max(card.diagnosis or 0 for card in cards) + heal_units
+    prices = [unit_price(market, cost) for cost in ("diagnostics", "healing")]
+    dearest_unit = max((price for price in prices if price is not None), default=0)
+    credits = sum(player.credits for player in players)
+    held = sum(player.helicopters for player in players)
+    stock = sum(player.diagnostics + player.healing + player.congress + player.staff for player in players)
+    stock += n * (market["staff"].limit or 0)
+    best = best_flight_patient(config, cards)
+    gain = max(best[0], 0) if best is not None else 0
+    helicopter = market["helicopter"]
+    early_stays = len(cards) + n * config.arrivals
+    bought = 0
+    if helicopter.limit != 0:
+        earned = (
+            credits + early_stays * most_credits + n * held * gain + stock * (dearest_unit + most_credits)
+        )
+        bought = earned // (helicopter.price - n * gain)
+    flights = held + bought
+    stays = early_stays + n * flights
+    units = stays * units_per_stay
+    free_limits = sum(item.limit or 0 for item in market.values() if item.price == 0)
+    buys = credits + stays * most_credits + n * free_limits + units
+    admissions = n * (config.arrivals + flights)
+    return admissions + 2 * stays + stays * heal_units + flights + buys + n * (1 + flights)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(overrides=configs, deck=decks(), players=st.integers(1, 4), seed=st.integers(0, 2**16))
+def test_every_round_ends_within_its_bound(
+    overrides: dict[str, Any], deck: list[CardSpec], players: int, seed: int
+) -> None:
+    """Seats that never pass while they may do anything else finish every round of every
+    accepted configuration and deck within :func:`round_bound` actions; a deck whose flights
+    pay for themselves is refused when dealt.
+
+    Why the bound holds, for n players, a deck of D cards and A arrivals: within a round,
+    Credits come only from curing (T4) or treating (T5) a patient, each once a stay (a stay is
+    a card's time in a hospital). The stays are the D cards at most that are there or are drawn
+    in Arrival (n*A draws: a rejected card goes back on top and is drawn again), plus n for
+    each of the F flights (T7). The flights are the Helicopters held (H) and those bought (b):
+    a flight patient can bring at most g Credits more than the market charges to cure it
+    (:func:`best_flight_patient`), and the units held (the tokens, Congress Doctors and Staff
+    at the round's start, and Staff up to a limit, S in all) save at most S times the dearest
+    unit, or pay for at most S cures the market could not pay for. So b*p <= C + (D + n*A)*c +
+    n*H*g + S*(u + c) + n*b*g for C Credits held, c the largest reward and u the dearest unit;
+    the deal refuses n*g >= p (:func:`check_bounded_rounds`) and the configuration p = 0 while
+    Helicopters are on sale, so b <= (C + (D + n*A)*c + n*H*g + S*(u + c)) / (p - n*g). Then
+    each stay takes one diagnosis, one treatment and at most one Healing action per unit of its
+    difficulty (printed, or a chronic patient's Time, at most ``rounds``); each priced purchase
+    spends one of the C + stays*c Credits; each free one (under a limit: the configuration
+    refuses free items without one) either raises a holding to its limit or replaces a spent
+    unit; each patient drawn takes one admission or rejection; and each seat passes once a
+    round and once more for each flight that reopens it (V2).
+    """
+    config = make_config(overrides)
+    try:
+        game = Game.new(players=players, deck=deck, seed=seed, config=config)
+    except DataError as error:
+        assert flight_profit_problem(config, deck, players) is not None, error
+        assume(False)
+        return
+    rng = random.Random(seed)
+    while not game.is_over():
+        round_number, bound, taken = game.round, round_bound(game), 0
+        while game.round == round_number and not game.is_over():
+            game.apply(never_pass_action(game, rng))
+            taken += 1
+            assert taken <= bound, f"round {round_number} took more than its bound of {bound} actions"
+        LONGEST_ROUNDS.append((taken, bound))
+
+
+#: (actions, bound) of every round the never-passing seats played (the report's figure).
+LONGEST_ROUNDS: list[tuple[int, int]] = []
 
 
 def test_without_the_refusal_a_free_helicopter_keeps_round_one_going() -> None:

@@ -31,5 +31,7 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, RateLimits(create=UNLIMITED, act=UNLIMITED))) as test_client:
+    with TestClient(
+        create_app(db_url, RateLimits(create=UNLIMITED, act=UNLIMITED, watch=UNLIMITED))
+    ) as test_client:
         yield test_client

@@ -105,7 +105,7 @@ class StalledClient:
 @pytest.fixture
 def stalled(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, StalledClient]]:
     monkeypatch.setattr(live_table, "QUEUE_LIMIT", 5)
-    wrapper = StalledClient(create_app(db_url, RateLimits(create=UNLIMITED, act=UNLIMITED)))
+    wrapper = StalledClient(create_app(db_url, RateLimits(create=UNLIMITED, act=UNLIMITED, watch=UNLIMITED)))
     with TestClient(wrapper) as client:
         yield client, wrapper
 

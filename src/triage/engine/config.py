@@ -272,7 +272,7 @@ UNIT_SOURCES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _unit_price(market: Mapping[str, MarketItem], cost: str) -> int | None:
+def unit_price(market: Mapping[str, MarketItem], cost: str) -> int | None:
     """The cheapest Credits that buy one more unit of a ``cost`` in the middle of a turn (T6,
     T8), or None when every source is a stock that runs out."""
     prices = [
@@ -286,16 +286,24 @@ def _unit_price(market: Mapping[str, MarketItem], cost: str) -> int | None:
 def _cash_cost(card: CardSpec, diagnostics: int | None, healing: int | None) -> int | None:
     """The Credits a freshly drawn ``card`` costs to turn into its reward at market prices
     (T1, T2, T4, T5; a chronic patient drawn now has no Time), None if the market cannot pay."""
-    units = {"diagnostics": card.diagnosis or 0, "healing": card.healing or 0}
-    if card.kind == "terminal":
-        units["healing"] = 1
-    total = 0
-    for cost, price in (("diagnostics", diagnostics), ("healing", healing)):
-        if units[cost]:
-            if price is None:
-                return None
-            total += units[cost] * price
-    return total
+    diagnosis = card.diagnosis or 0
+    treatment = 1 if card.kind == "terminal" else card.healing or 0
+    if (diagnosis and diagnostics is None) or (treatment and healing is None):
+        return None
+    return diagnosis * (diagnostics or 0) + treatment * (healing or 0)
+
+
+def best_flight_patient(config: Config, cards: Iterable[CardSpec]) -> tuple[int, str] | None:
+    """T4, T5, T8: the most Credits one patient a flight brings can yield once the market is
+    paid for curing or treating it, with that card's id; None when the market can cure none."""
+    diagnostics = unit_price(config.market, "diagnostics")
+    healing = unit_price(config.market, "healing")
+    best: tuple[int, str] | None = None
+    for card in cards:
+        cost = _cash_cost(card, diagnostics, healing)
+        if cost is not None and (best is None or card.credits - cost > best[0]):
+            best = (card.credits - cost, card.id)
+    return best
 
 
 def flight_profit_problem(config: Config, cards: Iterable[CardSpec], players: int) -> str | None:
@@ -312,13 +320,7 @@ def flight_profit_problem(config: Config, cards: Iterable[CardSpec], players: in
     helicopter = config.market["helicopter"]
     if helicopter.limit == 0:
         return None
-    diagnostics = _unit_price(config.market, "diagnostics")
-    healing = _unit_price(config.market, "healing")
-    best: tuple[int, str] | None = None
-    for card in cards:
-        cost = _cash_cost(card, diagnostics, healing)
-        if cost is not None and (best is None or card.credits - cost > best[0]):
-            best = (card.credits - cost, card.id)
+    best = best_flight_patient(config, cards)
     if best is None or players * best[0] < helicopter.price:
         return None
     return (
@@ -327,6 +329,21 @@ def flight_profit_problem(config: Config, cards: Iterable[CardSpec], players: in
         "and a round can go on forever (T7, T8): raise market.helicopter.price above "
         f"{players * best[0]} or lower the card's credits"
     )
+
+
+def check_bounded_rounds(
+    config: Config, cards: Iterable[CardSpec], players: int, source: str = "game"
+) -> None:
+    """T7, T8: refuse a configuration and deck under which a round can go on forever.
+
+    :func:`make_config` already refuses the markets that loop whatever the deck; what is left
+    is a Helicopter whose flights pay for themselves through the deck's rewards
+    (:func:`flight_profit_problem`). Every deal (``Game.new``, a record's replay, a table of
+    the web service) and every scenario goes through here, so an accepted game always ends.
+    """
+    problem = flight_profit_problem(config, cards, players)
+    if problem is not None:
+        raise DataError(f"{source}: {problem}")
 
 
 def _choice(value: Any, where: str, allowed: tuple[str, ...], rule: str, source: str) -> str:

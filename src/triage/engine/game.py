@@ -24,7 +24,7 @@ from typing import Any
 
 from triage.engine import actions as _actions
 from triage.engine.cards import STANDARD_DECK_KEY, CardSpec, load_standard_deck
-from triage.engine.config import MARKET_ITEMS, Config, make_config
+from triage.engine.config import MARKET_ITEMS, Config, check_bounded_rounds, make_config
 from triage.engine.errors import RuleError
 from triage.engine.flow import Flow
 from triage.engine.position import PHASES, Action, Event, Pay, is_whole
@@ -75,6 +75,18 @@ def _standard_setup_deck() -> tuple[dict[str, Any], ...]:
     return tuple(card.to_dict() for card in load_standard_deck())
 
 
+def _check_bounded(config: Config, deck: list[CardSpec] | None, players: int) -> None:
+    """T7, T8: refuse a deal whose rounds could go on forever; the standard deck's answer is
+    kept on the configuration, so dealing it again costs a lookup."""
+    if deck is not None:
+        check_bounded_rounds(config, deck, players, "game")
+        return
+    key = ("bounded_rounds", STANDARD_DECK_KEY, players)
+    if key not in config.derived:
+        check_bounded_rounds(config, load_standard_deck(), players, "game")
+        config.derived[key] = True
+
+
 class Game(Flow):
     """A whole game position, all-seeing. Players see it only through the observer
     (:class:`~triage.engine.observer.Seat`, :func:`~triage.engine.views.view`).
@@ -103,6 +115,7 @@ class Game(Flow):
             raise ValueError(f"the seed must be a whole number, got {seed!r}")
         config = config or _default_config()
         deck_cards = list(deck) if deck is not None else load_standard_deck()
+        _check_bounded(config, deck_cards if deck is not None else None, players)
         rng = random.Random(seed)
         # Shuffling the positions draws the same permutation as shuffling the cards (it
         # depends on the length only) and lets the standard deck's renamed cards be looked up

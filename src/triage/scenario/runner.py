@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from triage.engine.cards import parse_card
-from triage.engine.config import make_config
+from triage.engine.config import check_bounded_rounds, make_config
 from triage.engine.errors import DataError, RuleError
 from triage.engine.files import read_json
 from triage.engine.game import Event, Game
@@ -77,6 +77,7 @@ def build_game(data: Any, source: str = "scenario") -> tuple[Game, list[Event]]:
         raise DataError(f"{source}: 'cards' must be an object of card id -> card")
     cards = {cid: parse_card(raw, f"{source}: cards.{cid}", cid) for cid, raw in raw_cards.items()}
     seed = _whole(data.get("seed", 0), f"{source}: seed")
+    check_bounded_rounds(config, cards.values(), players, f"{source}: config")
     game = Game(config, cards, players, random.Random(seed))
     game.initialise_players()
     for player in game.players:

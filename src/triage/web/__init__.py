@@ -19,3 +19,6 @@ DEFAULT_LIMITS_STORAGE = "memory://"
 #: 408 and closes the connection (``triage serve --header-timeout/--body-timeout``).
 DEFAULT_HEADER_TIMEOUT = 10.0
 DEFAULT_BODY_TIMEOUT = 20.0
+
+#: Spectators' records and WebSocket hellos (whole games, without a token) per client address.
+DEFAULT_WATCH_RATE = "60/minute"

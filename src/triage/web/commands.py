@@ -15,6 +15,7 @@ from triage.web import (
     DEFAULT_DB_URL,
     DEFAULT_HEADER_TIMEOUT,
     DEFAULT_LIMITS_STORAGE,
+    DEFAULT_WATCH_RATE,
 )
 
 if TYPE_CHECKING:
@@ -34,6 +35,10 @@ def serve(
     ),
     rate_act: str = typer.Option(
         DEFAULT_ACT_RATE, help="Actions one client address may take, e.g. 30/second."
+    ),
+    rate_watch: str = typer.Option(
+        DEFAULT_WATCH_RATE,
+        help="Spectators' records and WebSocket hellos one client address may fetch, e.g. 60/minute.",
     ),
     limits_storage: str = typer.Option(
         DEFAULT_LIMITS_STORAGE,
@@ -60,7 +65,7 @@ def serve(
     from triage.web.limits import MAX_WS_MESSAGE
     from triage.web.server import ServerConfig, run
 
-    rates = _rates(rate_create, rate_act, limits_storage)
+    rates = _rates(rate_create, rate_act, rate_watch, limits_storage)
     _check_database(db)
     if workers > 1 and not db.startswith("postgresql"):
         _refuse(
@@ -92,18 +97,19 @@ def serve(
             TRIAGE_WEB_RATE_CREATE=rate_create,
             TRIAGE_WEB_RATE_ACT=rate_act,
             TRIAGE_WEB_LIMITS_STORAGE=limits_storage,
+            TRIAGE_WEB_RATE_WATCH=rate_watch,
         )
         run(ServerConfig("triage.web.app:create_app_from_env", factory=True, **options))
     else:
         run(ServerConfig(create_app(db, rates), **options))
 
 
-def _rates(rate_create: str, rate_act: str, storage: str) -> RateLimits:
+def _rates(rate_create: str, rate_act: str, rate_watch: str, storage: str) -> RateLimits:
     """The rate limits of the options, their store checked now rather than inside the server."""
     from triage.web.limits import RateLimits
 
     try:
-        rates = RateLimits(create=rate_create, act=rate_act, storage=storage)
+        rates = RateLimits(create=rate_create, act=rate_act, watch=rate_watch, storage=storage)
         rates.check_storage()
     except ValueError as error:
         _refuse(str(error))

@@ -9,8 +9,10 @@ could otherwise hold the whole server. Everything here refuses early with the do
   UTF-8, not JSON, an integer of more than :data:`MAX_INT_DIGITS` digits, nesting deeper than
   :data:`MAX_JSON_DEPTH`) before any route parses it;
 - :func:`check_table_limits` bounds a new table's configuration and deck (422 ``limit_exceeded``);
-- :class:`RateLimits` counts table creations and actions per client (429 ``rate_limited`` with
-  ``Retry-After``), with the ``limits`` library's moving windows.
+- :func:`check_table_room` stops a table that holds :data:`MAX_TABLE_ACTIONS` actions (409
+  ``action_limit``) or a record of :data:`MAX_RECORD_BYTES` (409 ``record_limit``);
+- :class:`RateLimits` counts table creations, actions and spectators' records and hellos per
+  client (429 ``rate_limited`` with ``Retry-After``), with the ``limits`` library's moving windows.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from limits.strategies import MovingWindowRateLimiter
 from triage.engine import DataError, make_config
 from triage.engine.cards import CardSpec, parse_deck
 from triage.engine.config import Config
-from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE, DEFAULT_LIMITS_STORAGE
+from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE, DEFAULT_LIMITS_STORAGE, DEFAULT_WATCH_RATE
 from triage.web.errors import WebError
 
 Scope = MutableMapping[str, Any]
@@ -71,6 +73,17 @@ MAX_ITEM_LIMIT = 4
 
 #: The largest WebSocket frame the server reads (a client sends only a token or a spectate flag).
 MAX_WS_MESSAGE = 4096
+
+#: The second line behind the engine's bounded rounds (T7, T8): a table takes no more actions
+#: once it holds this many (a game at the table limits plays about 700 to 1,200)...
+MAX_TABLE_ACTIONS = 5000
+#: ... or once its all-seeing record (actions and events, as JSON) holds this many bytes; every
+#: record and log sent is smaller (a game at the table limits holds about 250 KB).
+MAX_RECORD_BYTES = 2 * 1024 * 1024
+#: The most bytes the tables held in memory may take, by each table's estimate
+#: (:meth:`~triage.web.live_table.LiveTable.memory_estimate`); the least recently used tables
+#: nobody watches are let go beyond it (the store keeps them).
+MAX_LIVE_BYTES = 512 * 1024 * 1024
 
 
 # ---------------------------------------------------------------------- request bodies
@@ -281,6 +294,26 @@ def check_table_limits(
     return game_config, cards
 
 
+def check_table_room(actions: int, record_bytes: int) -> None:
+    """Refuse to store more actions at a table that reached :data:`MAX_TABLE_ACTIONS` or
+    :data:`MAX_RECORD_BYTES` (409: the table can take no more; the transaction that reaches a
+    cap is stored whole, bot moves included)."""
+    if actions >= MAX_TABLE_ACTIONS:
+        raise WebError(
+            409,
+            "action_limit",
+            f"this table holds {actions} actions, the most this server stores for one table "
+            f"({MAX_TABLE_ACTIONS}; docs/web.md, Limits): it takes no more",
+        )
+    if record_bytes >= MAX_RECORD_BYTES:
+        raise WebError(
+            409,
+            "record_limit",
+            f"this table's record holds {record_bytes} bytes, the most this server stores for one "
+            f"table ({MAX_RECORD_BYTES}; docs/web.md, Limits): it takes no more actions",
+        )
+
+
 # ---------------------------------------------------------------------- request rates
 
 
@@ -324,6 +357,8 @@ class RateLimits:
 
     create: str = DEFAULT_CREATE_RATE
     act: str = DEFAULT_ACT_RATE
+    #: What a spectator (no token) may fetch of whole games: records and WebSocket hellos.
+    watch: str = DEFAULT_WATCH_RATE
     storage: str = DEFAULT_LIMITS_STORAGE
     _limiter: MovingWindowRateLimiter = field(init=False, repr=False)
     _local: MovingWindowRateLimiter = field(init=False, repr=False)
@@ -335,7 +370,7 @@ class RateLimits:
         shared = self.storage.split("://", 1)[0] != "memory"
         self._limiter = MovingWindowRateLimiter(rate_storage(self.storage)) if shared else self._local
         self._items = {}
-        for kind, text in (("create", self.create), ("act", self.act)):
+        for kind, text in (("create", self.create), ("act", self.act), ("watch", self.watch)):
             try:
                 self._items[kind] = parse_many(text)
             except ValueError:
@@ -375,7 +410,7 @@ class RateLimited(WebError):
     """429 with the seconds to wait (sent as ``Retry-After``)."""
 
     def __init__(self, kind: str, rate: str, retry_after: int) -> None:
-        what = "tables created" if kind == "create" else "actions"
+        what = {"create": "tables created", "act": "actions", "watch": "records and hellos watched"}[kind]
         super().__init__(
             429, "rate_limited", f"too many {what} from this client (limit {rate}); retry in {retry_after} s"
         )

@@ -11,7 +11,8 @@ end; reconnecting gives it a fresh ``hello``. Close codes (docs/web.md lists the
 - 1009: a frame larger than :data:`~triage.web.limits.MAX_WS_MESSAGE` bytes;
 - 1013: the client fell :data:`QUEUE_LIMIT` messages behind (or the server asks it to reconnect);
 - 4000 + HTTP status: a refusal sent first as ``{"type": "error", "code", "message"}`` (4401 no
-  token, 4403 wrong token, 4404 unknown table, 4408 no first message in time).
+  token, 4403 wrong token, 4404 unknown table, 4408 no first message in time, 4429 a spectator
+  over its rate).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from triage.web.errors import WebError
-from triage.web.limits import MAX_WS_MESSAGE, BodyProblem, check_json
+from triage.web.limits import MAX_WS_MESSAGE, BodyProblem, RateLimits, check_json
 from triage.web.live_table import LiveTable, Subscriber
 from triage.web.payloads import hello
 from triage.web.seats import seat_for_token
@@ -108,20 +109,30 @@ async def close(websocket: WebSocket, code: int, reason: str) -> None:
 
 
 async def serve_socket(
-    websocket: WebSocket, service: TableService, table_id: str, first_seconds: float = FIRST_MESSAGE_SECONDS
+    websocket: WebSocket,
+    service: TableService,
+    table_id: str,
+    first_seconds: float = FIRST_MESSAGE_SECONDS,
+    rates: RateLimits | None = None,
 ) -> None:
-    """One client's socket, from its first message to its close."""
+    """One client's socket, from its first message to its close. A spectator's hello (the
+    whole game's log, without a token) counts against the ``watch`` rate of ``rates``."""
     await websocket.accept()
     loop = asyncio.get_running_loop()
+    client = websocket.client.host if websocket.client else "unknown"
 
     def subscribe(table: LiveTable, first: dict[str, Any]) -> tuple[LiveTable, Subscriber]:
-        # Under the table's lock: the hello and the updates after it come in order, none missed.
-        subscriber = table.subscribe(seat_of(table, first), loop)
+        # Under the table's lock, on the table in memory now (it may have left memory while the
+        # first message was awaited): the hello and the updates after it come in order.
+        seat = seat_of(table, first)
+        if seat is None and rates is not None:
+            rates.hit("watch", client)
+        subscriber = table.subscribe(seat, loop)
         subscriber.deliver(hello(table, subscriber.seat))
         return table, subscriber
 
     try:
-        await service.load(table_id)
+        await service.load(table_id)  # an unknown table is refused before the first message
         first = await first_message(websocket, first_seconds)
         table, subscriber = await service.on_table(table_id, lambda live: subscribe(live, first))
     except WebError as error:

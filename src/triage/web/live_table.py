@@ -8,12 +8,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from triage.engine import Game
+from triage.web.journal import Journal
 from triage.web.storage import SeatInfo
 
 Event = dict[str, Any]
 
 #: The most messages waiting for one WebSocket client; beyond it the client is too slow.
 QUEUE_LIMIT = 64
+#: A table's memory, estimated (docs/web.md, Limits): a dealt game with its caches, plus this
+#: many bytes of Python objects (the game's history and the all-seeing events) per byte of the
+#: all-seeing record's JSON (measured: about 5), plus the viewers' encoded logs twice over
+#: (their text and each string's overhead).
+TABLE_BASE_BYTES = 64 * 1024
+BYTES_PER_RECORD_BYTE = 6
+BYTES_PER_LOG_BYTE = 2
 
 
 @dataclass
@@ -83,10 +91,28 @@ class LiveTable:
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
     #: Held only while the subscriber list is replaced (never while waiting for anything).
     subscribers_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    #: The record and the viewers' logs as JSON text, built as actions are committed.
+    journal: Journal = field(default_factory=Journal)
+    #: The memory estimate the table cache last counted for this table.
+    counted_bytes: int = 0
 
     @property
     def actions(self) -> int:
         return len(self.game.history)
+
+    def follow(self) -> Journal:
+        """The journal, caught up with what the table committed (or took in) since it last was."""
+        self.journal.follow(self.game, self.events)
+        return self.journal
+
+    def memory_estimate(self) -> int:
+        """Bytes this table holds in memory, estimated from its journal (docs/web.md, Limits)."""
+        journal = self.follow()
+        return (
+            TABLE_BASE_BYTES
+            + BYTES_PER_RECORD_BYTE * journal.record_bytes
+            + BYTES_PER_LOG_BYTE * journal.log_bytes
+        )
 
     def bots_to_move(self, game: Game | None = None) -> bool:
         game = game or self.game

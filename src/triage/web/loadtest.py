@@ -62,6 +62,7 @@ def start_server(
     rate_act: str = UNLIMITED,
     workers: int = 1,
     statements_file: Path | None = None,
+    rate_watch: str = UNLIMITED,
 ) -> subprocess.Popen[bytes]:
     """``triage serve`` on 127.0.0.1:``port``, once it answers; with ``statements_file`` its
     processes count their database statements into it (when they stop)."""
@@ -80,6 +81,8 @@ def start_server(
         rate_create,
         "--rate-act",
         rate_act,
+        "--rate-watch",
+        rate_watch,
     ]
     if workers != 1:
         command += ["--workers", str(workers)]

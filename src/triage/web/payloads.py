@@ -1,6 +1,8 @@
 """What each one sees: every game document a client receives is built here.
 
-Only the engine's filters are used (``view``, ``events_for``, ``record_for``, ``public_event``):
+Only the engine's filters are used (``view``, ``events_for``, ``public_event``, and
+``event_for`` through the table's :mod:`~triage.web.journal`, which encodes what ``record_for``
+would give, event by event, once):
 a seat never gets what it cannot know, and a spectator (seat None) gets only what every player
 knows.
 """
@@ -13,7 +15,6 @@ from typing import Any
 from triage.engine import Game, events_for, public_event, spectator_view, view
 from triage.engine.choices import action_choices
 from triage.engine.forecast import forecast
-from triage.engine.records import make_record, record_for
 from triage.web.live_table import Event, LiveTable, Subscriber, facts
 from triage.web.storage import seat_facts
 
@@ -47,21 +48,11 @@ def legal_answer(table: LiveTable, seat: int) -> dict[str, Any]:
     }
 
 
-def table_record(table: LiveTable, seat: int | None) -> dict[str, Any]:
-    """The record; until the game is over, filtered for the seat (or for spectators)."""
-    record = make_record(table.game)
-    if table.game.is_over():
-        return record
-    if seat is not None:
-        return record_for(record, seat)
-    return {
-        "format": record["format"],
-        "players": record["players"],
-        "config": record["config"],
-        "viewer": None,
-        "actions": record["actions"],
-        "events": public_events(table.events),
-    }
+def table_record(table: LiveTable, seat: int | None) -> str:
+    """The record as JSON text; until the game is over, filtered for the seat (or for
+    spectators). Built from the table's journal: nothing is replayed, and only what was
+    committed since the last request is encoded."""
+    return table.follow().record_text(table.game, seat)
 
 
 def summary(table: LiveTable) -> dict[str, Any]:
@@ -96,9 +87,11 @@ def message_for(
     return message
 
 
-def hello(table: LiveTable, seat: int | None) -> dict[str, Any]:
-    """The first message of a (re)connected client: its current view and its log so far."""
-    return message_for(table, seat, "hello", log=events_seen(table.events, seat))
+def hello(table: LiveTable, seat: int | None) -> str:
+    """The first message of a (re)connected client as JSON text: its current view and its log
+    so far (from the table's journal, where each event is encoded once per viewer)."""
+    log = table.follow().log(seat)
+    return f'{json.dumps(message_for(table, seat, "hello"))[:-1]}, "log": [{",".join(log)}]}}'
 
 
 def update_messages(

@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any, TypeVar, cast
 
 from fastapi import Body, FastAPI, Header, Request, WebSocket
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from triage.bots import PLAYER_LEVELS
 from triage.web import payloads
@@ -188,11 +188,14 @@ def add_watch_routes(app: FastAPI) -> None:
         responses=errors(401, 403, 404, 503),
         summary="The game record: filtered for the seat (or for spectators, without a token) until the game is over",
     )
-    async def record(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        def record_of(live: LiveTable) -> dict[str, Any]:
+    async def record(table_id: str, http: Request, authorization: str | None = AUTH_HEADER) -> Response:
+        if not authorization:  # a spectator's whole game: rate-limited per address
+            count_request(app, "watch", http)
+
+        def record_of(live: LiveTable) -> str:
             return payloads.table_record(live, seat_for(live, authorization) if authorization else None)
 
-        return JSONResponse(await on_table(app, table_id, record_of))
+        return Response(await on_table(app, table_id, record_of), media_type="application/json")
 
     @app.get(
         "/api/tables/{table_id}/public",
@@ -209,4 +212,6 @@ def add_watch_routes(app: FastAPI) -> None:
         """First message from the client: ``{"token": TOKEN}`` for a seat or ``{"spectate": true}``.
         The server answers ``hello`` (view, choices, log so far), then one ``update`` per
         stored action with the seat's own filtered events and new view (see triage.web.live)."""
-        await serve_socket(websocket, service_of(app), table_id, app.state.first_message_seconds)
+        await serve_socket(
+            websocket, service_of(app), table_id, app.state.first_message_seconds, app.state.rates
+        )

@@ -35,7 +35,8 @@ from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.records import replay_steps
 from triage.web.errors import WebError, stale, storage_refusal, storage_refused, unknown_table
-from triage.web.limits import check_table_limits
+from triage.web.journal import Journal
+from triage.web.limits import MAX_LIVE_BYTES, check_table_limits, check_table_room
 from triage.web.live_table import Event, LiveTable, Step, facts
 from triage.web.payloads import hello, update_messages
 from triage.web.seats import (
@@ -90,6 +91,7 @@ class TableService:
         bot_budget: float = BOT_BUDGET,
         threads: int = STORE_THREADS,
         processes: int | None = None,
+        max_live_bytes: int = MAX_LIVE_BYTES,
     ) -> None:
         """``threads`` do the store and game work of requests and bots; ``processes`` think for
         searching bots (None: one per core; 0: none, they think in the threads)."""
@@ -99,6 +101,10 @@ class TableService:
         #: Guards :attr:`live` (a table's own state is guarded by its lock).
         self.live_lock = threading.Lock()
         self.max_live = max_live
+        #: The most bytes the tables in memory may hold, by their estimates (docs/web.md, Limits).
+        self.max_live_bytes = max_live_bytes
+        #: The sum of the estimates counted for the tables in memory.
+        self.live_bytes = 0
         self.threads = ThreadPoolExecutor(threads, thread_name_prefix="triage-store")
         self.turns = Turns(self, bot_budget, processes)
 
@@ -133,16 +139,36 @@ class TableService:
     def _keep(self, table: LiveTable) -> LiveTable:
         """Hold ``table`` in memory (unless another thread remembered the same table first: that
         one is returned, one object per table), letting go of the least recently used tables
-        that nobody watches beyond ``max_live`` (replayed from the store when asked for again)."""
+        that nobody watches beyond ``max_live`` tables or ``max_live_bytes`` (they are replayed
+        from the store when asked for again)."""
         with self.live_lock:
-            table = self.live.setdefault(table.id, table)
+            kept = self.live.setdefault(table.id, table)
             self.live.move_to_end(table.id)
-            for table_id in list(self.live):
-                if len(self.live) <= self.max_live:
-                    break
-                if not self.live[table_id].subscribers:
-                    del self.live[table_id]
-        return table
+            if kept is table:
+                table.counted_bytes = 0
+                self._count(table)
+        return kept
+
+    def _recount(self, table: LiveTable) -> None:
+        """Count ``table``'s estimate anew (after a commit), then trim the cache to its bounds."""
+        with self.live_lock:
+            if self.live.get(table.id) is table:
+                self._count(table)
+
+    def _count(self, table: LiveTable) -> None:
+        """:meth:`_recount` under the cache's lock."""
+        estimate = table.memory_estimate()
+        self.live_bytes += estimate - table.counted_bytes
+        table.counted_bytes = estimate
+        if len(self.live) <= self.max_live and self.live_bytes <= self.max_live_bytes:
+            return  # the usual case, once per commit: no walk over the cache
+        for table_id in list(self.live):
+            if len(self.live) <= self.max_live and self.live_bytes <= self.max_live_bytes:
+                break
+            other = self.live[table_id]
+            if other is not table and not other.subscribers:
+                del self.live[table_id]
+                self.live_bytes -= other.counted_bytes
 
     def create(
         self,
@@ -183,10 +209,14 @@ class TableService:
             raise unknown_table(table_id)
         return stored
 
-    def _remember(self, stored: StoredTable, game: Game, events: list[Event]) -> LiveTable:
+    def _remember(
+        self, stored: StoredTable, game: Game, events: list[Event], journal: Journal | None = None
+    ) -> LiveTable:
         table = LiveTable(
             stored.id, game, stored.seats, stored.seed_chosen, events, stored.public, stored.seats_version
         )
+        if journal is not None:
+            table.journal = journal
         return self._keep(table)
 
     def _find(self, table_id: str) -> LiveTable:
@@ -348,6 +378,7 @@ class TableService:
         answer: dict[str, Any] | None,
     ) -> dict[str, Any] | None:
         start = steps[0].number
+        check_table_room(table.actions, table.follow().record_bytes)
         try:
             self.store.add_actions(
                 table.id, start, [step.entry for step in steps], facts(game), request, answer
@@ -365,6 +396,8 @@ class TableService:
         for step in steps:
             table.events.extend(step.events)
             step.deliver()
+        if self.live.get(table.id) is table:
+            self._recount(table)
         return None
 
     def _after_storage_error(

@@ -97,6 +97,10 @@ def _runs(loop: asyncio.AbstractEventLoop) -> bool:
         return False
 
 
+#: The refusals of a table that takes no more actions (docs/web.md, Limits).
+TABLE_FULL: frozenset[str] = frozenset({"action_limit", "record_limit"})
+
+
 class Turns:
     """The actions of a service's tables: the seats' (one request each) and the bots'.
 
@@ -315,6 +319,10 @@ class Turns:
         try:
             await self._play_batch(table)
         except WebError as error:
+            if error.code in TABLE_FULL:  # the table takes no more actions: its bots stop for good
+                log.warning("table %s: bots stop (%s)", table.id, error.message)
+                table.bots_scheduled = False
+                return
             if error.code != "stale_action":  # stale: another process moved first; go on from there
                 log.warning(
                     "table %s: bots wait (%s); again in %.0f s", table.id, error.message, RETRY_SECONDS
