@@ -181,3 +181,11 @@ def test_a_405_names_every_allowed_method(client: TestClient, method: str, path:
     response = client.request(method, path)
     assert response.status_code == 405 and response.json()["code"] == "method_not_allowed"
     assert response.headers["allow"] == allow
+
+
+def test_the_config_schema_names_every_configuration_key() -> None:
+    """A key the engine's configuration gains must be one the API can set (its schema is closed)."""
+    from triage.engine.config import default_values
+    from triage.web.schemas import ConfigOverrides
+
+    assert set(ConfigOverrides.model_fields) == set(default_values())

@@ -106,6 +106,7 @@ class ConfigOverrides(Closed):
     return_to: Place | ReturnPlaces | Omitted = OMITTED
     helicopter_draws: Literal["wait", "reopen"] | Omitted = OMITTED
     terminal_upkeep: Literal["death", "reward"] | Omitted = OMITTED
+    final_round_order: Literal["rotate", "trailing_last"] | Omitted = OMITTED
     quality_floor: int | None = Field(None, description="V4: the lowest QoC (null: no floor).")
     income: IncomeOverride | Omitted = OMITTED
     start: HoldingsOverride | Omitted = OMITTED
