@@ -16,7 +16,7 @@ class Flow(Arrival, Treatment, Cleanup):
     def _start_round(self, number: int, events: list[Event]) -> None:
         """R1, R2: a new round starts with Income, then Arrival."""
         self.round = number
-        self.first_player = self._first_player(number)
+        self.first_player = self.round_first_player(number)
         events.append({"type": "round_started", "round": number, "first_player": self.first_player})
         income_d = self.config.income_diagnostics
         income_h = self.config.income_healing
@@ -36,7 +36,7 @@ class Flow(Arrival, Treatment, Cleanup):
         self.reopened.clear()
         self.queue = [[seat, self.config.arrivals] for seat in order]
 
-    def _first_player(self, number: int) -> int:
+    def round_first_player(self, number: int) -> int:
         """R1: the first player moves one seat each round. With ``final_round_order =
         "trailing_last"`` the last round starts after the trailing player (lowest score, then
         fewest treated, then fewest Credits, as R4 ranks; among equals the one the rotation puts

@@ -235,7 +235,7 @@ def _start(game: Game, start: Any, source: str, events: list[Event]) -> None:
     if phase not in START_PHASES:
         raise DataError(f"{source}: start.phase must be one of {', '.join(START_PHASES)}, got {phase!r}")
     game.round = number
-    game.first_player = game._first_player(number)  # R1, after the players are set up
+    game.first_player = game.round_first_player(number)  # R1, after the players are set up
     order = game.order()
     turn = start.get("turn", order[0])
     if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < game.num_players:
