@@ -189,3 +189,14 @@ def test_the_config_schema_names_every_configuration_key() -> None:
     from triage.web.schemas import ConfigOverrides
 
     assert set(ConfigOverrides.model_fields) == set(default_values())
+
+
+def test_the_config_schema_s_tables_name_every_holding_item_and_income() -> None:
+    """The start holdings (R3), market items (T8) and income (R2) of the closed schema follow the
+    engine's lists, so none can be refused by the API while the engine accepts it."""
+    from triage.engine.config import MARKET_ITEMS, START_FIELDS, default_values
+    from triage.web.schemas import HoldingsOverride, IncomeOverride, MarketOverride
+
+    assert list(HoldingsOverride.model_fields) == list(START_FIELDS)
+    assert list(MarketOverride.model_fields) == list(MARKET_ITEMS)
+    assert set(IncomeOverride.model_fields) == set(default_values()["income"])

@@ -115,7 +115,7 @@ class ExpertBot:
         fallback = self._greedy.choose(view, legal, rng)
         if fallback not in candidates:
             candidates.append(fallback)
-        if len(candidates) == 1 or _order_only(legal):
+        if len(candidates) == 1 or order_only(legal):
             return fallback
         budget = self.budget
         if self.scaled and budget.playouts is not None:
@@ -175,7 +175,7 @@ def candidate_actions(legal: list[Action]) -> list[Action]:
     return chosen
 
 
-def _order_only(legal: list[Action]) -> bool:
+def order_only(legal: list[Action]) -> bool:
     """Whether the choice is only an order that changes nothing of substance: every pending
     patient fits a free space (all are admitted, whichever first, A4), or every one is
     rejected (A5)."""

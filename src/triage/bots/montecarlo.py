@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from triage.bots.base import Action
-from triage.bots.expert import _order_only, candidate_actions
+from triage.bots.expert import order_only, candidate_actions
 from triage.bots.greedy import GreedyBot
 from triage.bots.policy import Policy, greedy_policy, play_out
 from triage.engine.determinize import determinize
@@ -63,7 +63,7 @@ class MonteCarloBot:
         candidates = candidate_actions(legal)
         if fallback not in candidates:
             candidates.insert(0, fallback)
-        if len(candidates) == 1 or _order_only(legal):
+        if len(candidates) == 1 or order_only(legal):
             return fallback
         deadline = math.inf if self.time_limit is None else time.thread_time() + self.time_limit
         seed = rng.getrandbits(64)

@@ -59,6 +59,18 @@ async def on_table(app: FastAPI, table_id: str, work: Callable[[LiveTable], Resu
     return await service_of(app).on_table(table_id, work)
 
 
+async def seat_answer(
+    app: FastAPI,
+    table_id: str,
+    authorization: str | None,
+    build: Callable[[LiveTable, int], dict[str, Any]],
+) -> JSONResponse:
+    """What ``build`` answers for the token's seat, worked out on the table (:func:`on_table`)."""
+    return JSONResponse(
+        await on_table(app, table_id, lambda live: build(live, seat_for(live, authorization)))
+    )
+
+
 def count_request(app: FastAPI, kind: str, request: Request) -> None:
     """Hold the client to its rate of ``kind`` requests; the client a rate limit counts is its
     address (uvicorn takes it from trusted proxies)."""
@@ -143,10 +155,7 @@ def add_seat_routes(app: FastAPI) -> None:
         summary="The seat's view (scenario-format.md section 5)",
     )
     async def seat_view(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        answer = await on_table(
-            app, table_id, lambda live: payloads.view_answer(live, seat_for(live, authorization))
-        )
-        return JSONResponse(answer)
+        return await seat_answer(app, table_id, authorization, payloads.view_answer)
 
     @app.get(
         "/api/tables/{table_id}/legal",
@@ -154,10 +163,7 @@ def add_seat_routes(app: FastAPI) -> None:
         summary="The seat's legal actions, one choice per action and target (empty if not its decision)",
     )
     async def seat_legal(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        answer = await on_table(
-            app, table_id, lambda live: payloads.legal_answer(live, seat_for(live, authorization))
-        )
-        return JSONResponse(answer)
+        return await seat_answer(app, table_id, authorization, payloads.legal_answer)
 
     @app.post(
         "/api/tables/{table_id}/actions",
