@@ -254,9 +254,9 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
 
 
 def fill(disk: Path) -> Path:
-    """Take every free byte of ``disk``."""
+    """Take every free byte of ``disk`` (again, if some was freed since)."""
     filler = disk / "filler"
-    descriptor = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    descriptor = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     try:
         for size in (65536, 4096, 512, 1):
             try:
@@ -272,15 +272,19 @@ def fill(disk: Path) -> Path:
 def test_a_full_disk_keeps_memory_database_and_answers_in_step(small_disk: Path) -> None:
     url = f"sqlite:///{small_disk / 'tables.db'}"
     with TestClient(create_app(url)) as client:
-        created = create(client, players=3, bots=[None, "random", None], creator_seats=[0], public=True)
-        table_id, token, invite = created["table_id"], tokens_of(created)[0], created["invites"][0]["code"]
+        created = create(client, players=3, bots=[None, None, None], creator_seats=[0, 1], public=True)
+        table_id, tokens, invite = created["table_id"], tokens_of(created), created["invites"][0]["code"]
         live = service_of(client).get(table_id)
-        filler = fill(small_disk)
-        refused = None
+        refused, token = None, ""
         for _ in range(300):
-            if live.game.turn != 0:
+            # Taken again before every write: SQLite may free space of its own (a WAL file
+            # removed when its last connection closes), which would let a write through.
+            filler = fill(small_disk)
+            seat = live.game.turn
+            if seat not in tokens:
                 break
-            body = {"action": live.game.legal_actions(0)[0], "expected": live.actions}
+            token = tokens[seat]
+            body = {"action": live.game.legal_actions(seat)[0], "expected": live.actions}
             response = client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=body)
             if response.status_code == 503:
                 refused = body
