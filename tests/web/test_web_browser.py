@@ -563,8 +563,9 @@ def test_an_invitation_link_is_shown_to_copy_and_gives_its_seat(
     page.evaluate(f"localStorage.removeItem('triage.seat.{table_id}')")
     page.goto(server.url + "/")
     page.goto(link)
+    page.click("#invited-take")  # the invitation page: a name (left empty) and the seat
     page.wait_for_selector("#me .player-title")
-    assert "player 1" in page.locator("#me .player-title").inner_text()
+    assert "Player 1" in page.locator("#me .player-title").inner_text()
     assert page.evaluate(f"JSON.parse(localStorage.getItem('triage.seat.{table_id}')).seat") == 1
 
 
