@@ -214,6 +214,8 @@ def test_a_rematch_offers_the_same_seats_to_the_same_people(client: TestClient) 
     assert early.status_code == 409 and early.json()["code"] == "not_over"
     assert client.post(f"/api/tables/{table_id}/rematch").json()["code"] == "unauthorized"
     play_out(client, table_id, tokens)
+    final = client.get(f"/api/tables/{table_id}/final").json()
+    assert [player["name"] for player in final["players"]] == ["Ann", "Bo", None]
     url = f"/api/tables/{table_id}/ws"
     with client.websocket_connect(url) as guest_socket:
         guest_socket.send_json({"token": guest["token"]})

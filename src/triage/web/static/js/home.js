@@ -187,7 +187,8 @@ function tableItem(table) {
   open.addEventListener("click", async () => {
     if (!mine && canJoin) {
       try {
-        const seat = await api("POST", `/api/tables/${table.table_id}/join`, {});
+        const name = typedName("#player-name");
+        const seat = await api("POST", `/api/tables/${table.table_id}/join`, name ? { name } : {});
         saveSeat(table.table_id, seat.seat, seat.token);
       } catch (e) { setStatus(refusal(e).message, true); return; }
     }
