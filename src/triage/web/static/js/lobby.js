@@ -6,6 +6,7 @@ import { api, refusal, setStatus } from "./api.js";
 import { $, button, el } from "./dom.js";
 import { botOption, defaultBot, orderedBots } from "./home.js";
 import { savedSeat, saveSeat, state } from "./state.js";
+import { openTable } from "./table.js";
 
 /** Where this browser keeps the player's name between tables. */
 const NAME_KEY = "triage.name";
@@ -92,6 +93,30 @@ export function drawLobby() {
   box.appendChild(list);
   if (state.seat !== null && state.summary && state.summary.host === state.seat) drawHostChoice(box);
   else box.appendChild(el("p", "hint", "The host may also fill the free seats with bots and start at once."));
+  if (lobbyCheck === null) lobbyCheck = window.setTimeout(checkLobby, LOBBY_CHECK_MS);
+}
+
+/** Milliseconds between two looks at the table's seats while it waits. */
+const LOBBY_CHECK_MS = 5000;
+/** @type {number | null} */
+let lobbyCheck = null;
+
+/**
+ * While the table waits, look at its seats now and then: a seat taken through another server
+ * process sends this socket no message. Once the game starts, the table is opened afresh (its
+ * choices come with the new hello).
+ */
+async function checkLobby() {
+  lobbyCheck = null;
+  const tableId = state.tableId;
+  if (!tableId || !isWaiting()) return;
+  try {
+    const facts = await api("GET", `/api/tables/${tableId}`);
+    if (state.tableId !== tableId) return;
+    if (!facts.waiting) { openTable(tableId); return; }
+    takeLobby(facts);
+  } catch (e) { /* the socket's own reconnection says when the server is away */ }
+  drawLobby();
 }
 
 /**
