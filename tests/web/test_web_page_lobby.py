@@ -147,3 +147,30 @@ def test_a_used_or_wrong_invitation_says_so_and_offers_to_watch(
     page.wait_for_selector("#invited-problem:not([hidden])")
     assert "not one of this table" in page.locator("#invited-problem").inner_text()
     assert page.locator("#invited-watch").is_visible()
+
+
+def test_the_host_starts_with_bots_from_the_waiting_room(server: ServerProcess, page: sync_api.Page) -> None:
+    page.set_viewport_size(WIDTHS["phone"])
+    page.goto(server.url + "/")
+    page.fill("#player-name", "Ann")
+    page.select_option("#players", "3")
+    page.select_option("#seat-choices select[data-seat='1']", "human")
+    page.select_option("#seat-choices select[data-seat='2']", "human")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_selector("#lobby:not([hidden])")
+    assert "1 seat" not in page.locator("#lobby p").first.inner_text()  # two seats are free
+    assert "Seat 0: You (Ann), host - here" in page.locator("#lobby").inner_text()
+    assert page.locator("#lobby-bot").input_value() == "expert-novice"  # the gentlest level first
+    page.select_option("#lobby-bot", "random")
+    page.click("[data-key='start-bots']")
+    page.wait_for_selector("#lobby", state="hidden")
+    page.wait_for_selector("#invites", state="hidden")
+    table_id = page.evaluate("location.hash").split("/")[-1]
+    facts = call(server, "GET", f"/api/tables/{table_id}")
+    assert [seat["bot"] for seat in facts["seats"]] == [None, "random", "random"] and not facts["waiting"]
+    assert facts["seats"][0]["name"] == "Ann"
+    assert page.locator("#bar .turn").inner_text() in (
+        "Your turn",
+        "Player 1 (random) to play",
+        "Player 2 (random) to play",
+    )
