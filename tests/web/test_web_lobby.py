@@ -75,6 +75,7 @@ def test_the_host_fills_the_free_seats_with_a_bot_level(client: TestClient) -> N
     url = f"/api/tables/{table_id}/bots"
     unknown = client.post(url, headers=auth(token), json={"bot": "nobody"})
     assert unknown.status_code == 422 and unknown.json()["code"] == "unknown_bot"
+    assert summary(client, table_id)["waiting"] is True  # refused: nothing changed
     assert client.post(url, json={"bot": "random"}).json()["code"] == "unauthorized"
     other_id, _, other_invite = two_humans(client)
     _, other_guest = join(client, other_id, invite=other_invite, name="Bo")
@@ -155,6 +156,9 @@ def test_the_lobby_message_tells_every_client_who_sits_where(client: TestClient)
         assert hello["waiting"] is True and hello["choices"] == [] and hello["host"] == 0
         assert [seat["name"] for seat in hello["seats"]] == ["Ann", None, None]
         assert watching["waiting"] is True
+        public = ("seats", "waiting", "host", "rematch")  # the same for every seat and spectator
+        assert {key: hello[key] for key in public} == {key: watching[key] for key in public}
+        assert set(hello["seats"][0]) == {"seat", "bot", "human", "taken", "name"}  # no token, no code
         join(client, table_id, invite=invite, name="Bo")
         started = host.receive_json()
         assert started["type"] == "hello" and started["waiting"] is False
