@@ -4,6 +4,7 @@ import { drawBar } from "./bar.js";
 import { drawDeck, drawMarket, drawMe, drawOthers } from "./board.js";
 import { choicesOn } from "./choices.js";
 import { $, button, el } from "./dom.js";
+import { drawLobby } from "./lobby.js";
 import { drawLog } from "./log.js";
 import { drawOver } from "./over.js";
 import { drawPanel, firstPanelKey } from "./panel.js";
@@ -68,6 +69,7 @@ export function draw() {
   if (!state.firstDrawn && !state.focusKey) state.focusKey = "first";
   drawBar();
   drawOver();
+  drawLobby();
   drawMe();
   drawPanel();
   drawInvites();
