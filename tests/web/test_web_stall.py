@@ -90,3 +90,10 @@ def test_connections_dropped_by_the_database_are_replaced_before_use() -> None:
     assert service.store.version(table.id) == (0, 0)
     killer.close()
     service.close()
+
+
+def test_only_a_database_server_pings_its_connections_before_use() -> None:
+    """A SQLite file cannot drop a connection: no ping per checkout there (a statement per
+    request); PostgreSQL keeps the check that replaces connections a restart ended."""
+    assert storage.engine_options("sqlite:///tables.db")["pool_pre_ping"] is False
+    assert storage.engine_options("postgresql+psycopg://db.example/triage")["pool_pre_ping"] is True
