@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections import Counter
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from types import TracebackType
@@ -306,6 +308,9 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.notifies = self.engine.dialect.name == "postgresql"
+        #: SQLite takes one writer at a time; this process's writers queue here instead (see
+        #: :meth:`_writing`).
+        self._writer = threading.Lock() if self.engine.dialect.name == "sqlite" else None
         self.shared = self.notifies if shared is None else shared
         #: Single-statement reads and writes need no transaction: one round trip each.
         self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -328,6 +333,23 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write transaction of this process at a time on SQLite, which takes one writer
+        at a time anyway: a writer that finds the file locked sleeps in SQLite's busy handler
+        (1, 2, 5, 10 ms and more) and tries again, while a writer waiting here starts the moment
+        the previous one commits. The wait is bounded like a statement (:class:`StorageError`
+        after :data:`STATEMENT_SECONDS`). A database server orders its writers itself."""
+        if self._writer is None:
+            yield
+            return
+        if not self._writer.acquire(timeout=STATEMENT_SECONDS):
+            raise StorageError(f"database busy: no write finished within {STATEMENT_SECONDS} s")
+        try:
+            yield
+        finally:
+            self._writer.release()
 
     # ------------------------------------------------------------------ writing
 
@@ -354,7 +376,7 @@ class Store:
             "facts": facts,
         }
         seat_rows = [{"table_id": table_id, **asdict(info)} for info in seats]
-        with _Transaction(self.engine) as connection:
+        with self._writing(), _Transaction(self.engine) as connection:
             connection.execute(TABLES.insert(), row)
             connection.execute(SEATS.insert(), seat_rows)
 
@@ -386,7 +408,7 @@ class Store:
         if self.notifies:
             self._add_actions_postgresql(table_id, start, count, entries, rows, facts)
             return
-        with _Transaction(self.engine) as connection:
+        with self._writing(), _Transaction(self.engine) as connection:
             moved = connection.execute(
                 update(TABLES)
                 .where(TABLES.c.id == table_id, TABLES.c.actions == start)
@@ -425,7 +447,7 @@ class Store:
         conditions = [SEATS.c.table_id == table_id, SEATS.c.seat == seat, SEATS.c.claimed.is_(False)]
         if invite_hash is not None:
             conditions.append(SEATS.c.invite_hash == invite_hash)
-        with _Transaction(self.engine) as connection:
+        with self._writing(), _Transaction(self.engine) as connection:
             taken = connection.execute(
                 update(SEATS).where(*conditions).values(token_hash=token_hash, claimed=True)
             )
