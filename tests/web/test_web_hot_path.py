@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from fastapi.responses import JSONResponse
 
-from triage.web import payloads, storage
+from triage.web import payloads, storage, tables
 from triage.web.errors import WebError
 from triage.web.live_table import LiveTable
 from triage.web.routes import GameJSON
@@ -124,4 +124,13 @@ def test_game_documents_encode_to_the_same_text_as_the_standard_json_response(se
         service.turns.act(table, seat, rng.choice(table.game.legal_actions()))
     spectators = payloads.view_payload(table.game, None)
     assert GameJSON(spectators).body == JSONResponse(spectators).body
+    service.close()
+
+
+def test_a_sqlite_file_keeps_a_connection_per_thread_of_the_service(service: TableService) -> None:
+    """The pool holds as many connections as the service has threads (SQLite's default, 5,
+    made the other threads open and close a connection, pragmas and all, per request)."""
+    assert service.store.engine.pool.size() == storage.POOL_SIZE == tables.STORE_THREADS  # type: ignore[attr-defined]
+    assert storage.sqlite_file("sqlite:///tables.db")
+    assert not storage.sqlite_file("sqlite://") and not storage.sqlite_file("sqlite:///:memory:")
     service.close()

@@ -47,6 +47,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     event,
     inspect,
@@ -166,6 +167,18 @@ PG_ADD_ACTIONS = text(
 )
 
 
+#: The hot path's statements, built once (a statement built per call costs its construction and
+#: its cache key, about as much as SQLite's own work): the conditional update of a table's count
+#: (SQLite), the insert of its actions and the version read (a read on a shared store).
+ADVANCE_TABLE = (
+    update(TABLES)
+    .where(TABLES.c.id == bindparam("at_table"), TABLES.c.actions == bindparam("at_start"))
+    .values(actions=bindparam("new_count"), facts=bindparam("new_facts", type_=TABLES.c.facts.type))
+)
+INSERT_ACTIONS = ACTIONS.insert()
+READ_VERSION = select(TABLES.c.actions, TABLES.c.seats_version).where(TABLES.c.id == bindparam("at_table"))
+
+
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -267,6 +280,17 @@ POOL_SIZE = 8
 POOL_OVERFLOW = 4
 
 
+def sqlite_file(url: str) -> bool:
+    """Whether ``url`` is a SQLite file (pooled like a server's connections), not memory."""
+    parsed = make_url(url)
+    database = parsed.database or ""
+    return (
+        parsed.get_backend_name() == "sqlite"
+        and database not in ("", ":memory:")
+        and parsed.query.get("mode") != "memory"
+    )
+
+
 def engine_options(url: str) -> dict[str, Any]:
     """Timeouts on every connection, and (a database server) a liveness check of a pooled
     connection before it is used (``pool_pre_ping``), so that connections dropped by a database
@@ -302,7 +326,9 @@ class Store:
     ) -> None:
         self.url = url
         options = engine_options(url)
-        if not url.startswith("sqlite"):
+        if not url.startswith("sqlite") or sqlite_file(url):
+            # SQLite's default pool keeps 5 connections: the service's 8 threads would open and
+            # close extra ones (with their pragmas) under load.
             options.update(pool_size=pool_size, max_overflow=POOL_OVERFLOW)
         self.engine: Engine = create_engine(url, **options)
         if self.engine.dialect.name == "sqlite":
@@ -410,13 +436,12 @@ class Store:
             return
         with self._writing(), _Transaction(self.engine) as connection:
             moved = connection.execute(
-                update(TABLES)
-                .where(TABLES.c.id == table_id, TABLES.c.actions == start)
-                .values(actions=count, facts=facts)
+                ADVANCE_TABLE,
+                {"at_table": table_id, "at_start": start, "new_count": count, "new_facts": facts},
             )
             if moved.rowcount != 1:
                 raise Conflict(f"table {table_id} no longer has {start} actions")
-            connection.execute(ACTIONS.insert(), rows)
+            connection.execute(INSERT_ACTIONS, rows)
 
     def _add_actions_postgresql(
         self,
@@ -468,9 +493,7 @@ class Store:
     def version(self, table_id: str) -> tuple[int, int] | None:
         """The table's (action count, seats version), or None if there is no such table."""
         with _Transaction(self.autocommit) as connection:
-            row = connection.execute(
-                select(TABLES.c.actions, TABLES.c.seats_version).where(TABLES.c.id == table_id)
-            ).first()
+            row = connection.execute(READ_VERSION, {"at_table": table_id}).first()
         return None if row is None else (int(row[0]), int(row[1]))
 
     def actions_from(self, table_id: str, start: int) -> list[dict[str, Any]]:
