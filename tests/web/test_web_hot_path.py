@@ -8,6 +8,7 @@ memory) or the table is busy (its lock held by a commit), the read goes to the s
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import threading
 import time
@@ -134,3 +135,9 @@ def test_a_sqlite_file_keeps_a_connection_per_thread_of_the_service(service: Tab
     assert storage.sqlite_file("sqlite:///tables.db")
     assert not storage.sqlite_file("sqlite://") and not storage.sqlite_file("sqlite:///:memory:")
     service.close()
+
+
+def test_the_store_writes_compact_json_that_reads_back_the_same() -> None:
+    value = {"type": "heal", "card": "P07", "pay": {"healing": 2, "staff": 1}, "note": "Zoë", "n": [1, None]}
+    assert storage.json_text(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    assert json.loads(storage.json_text(value)) == value

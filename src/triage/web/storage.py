@@ -38,6 +38,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -136,13 +137,19 @@ ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
 MAX_NOTICE = 7900
 
 
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON text, encoded by orjson (the store's hot path writes an action,
+    its answer and the table's facts per request: the standard encoder took ~3% of the server)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def notice(table_id: str, start: int, count: int, entries: list[dict[str, Any]]) -> str:
     """The payload announcing stored actions: with the actions when they fit, so that the
     other processes need not read them back."""
-    payload = json.dumps({"table": table_id, "start": start, "count": count, "actions": entries})
-    if len(payload.encode()) <= MAX_NOTICE:
-        return payload
-    return json.dumps({"table": table_id, "start": start, "count": count, "actions": None})
+    payload = orjson.dumps({"table": table_id, "start": start, "count": count, "actions": entries})
+    if len(payload) <= MAX_NOTICE:
+        return payload.decode()
+    return json_text({"table": table_id, "start": start, "count": count, "actions": None})
 
 
 #: A write of actions on PostgreSQL in one statement (one round trip, one implicit transaction):
@@ -330,7 +337,7 @@ class Store:
             # SQLite's default pool keeps 5 connections: the service's 8 threads would open and
             # close extra ones (with their pragmas) under load.
             options.update(pool_size=pool_size, max_overflow=POOL_OVERFLOW)
-        self.engine: Engine = create_engine(url, **options)
+        self.engine: Engine = create_engine(url, json_serializer=json_text, **options)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.notifies = self.engine.dialect.name == "postgresql"
@@ -424,9 +431,9 @@ class Store:
                 "table_id": table_id,
                 "number": start + offset,
                 "by": entry["by"],
-                "action": json.dumps(entry["do"]),
+                "action": json_text(entry["do"]),
                 "request": request if offset == 0 else None,
-                "answer": json.dumps(answer) if offset == 0 and answer is not None else None,
+                "answer": json_text(answer) if offset == 0 and answer is not None else None,
             }
             for offset, entry in enumerate(entries)
         ]
@@ -456,8 +463,8 @@ class Store:
             "table_id": table_id,
             "start": start,
             "count": count,
-            "facts": json.dumps(facts),
-            "rows": json.dumps(rows),
+            "facts": json_text(facts),
+            "rows": json_text(rows),
             "channel": CHANNEL,
             "payload": notice(table_id, start, count, entries),
         }
