@@ -30,13 +30,14 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from sqlalchemy import (
@@ -57,7 +58,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from triage.web import DEFAULT_DB_URL
@@ -298,13 +299,54 @@ def sqlite_file(url: str) -> bool:
     )
 
 
+#: A pooled connection to a database server that waited in the pool longer than this is checked
+#: (one round trip) before use (:func:`ping_idle_connections`).
+PING_IDLE_SECONDS = 1.0
+
+Read = TypeVar("Read")
+
+
+def ping_idle_connections(engine: Engine) -> None:
+    """Check a pooled connection before use only if it waited in the pool more than
+    :data:`PING_IDLE_SECONDS`: one that failed the check is replaced, so that connections a
+    database restart dropped while the server was quiet fail no request. Under load a connection
+    goes back into use within milliseconds: SQLAlchemy's ``pool_pre_ping`` checked every
+    checkout, a round trip per request as many as the requests' own. A connection dropped while
+    busy fails its statement; SQLAlchemy then replaces the whole pool, and a read is tried again
+    (:meth:`Store._read`)."""
+
+    @event.listens_for(engine, "checkin")
+    def _returned(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle_since = record.info.pop("idle_since", None)
+        if idle_since is None or time.monotonic() - idle_since < PING_IDLE_SECONDS:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi_connection)
+        except Exception as error:  # the driver's own error: the connection is gone
+            raise DisconnectionError(
+                f"a pooled connection failed its check: {type(error).__name__}"
+            ) from error
+        if not alive:
+            raise DisconnectionError("a pooled connection failed its check")
+
+
+def dropped(error: BaseException) -> bool:
+    """Whether ``error`` came from a connection the database had dropped (SQLAlchemy then
+    replaces the pool's connections: the work may be tried again)."""
+    cause = error.__cause__
+    return isinstance(cause, DBAPIError) and cause.connection_invalidated
+
+
 def engine_options(url: str) -> dict[str, Any]:
-    """Timeouts on every connection, and (a database server) a liveness check of a pooled
-    connection before it is used (``pool_pre_ping``), so that connections dropped by a database
-    restart are replaced instead of failing the next request. A SQLite file has no server to
-    drop a connection: no check there (it cost a statement, ~5% of the server's CPU, per request)."""
+    """Timeouts on every connection. A SQLite file has no server to drop a connection: no
+    liveness check there; a database server's idle connections are checked before use
+    (:func:`ping_idle_connections`, set up by :class:`Store`)."""
     driver = make_url(url).get_backend_name()
-    options: dict[str, Any] = {"pool_pre_ping": driver != "sqlite"}
+    options: dict[str, Any] = {"pool_pre_ping": False}
     if driver == "sqlite":
         options["connect_args"] = {"timeout": STATEMENT_SECONDS}
     elif driver == "postgresql":
@@ -340,6 +382,8 @@ class Store:
         self.engine: Engine = create_engine(url, json_serializer=json_text, **options)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            ping_idle_connections(self.engine)
         self.notifies = self.engine.dialect.name == "postgresql"
         #: SQLite takes one writer at a time; this process's writers queue here instead (see
         #: :meth:`_writing`).
@@ -497,14 +541,30 @@ class Store:
 
     # ------------------------------------------------------------------ reading
 
+    def _read(self, read: Callable[[], Read]) -> Read:
+        """``read()``, tried once more if it met a connection the database had dropped (a
+        restart): reading twice changes nothing."""
+        try:
+            return read()
+        except StorageError as error:
+            if not dropped(error):
+                raise
+        return read()
+
     def version(self, table_id: str) -> tuple[int, int] | None:
         """The table's (action count, seats version), or None if there is no such table."""
+        return self._read(lambda: self._version(table_id))
+
+    def _version(self, table_id: str) -> tuple[int, int] | None:
         with _Transaction(self.autocommit) as connection:
             row = connection.execute(READ_VERSION, {"at_table": table_id}).first()
         return None if row is None else (int(row[0]), int(row[1]))
 
     def actions_from(self, table_id: str, start: int) -> list[dict[str, Any]]:
         """The stored actions numbered ``start`` and after, in order."""
+        return self._read(lambda: self._actions_from(table_id, start))
+
+    def _actions_from(self, table_id: str, start: int) -> list[dict[str, Any]]:
         with _Transaction(self.autocommit) as connection:
             rows = connection.execute(
                 select(ACTIONS.c.by, ACTIONS.c.action)
@@ -531,6 +591,9 @@ class Store:
         )
 
     def load_table(self, table_id: str) -> StoredTable | None:
+        return self._read(lambda: self._load_table(table_id))
+
+    def _load_table(self, table_id: str) -> StoredTable | None:
         with _Transaction(self.engine) as connection:
             row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
             if row is None:
