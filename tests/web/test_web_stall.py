@@ -3,8 +3,8 @@
 The store's work runs in the service's threads with timeouts: while another connection holds the
 database, a request that needs no database answers at once, a request that waits for it fails
 with 503 after the statement timeout at most, and connections dropped by the database are
-replaced before use (``pool_pre_ping``). PostgreSQL cases run where ``TRIAGE_TEST_POSTGRES_URL``
-names a scratch database.
+replaced (checked before use after waiting in the pool, a read tried again after meeting one).
+PostgreSQL cases run where ``TRIAGE_TEST_POSTGRES_URL`` names a scratch database.
 """
 
 from __future__ import annotations
