@@ -80,7 +80,7 @@ async def seat_answer(
     authorization: str | None,
     build: Callable[[LiveTable, int], dict[str, Any]],
 ) -> JSONResponse:
-    """What ``build`` answers for the token's seat, worked out on the table (:func:`on_table`)."""
+    """What ``build`` answers for the token's seat, worked out on the table (:func:`read_table`)."""
     return GameJSON(await read_table(app, table_id, lambda live: build(live, seat_for(live, authorization))))
 
 
