@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from limits import parse
 from web_helpers import auth, create, tokens_of
 
 from triage.engine.choices import expand
@@ -22,6 +24,9 @@ from triage.web.limits import (
     MAX_DECK_CARDS,
     MAX_JSON_DEPTH,
     MAX_START,
+    SWEEP_SECONDS,
+    ProcessWindows,
+    RateLimited,
     RateLimits,
     RequestBodyLimit,
 )
@@ -254,6 +259,60 @@ def test_creating_and_acting_are_rate_limited_per_client(db_url: str) -> None:
         assert answers[:3] == [409, 409, 409] and answers[3] == 429
         # Reading is not limited.
         assert client.get(f"/api/tables/{table_id}/legal", headers=auth(token)).status_code == 200
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_process_windows_move_as_the_limits_library_does() -> None:
+    """A moving window: the fourth hit of "3/minute" is refused until the first hit is a
+    minute old, and the answer says when a hit is free again."""
+    clock = Clock()
+    windows = ProcessWindows(clock)
+    rate = parse("3/minute")
+    for second in (0.0, 10.0, 20.0):
+        clock.now = 1000.0 + second
+        assert windows.hit(rate, "act", "198.51.100.7")
+    clock.now = 1059.0
+    assert not windows.hit(rate, "act", "198.51.100.7")
+    assert windows.hit(rate, "act", "203.0.113.9")  # another client has its own window
+    assert windows.get_window_stats(rate, "act", "198.51.100.7") == (1060.0, 0)
+    clock.now = 1060.0  # the first hit left the window
+    assert windows.hit(rate, "act", "198.51.100.7")
+    assert not windows.hit(rate, "act", "198.51.100.7")
+    assert windows.get_window_stats(rate, "act", "198.51.100.7") == (1070.0, 0)
+
+
+def test_the_process_windows_forget_idle_clients_and_start_no_thread() -> None:
+    clock = Clock()
+    windows = ProcessWindows(clock)
+    rate = parse("2/second")
+    threads = threading.active_count()
+    for client in range(100):
+        assert windows.hit(rate, "act", f"client-{client}")
+    assert threading.active_count() == threads  # no timer thread per hit
+    assert len(windows) == 100
+    clock.now += SWEEP_SECONDS
+    assert windows.hit(rate, "act", "client-0")  # the sweep keeps only the active window
+    assert len(windows) == 1
+
+
+def test_rate_limits_in_memory_count_in_this_process() -> None:
+    rates = RateLimits(create="2/minute")
+    assert isinstance(rates._limiter, ProcessWindows)
+    rates.check_storage()
+    rates.hit("create", "198.51.100.7")
+    rates.hit("create", "198.51.100.7")
+    with pytest.raises(RateLimited) as refusal:
+        rates.hit("create", "198.51.100.7")
+    assert 1 <= refusal.value.retry_after <= 60
 
 
 def test_serve_refuses_a_malformed_rate() -> None:

@@ -3,8 +3,8 @@
 The store's work runs in the service's threads with timeouts: while another connection holds the
 database, a request that needs no database answers at once, a request that waits for it fails
 with 503 after the statement timeout at most, and connections dropped by the database are
-replaced before use (``pool_pre_ping``). PostgreSQL cases run where ``TRIAGE_TEST_POSTGRES_URL``
-names a scratch database.
+replaced (checked before use after waiting in the pool, a read tried again after meeting one).
+PostgreSQL cases run where ``TRIAGE_TEST_POSTGRES_URL`` names a scratch database.
 """
 
 from __future__ import annotations
@@ -89,4 +89,54 @@ def test_connections_dropped_by_the_database_are_replaced_before_use() -> None:
     assert ended >= 1
     assert service.store.version(table.id) == (0, 0)
     killer.close()
+    service.close()
+
+
+def test_only_idle_connections_to_a_database_server_are_checked_before_use() -> None:
+    """SQLAlchemy's ``pool_pre_ping`` (a round trip per checkout, as many as the requests' own)
+    is off; a SQLite file cannot drop a connection, and a server's are checked only after
+    waiting in the pool (:func:`storage.ping_idle_connections`)."""
+    assert storage.engine_options("sqlite:///tables.db")["pool_pre_ping"] is False
+    assert storage.engine_options("postgresql+psycopg://db.example/triage")["pool_pre_ping"] is False
+
+
+def end_other_connections() -> int:
+    """End every other client connection of the scratch database, as a restart does."""
+    from sqlalchemy import text
+
+    assert POSTGRES is not None
+    killer = Store(POSTGRES)
+    with killer.engine.connect() as connection:
+        ended = connection.execute(
+            text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+            )
+        ).scalar_one()
+    killer.close()
+    return int(ended)
+
+
+@pytest.mark.skipif(not POSTGRES, reason="set TRIAGE_TEST_POSTGRES_URL to a scratch PostgreSQL database")
+def test_busy_connections_are_not_pinged_and_idle_dropped_ones_are_replaced_for_a_write(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert POSTGRES is not None
+    service = TableService(Store(POSTGRES))
+    table = service.create(1, [None], 3, None, None)[0]
+    pings: list[int] = []
+    real_ping = service.store.engine.dialect.do_ping
+
+    def counted_ping(connection: object) -> bool:
+        pings.append(1)
+        return real_ping(connection)
+
+    monkeypatch.setattr(service.store.engine.dialect, "do_ping", counted_ping)
+    for _ in range(5):
+        service.store.version(table.id)
+    assert pings == []  # back in use at once: no round trip to check it
+    monkeypatch.setattr(storage, "PING_IDLE_SECONDS", 0.0)  # every connection counts as idle now
+    assert end_other_connections() >= 1
+    service.store.add_actions(table.id, 0, [{"by": 0, "do": {"type": "pass"}}], {})
+    assert pings and service.store.version(table.id) == (1, 0)
     service.close()

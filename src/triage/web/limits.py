@@ -12,7 +12,8 @@ could otherwise hold the whole server. Everything here refuses early with the do
 - :func:`check_table_room` stops a table that holds :data:`MAX_TABLE_ACTIONS` actions (409
   ``action_limit``) or a record of :data:`MAX_RECORD_BYTES` (409 ``record_limit``);
 - :class:`RateLimits` counts table creations, actions and spectators' records and hellos per
-  client (429 ``rate_limited`` with ``Retry-After``), with the ``limits`` library's moving windows.
+  client (429 ``rate_limited`` with ``Retry-After``) in moving windows: in this process
+  (:class:`ProcessWindows`), or in a store every process shares (the ``limits`` library).
 """
 
 from __future__ import annotations
@@ -20,15 +21,17 @@ from __future__ import annotations
 import json
 import logging
 import math
+import threading
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from limits import RateLimitItem, parse_many
 from limits.errors import ConfigurationError
 from limits.errors import StorageError as LimitsStorageError
-from limits.storage import MemoryStorage, MovingWindowSupport, Storage, storage_from_string
+from limits.storage import MovingWindowSupport, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from triage.engine import DataError, make_config
@@ -344,13 +347,82 @@ def rate_storage(uri: str) -> Storage:
     raise ValueError(f"limits storage {uri!r} cannot hold moving windows (use memory:// or redis://...)")
 
 
+class Windows(Protocol):
+    """Moving windows that count hits: :class:`ProcessWindows`, or the ``limits`` library's
+    :class:`~limits.strategies.MovingWindowRateLimiter` over a shared store."""
+
+    def hit(self, item: RateLimitItem, *identifiers: str) -> bool: ...
+
+    def get_window_stats(self, item: RateLimitItem, *identifiers: str) -> Any: ...
+
+
+#: Seconds between two sweeps of :class:`ProcessWindows` for clients whose windows are empty.
+SWEEP_SECONDS = 60.0
+
+
+class ProcessWindows:
+    """Moving windows counted in this process: each client's hits of the last window, oldest
+    first, one ``deque`` per rate. The ``limits`` library's memory storage does the same but
+    starts a timer thread to expire its counters on nearly every hit (a thread start per
+    request under load); here expiry is done by the hit itself, and a sweep now and then drops
+    the clients whose windows are empty (memory stays bounded by the active clients)."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self._hits: dict[tuple[str, ...], deque[float]] = {}
+        self._lock = threading.Lock()
+        self._next_sweep = clock() + SWEEP_SECONDS
+
+    def hit(self, item: RateLimitItem, *identifiers: str) -> bool:
+        """Count one hit unless the window already holds ``item.amount`` of them."""
+        now = self.clock()
+        key = (str(item.amount), str(item.get_expiry()), *identifiers)
+        with self._lock:
+            if now >= self._next_sweep:
+                self._sweep(now)
+            hits = self._hits.get(key)
+            if hits is None:
+                hits = self._hits[key] = deque()
+            self._expire(hits, now - item.get_expiry())
+            if len(hits) >= item.amount:
+                return False
+            hits.append(now)
+            return True
+
+    def get_window_stats(self, item: RateLimitItem, *identifiers: str) -> tuple[float, int]:
+        """When the window frees a hit (the oldest hit's time plus the window) and how many
+        hits remain, as the ``limits`` library answers."""
+        now = self.clock()
+        key = (str(item.amount), str(item.get_expiry()), *identifiers)
+        with self._lock:
+            hits = self._hits.get(key, deque())
+            self._expire(hits, now - item.get_expiry())
+            reset = (hits[0] if hits else now) + item.get_expiry()
+            return reset, max(0, item.amount - len(hits))
+
+    @staticmethod
+    def _expire(hits: deque[float], since: float) -> None:
+        while hits and hits[0] <= since:
+            hits.popleft()
+
+    def _sweep(self, now: float) -> None:
+        """Drop every window whose newest hit is older than its length (under the lock)."""
+        self._next_sweep = now + SWEEP_SECONDS
+        for key in [key for key, hits in self._hits.items() if not hits or hits[-1] <= now - float(key[1])]:
+            del self._hits[key]
+
+    def __len__(self) -> int:
+        return len(self._hits)
+
+
 @dataclass
 class RateLimits:
-    """Per-client request rates (``limits`` moving windows).
+    """Per-client request rates (moving windows).
 
     ``create`` and ``act`` are rate strings such as ``"20/minute"`` or ``"5/second;100/hour"``.
-    ``storage`` is where the windows are counted: ``memory://`` (this process), or a store every
-    server process shares, such as ``redis://host:6379``. If the shared store fails, the rates are
+    ``storage`` is where the windows are counted: ``memory://`` (this process:
+    :class:`ProcessWindows`), or a store every server process shares, such as
+    ``redis://host:6379`` (the ``limits`` library). If the shared store fails, the rates are
     counted in this process for :data:`STORE_RETRY_SECONDS` (logged), then the store is tried again:
     a store outage neither refuses nor stalls requests.
     """
@@ -360,13 +432,13 @@ class RateLimits:
     #: What a spectator (no token) may fetch of whole games: records and WebSocket hellos.
     watch: str = DEFAULT_WATCH_RATE
     storage: str = DEFAULT_LIMITS_STORAGE
-    _limiter: MovingWindowRateLimiter = field(init=False, repr=False)
-    _local: MovingWindowRateLimiter = field(init=False, repr=False)
+    _limiter: Windows = field(init=False, repr=False)
+    _local: ProcessWindows = field(init=False, repr=False)
     _items: dict[str, list[RateLimitItem]] = field(init=False, repr=False)
     _store_down_until: float = field(init=False, repr=False, default=0.0)
 
     def __post_init__(self) -> None:
-        self._local = MovingWindowRateLimiter(MemoryStorage())
+        self._local = ProcessWindows()
         shared = self.storage.split("://", 1)[0] != "memory"
         self._limiter = MovingWindowRateLimiter(rate_storage(self.storage)) if shared else self._local
         self._items = {}
@@ -378,7 +450,7 @@ class RateLimits:
 
     def check_storage(self) -> None:
         """``ValueError`` unless the store answers (``triage serve`` checks it before starting)."""
-        if not self._limiter.storage.check():
+        if isinstance(self._limiter, MovingWindowRateLimiter) and not self._limiter.storage.check():
             raise ValueError(f"the limits storage {self.storage!r} does not answer")
 
     def hit(self, kind: str, client: str) -> None:
@@ -398,7 +470,7 @@ class RateLimits:
             )
             self._hit(self._local, kind, client)
 
-    def _hit(self, limiter: MovingWindowRateLimiter, kind: str, client: str) -> None:
+    def _hit(self, limiter: Windows, kind: str, client: str) -> None:
         for item in self._items[kind]:
             if not limiter.hit(item, kind, client):
                 reset, _remaining = limiter.get_window_stats(item, kind, client)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar, cast
 
+import orjson
 from fastapi import Body, FastAPI, Header, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 
@@ -46,6 +47,14 @@ ACTION_BODY = Body(
 AUTH_HEADER = Header(None, description="Bearer TOKEN: the seat's token.")
 
 
+class GameJSON(JSONResponse):
+    """A game document as JSON, encoded by orjson: the same text as :class:`JSONResponse` (UTF-8,
+    no spaces), in a tenth of the time; the hot routes send one per request."""
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+
+
 def service_of(app: FastAPI) -> TableService:
     return cast(TableService, app.state.service)
 
@@ -61,16 +70,20 @@ async def on_table(app: FastAPI, table_id: str, work: Callable[[LiveTable], Resu
     return await service_of(app).on_table(table_id, work)
 
 
+async def read_table(app: FastAPI, table_id: str, work: Callable[[LiveTable], Result]) -> Result:
+    """``work(table)``, a short read of memory: on the loop when no database is needed
+    (:meth:`TableService.read_table`), else as :func:`on_table`."""
+    return await service_of(app).read_table(table_id, work)
+
+
 async def seat_answer(
     app: FastAPI,
     table_id: str,
     authorization: str | None,
     build: Callable[[LiveTable, int], dict[str, Any]],
 ) -> JSONResponse:
-    """What ``build`` answers for the token's seat, worked out on the table (:func:`on_table`)."""
-    return JSONResponse(
-        await on_table(app, table_id, lambda live: build(live, seat_for(live, authorization)))
-    )
+    """What ``build`` answers for the token's seat, worked out on the table (:func:`read_table`)."""
+    return GameJSON(await read_table(app, table_id, lambda live: build(live, seat_for(live, authorization))))
 
 
 def count_request(app: FastAPI, kind: str, request: Request) -> None:
@@ -190,7 +203,7 @@ def add_seat_routes(app: FastAPI) -> None:
             return service.turns.act(live, seat, taken, expected)
 
         # No version check first: the commit's conditional write is the check (Turns.act).
-        return JSONResponse(await service.on_table(table_id, take, check=False))
+        return GameJSON(await service.on_table(table_id, take, check=False))
 
 
 def add_watch_routes(app: FastAPI) -> None:
@@ -216,9 +229,7 @@ def add_watch_routes(app: FastAPI) -> None:
         summary="The spectators' view: what every player knows",
     )
     async def public_view(table_id: str) -> JSONResponse:
-        return JSONResponse(
-            await on_table(app, table_id, lambda live: payloads.view_payload(live.game, None))
-        )
+        return GameJSON(await read_table(app, table_id, lambda live: payloads.view_payload(live.game, None)))
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def live_updates(websocket: WebSocket, table_id: str) -> None:

@@ -29,13 +29,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+import time
 from collections import Counter
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
+import orjson
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -45,6 +49,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     event,
     inspect,
@@ -53,7 +58,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from triage.web import DEFAULT_DB_URL
@@ -143,13 +148,19 @@ ADDED_COLUMNS = ((TABLES, TABLES.c.host), (TABLES, TABLES.c.rematch), (SEATS, SE
 MAX_NOTICE = 7900
 
 
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON text, encoded by orjson (the store's hot path writes an action,
+    its answer and the table's facts per request: the standard encoder took ~3% of the server)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def notice(table_id: str, start: int, count: int, entries: list[dict[str, Any]]) -> str:
     """The payload announcing stored actions: with the actions when they fit, so that the
     other processes need not read them back."""
-    payload = json.dumps({"table": table_id, "start": start, "count": count, "actions": entries})
-    if len(payload.encode()) <= MAX_NOTICE:
-        return payload
-    return json.dumps({"table": table_id, "start": start, "count": count, "actions": None})
+    payload = orjson.dumps({"table": table_id, "start": start, "count": count, "actions": entries})
+    if len(payload) <= MAX_NOTICE:
+        return payload.decode()
+    return json_text({"table": table_id, "start": start, "count": count, "actions": None})
 
 
 #: A write of actions on PostgreSQL in one statement (one round trip, one implicit transaction):
@@ -172,6 +183,18 @@ PG_ADD_ACTIONS = text(
     SELECT pg_notify(:channel, :payload) FROM moved
     """
 )
+
+
+#: The hot path's statements, built once (a statement built per call costs its construction and
+#: its cache key, about as much as SQLite's own work): the conditional update of a table's count
+#: (SQLite), the insert of its actions and the version read (a read on a shared store).
+ADVANCE_TABLE = (
+    update(TABLES)
+    .where(TABLES.c.id == bindparam("at_table"), TABLES.c.actions == bindparam("at_start"))
+    .values(actions=bindparam("new_count"), facts=bindparam("new_facts", type_=TABLES.c.facts.type))
+)
+INSERT_ACTIONS = ACTIONS.insert()
+READ_VERSION = select(TABLES.c.actions, TABLES.c.seats_version).where(TABLES.c.id == bindparam("at_table"))
 
 
 def token_digest(token: str) -> str:
@@ -278,12 +301,65 @@ POOL_SIZE = 8
 POOL_OVERFLOW = 4
 
 
+def sqlite_file(url: str) -> bool:
+    """Whether ``url`` is a SQLite file (pooled like a server's connections), not memory."""
+    parsed = make_url(url)
+    database = parsed.database or ""
+    return (
+        parsed.get_backend_name() == "sqlite"
+        and database not in ("", ":memory:")
+        and parsed.query.get("mode") != "memory"
+    )
+
+
+#: A pooled connection to a database server that waited in the pool longer than this is checked
+#: (one round trip) before use (:func:`ping_idle_connections`).
+PING_IDLE_SECONDS = 1.0
+
+Read = TypeVar("Read")
+
+
+def ping_idle_connections(engine: Engine) -> None:
+    """Check a pooled connection before use only if it waited in the pool more than
+    :data:`PING_IDLE_SECONDS`: one that failed the check is replaced, so that connections a
+    database restart dropped while the server was quiet fail no request. Under load a connection
+    goes back into use within milliseconds: SQLAlchemy's ``pool_pre_ping`` checked every
+    checkout, a round trip per request as many as the requests' own. A connection dropped while
+    busy fails its statement; SQLAlchemy then replaces the whole pool, and a read is tried again
+    (:meth:`Store._read`)."""
+
+    @event.listens_for(engine, "checkin")
+    def _returned(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle_since = record.info.pop("idle_since", None)
+        if idle_since is None or time.monotonic() - idle_since < PING_IDLE_SECONDS:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi_connection)
+        except Exception as error:  # the driver's own error: the connection is gone
+            raise DisconnectionError(
+                f"a pooled connection failed its check: {type(error).__name__}"
+            ) from error
+        if not alive:
+            raise DisconnectionError("a pooled connection failed its check")
+
+
+def dropped(error: BaseException) -> bool:
+    """Whether ``error`` came from a connection the database had dropped (SQLAlchemy then
+    replaces the pool's connections: the work may be tried again)."""
+    cause = error.__cause__
+    return isinstance(cause, DBAPIError) and cause.connection_invalidated
+
+
 def engine_options(url: str) -> dict[str, Any]:
-    """Timeouts on every connection, and a liveness check of a pooled connection before it is
-    used (``pool_pre_ping``), so that connections dropped by a database restart are replaced
-    instead of failing the next request."""
+    """Timeouts on every connection. A SQLite file has no server to drop a connection: no
+    liveness check there; a database server's idle connections are checked before use
+    (:func:`ping_idle_connections`, set up by :class:`Store`)."""
     driver = make_url(url).get_backend_name()
-    options: dict[str, Any] = {"pool_pre_ping": True}
+    options: dict[str, Any] = {"pool_pre_ping": False}
     if driver == "sqlite":
         options["connect_args"] = {"timeout": STATEMENT_SECONDS}
     elif driver == "postgresql":
@@ -312,12 +388,19 @@ class Store:
     ) -> None:
         self.url = url
         options = engine_options(url)
-        if not url.startswith("sqlite"):
+        if not url.startswith("sqlite") or sqlite_file(url):
+            # SQLite's default pool keeps 5 connections: the service's 8 threads would open and
+            # close extra ones (with their pragmas) under load.
             options.update(pool_size=pool_size, max_overflow=POOL_OVERFLOW)
-        self.engine: Engine = create_engine(url, **options)
+        self.engine: Engine = create_engine(url, json_serializer=json_text, **options)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            ping_idle_connections(self.engine)
         self.notifies = self.engine.dialect.name == "postgresql"
+        #: SQLite takes one writer at a time; this process's writers queue here instead (see
+        #: :meth:`_writing`).
+        self._writer = threading.Lock() if self.engine.dialect.name == "sqlite" else None
         self.shared = self.notifies if shared is None else shared
         #: Single-statement reads and writes need no transaction: one round trip each.
         self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -357,6 +440,23 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write transaction of this process at a time on SQLite, which takes one writer
+        at a time anyway: a writer that finds the file locked sleeps in SQLite's busy handler
+        (1, 2, 5, 10 ms and more) and tries again, while a writer waiting here starts the moment
+        the previous one commits. The wait is bounded like a statement (:class:`StorageError`
+        after :data:`STATEMENT_SECONDS`). A database server orders its writers itself."""
+        if self._writer is None:
+            yield
+            return
+        if not self._writer.acquire(timeout=STATEMENT_SECONDS):
+            raise StorageError(f"database busy: no write finished within {STATEMENT_SECONDS} s")
+        try:
+            yield
+        finally:
+            self._writer.release()
+
     # ------------------------------------------------------------------ writing
 
     def create_table(
@@ -387,7 +487,7 @@ class Store:
             "host": host,
         }
         seat_rows = [{"table_id": table_id, **asdict(info)} for info in seats]
-        with _Transaction(self.engine) as connection:
+        with self._writing(), _Transaction(self.engine) as connection:
             connection.execute(TABLES.insert(), row)
             connection.execute(SEATS.insert(), seat_rows)
             if rematch_of is not None:
@@ -417,9 +517,9 @@ class Store:
                 "table_id": table_id,
                 "number": start + offset,
                 "by": entry["by"],
-                "action": json.dumps(entry["do"]),
+                "action": json_text(entry["do"]),
                 "request": request if offset == 0 else None,
-                "answer": json.dumps(answer) if offset == 0 and answer is not None else None,
+                "answer": json_text(answer) if offset == 0 and answer is not None else None,
             }
             for offset, entry in enumerate(entries)
         ]
@@ -427,15 +527,14 @@ class Store:
         if self.notifies:
             self._add_actions_postgresql(table_id, start, count, entries, rows, facts)
             return
-        with _Transaction(self.engine) as connection:
+        with self._writing(), _Transaction(self.engine) as connection:
             moved = connection.execute(
-                update(TABLES)
-                .where(TABLES.c.id == table_id, TABLES.c.actions == start)
-                .values(actions=count, facts=facts)
+                ADVANCE_TABLE,
+                {"at_table": table_id, "at_start": start, "new_count": count, "new_facts": facts},
             )
             if moved.rowcount != 1:
                 raise Conflict(f"table {table_id} no longer has {start} actions")
-            connection.execute(ACTIONS.insert(), rows)
+            connection.execute(INSERT_ACTIONS, rows)
 
     def _add_actions_postgresql(
         self,
@@ -450,8 +549,8 @@ class Store:
             "table_id": table_id,
             "start": start,
             "count": count,
-            "facts": json.dumps(facts),
-            "rows": json.dumps(rows),
+            "facts": json_text(facts),
+            "rows": json_text(rows),
             "channel": CHANNEL,
             "payload": notice(table_id, start, count, entries),
         }
@@ -468,7 +567,7 @@ class Store:
         conditions = [SEATS.c.table_id == table_id, SEATS.c.seat == seat, SEATS.c.claimed.is_(False)]
         if invite_hash is not None:
             conditions.append(SEATS.c.invite_hash == invite_hash)
-        with _Transaction(self.engine) as connection:
+        with self._writing(), _Transaction(self.engine) as connection:
             taken = connection.execute(
                 update(SEATS).where(*conditions).values(token_hash=token_hash, claimed=True, name=name)
             )
@@ -503,16 +602,30 @@ class Store:
 
     # ------------------------------------------------------------------ reading
 
+    def _read(self, read: Callable[[], Read]) -> Read:
+        """``read()``, tried once more if it met a connection the database had dropped (a
+        restart): reading twice changes nothing."""
+        try:
+            return read()
+        except StorageError as error:
+            if not dropped(error):
+                raise
+        return read()
+
     def version(self, table_id: str) -> tuple[int, int] | None:
         """The table's (action count, seats version), or None if there is no such table."""
+        return self._read(lambda: self._version(table_id))
+
+    def _version(self, table_id: str) -> tuple[int, int] | None:
         with _Transaction(self.autocommit) as connection:
-            row = connection.execute(
-                select(TABLES.c.actions, TABLES.c.seats_version).where(TABLES.c.id == table_id)
-            ).first()
+            row = connection.execute(READ_VERSION, {"at_table": table_id}).first()
         return None if row is None else (int(row[0]), int(row[1]))
 
     def actions_from(self, table_id: str, start: int) -> list[dict[str, Any]]:
         """The stored actions numbered ``start`` and after, in order."""
+        return self._read(lambda: self._actions_from(table_id, start))
+
+    def _actions_from(self, table_id: str, start: int) -> list[dict[str, Any]]:
         with _Transaction(self.autocommit) as connection:
             rows = connection.execute(
                 select(ACTIONS.c.by, ACTIONS.c.action)
@@ -539,6 +652,9 @@ class Store:
         )
 
     def load_table(self, table_id: str) -> StoredTable | None:
+        return self._read(lambda: self._load_table(table_id))
+
+    def _load_table(self, table_id: str) -> StoredTable | None:
         with _Transaction(self.engine) as connection:
             row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
             if row is None:
