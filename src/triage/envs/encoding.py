@@ -242,14 +242,14 @@ class Layout(ActionSpace):
         move no card to or from the deck."""
         at = self._census_at
         if memo is None:
-            self.census.put_game(vector, at, game, knower, self._fitted[4])
+            self.census.put_game(vector, at, game, knower, self._fitted[4], self._fitted[5])
             return
         key = (game.deck_stamp, knower.full, knower.priority, knower.fronts_seen())
         kept = memo.get(("census", seat))
         if kept is not None and kept[0] == key:
             vector[at:] = kept[1]
             return
-        self.census.put_game(vector, at, game, knower, self._fitted[4])
+        self.census.put_game(vector, at, game, knower, self._fitted[4], self._fitted[5])
         memo["census", seat] = (key, vector[at:])
 
     def _put_head(self, vector: array[float], game: Game, seat: int, knower: Seat) -> None:
@@ -359,8 +359,9 @@ class Layout(ActionSpace):
     @cached_property
     def _fitted(self) -> list[Any]:
         """The card table and configuration last checked by :meth:`_fit`, the table's content
-        numbers, the generation of the memories they belong to, and its cards' census classes."""
-        return [None, None, {}, -1, {}]
+        numbers, the generation of the memories they belong to, its cards' census classes and the
+        census's possible backs kept per knowledge (:meth:`Census.put_game`)."""
+        return [None, None, {}, -1, {}, {}]
 
     @cached_property
     def _memory(self) -> _FeatureMemory:
@@ -369,7 +370,19 @@ class Layout(ActionSpace):
     def _fit(self, game: Game) -> None:
         """Refuse a game that could hold more spaces, pending or terminal patients than this
         layout has room for (checked once per game: its sizes depend on its configuration and
-        deck only), and number its cards' contents."""
+        deck only), and number its cards' contents. What was worked out for a game is also kept
+        on the game (``Game.derived``, keyed by this layout's feature memory), so that observing
+        many games in turn (the vector environment) fits each once, not at every switch."""
+        memory = self._memory
+        kept = game.derived.get(memory)
+        if (
+            kept is not None
+            and kept[0] is game.cards
+            and kept[1] is game.config
+            and kept[3] == memory.generation
+        ):
+            self._fitted[:] = kept
+            return
         sizes = action_space(game)
         if sizes.spaces > self.spaces or sizes.pending > self.pending or sizes.terminals > self.terminals:
             raise EncodingError(
@@ -380,14 +393,16 @@ class Layout(ActionSpace):
         census = self.census
         if not census.fits(game):
             raise EncodingError("this layout was made for another deck list: its card count would be wrong")
-        memory = self._memory
-        self._fitted[:] = [
+        fitted = [
             game.cards,
             game.config,
             memory.number(game.cards),
             memory.generation,
             census.codes(game),
+            {},
         ]
+        self._fitted[:] = fitted
+        game.derived[memory] = fitted
 
     @cached_property
     def _players_at(self) -> int:
