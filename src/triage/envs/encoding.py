@@ -190,7 +190,7 @@ class Layout(ActionSpace):
         (:class:`~triage.engine.observer.Seat`) with the seat's knowledge only (I1-I4).
 
         ``memo``, a dict kept with this one game (a :class:`~triage.envs.table.Table` keeps it),
-        holds the seat's last numbers for each other player, reused while that player's state
+        holds the seat's last numbers for each other player (and its own while it waits), reused while that player's state
         (``Game.stamps``), the seat's knowledge and whose turn it is stay the same: in 2-player
         random play another player's part is unchanged at two thirds of a seat's observations.
 
@@ -211,10 +211,14 @@ class Layout(ActionSpace):
         count = len(game.players)
         size = self._player_size
         turn, active, first = game.turn, game.active, game.first_player
+        # The seat's own part changes with each of its actions: kept only while it waits (what
+        # OpenSpiel's rl_environment asks of every player at every step).
+        own = memo is not None and seat != turn
         for rel in range(min(MAX_PLAYERS, count)):
             other = (seat + rel) % count
             start = self._players_at + rel * size
-            if memo is not None and rel:  # the seat's own part changes with each of its actions
+            keep = memo is not None and (rel or own)
+            if keep:
                 stamp = (
                     game.stamps[other],
                     everyone,
@@ -224,13 +228,13 @@ class Layout(ActionSpace):
                     other == active,
                     other == first,
                 )
-                kept = memo.get((seat, other))
+                kept = memo.get((seat, other))  # type: ignore[union-attr]
                 if kept is not None and kept[0] == stamp:
                     vector[start : start + size] = kept[1]
                     continue
             self._put_player_part(vector, start, game, other, knower, others)
-            if memo is not None and rel:
-                memo[seat, other] = (stamp, vector[start : start + size])
+            if keep:
+                memo[seat, other] = (stamp, vector[start : start + size])  # type: ignore[index]
         self._put_census(vector, game, seat, knower, memo)
         return np.frombuffer(vector, _FLOAT32)
 
