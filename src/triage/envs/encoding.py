@@ -235,29 +235,32 @@ class Layout(ActionSpace):
             self._put_player_part(vector, start, game, other, knower, others)
             if keep:
                 memo[seat, other] = (stamp, vector[start : start + size])  # type: ignore[index]
-        self._put_census(vector, game, seat, knower, memo)
+        self._put_deck(vector, game, seat, knower, memo)
         return np.frombuffer(vector, _FLOAT32)
 
-    def _put_census(
+    def _put_deck(
         self, vector: array[float], game: Game, seat: int, knower: Seat, memo: dict[Any, Any] | None
     ) -> None:
-        """The card count, kept in ``memo`` while the deck, the discard pile, the public
-        deductions (``Game.deck_stamp``) and the seat's knowledge stay the same: most actions
-        move no card to or from the deck."""
+        """The deck peek and the card count, kept in ``memo`` while the deck, the discard pile,
+        the public deductions (``Game.deck_stamp``) and the seat's knowledge stay the same: most
+        actions move no card to or from the deck."""
         at = self._census_at
         if memo is None:
+            self._put_peek(vector, game, knower)
             self.census.put_game(vector, at, game, knower, self._fitted[4], self._fitted[5])
             return
         key = (game.deck_stamp, knower.full, knower.priority, knower.fronts_seen())
-        kept = memo.get(("census", seat))
+        kept = memo.get(("deck", seat))
         if kept is not None and kept[0] == key:
-            vector[at:] = kept[1]
+            vector[_DECK_AT : self._players_at] = kept[1]
+            vector[at:] = kept[2]
             return
+        self._put_peek(vector, game, knower)
         self.census.put_game(vector, at, game, knower, self._fitted[4], self._fitted[5])
-        memo["census", seat] = (key, vector[at:])
+        memo["deck", seat] = (key, vector[_DECK_AT : self._players_at], vector[at:])
 
     def _put_head(self, vector: array[float], game: Game, seat: int, knower: Seat) -> None:
-        """The game's entries and the deck peek (the known positions of its top cards, I3)."""
+        """The game's entries: round, phase, whose decision, the deck and discard counts."""
         players = game.players
         turn = game.turn
         _HEAD.pack_into(
@@ -272,6 +275,9 @@ class Layout(ActionSpace):
             knower.deck_count(),
             len(game.discard),
         )
+
+    def _put_peek(self, vector: array[float], game: Game, knower: Seat) -> None:
+        """The deck peek: the known positions among the deck's top cards (I3)."""
         top = knower.deck_peek(DECK_PEEK)
         vector[_DECK_AT : _DECK_AT + len(top) * _PEEK_SIZE : _PEEK_SIZE] = _ONES[len(top)]  # exists
         if not any(top):
