@@ -55,7 +55,7 @@ from triage.envs.table import Table, make_game_config
 class _Slot:
     """One game of the batch: its table, its bots and their generator, its seed sequence."""
 
-    __slots__ = ("bot_rng", "bots", "done", "seeds", "table", "value")
+    __slots__ = ("bot_rng", "bots", "done", "score", "seeds", "table", "value")
 
     def __init__(self, table: Table, bots: list[Bot]) -> None:
         self.table = table
@@ -63,6 +63,8 @@ class _Slot:
         self.bot_rng = random.Random()
         self.seeds = random.Random()
         self.done = False
+        #: Seat 0's VP + QoC and its value (``returns``) after the last step.
+        self.score = 0
         self.value = 0.0
 
 
@@ -137,8 +139,8 @@ class TriageVectorEnv(VectorEnv):
         chosen = np.asarray(actions).tolist()
         if len(chosen) != self.num_envs:
             raise ValueError(f"step takes {self.num_envs} actions, one per game, got {len(chosen)}")
-        rewards = np.zeros(self.num_envs, np.float64)
-        ended = np.zeros(self.num_envs, bool)
+        rewards = [0.0] * self.num_envs  # lists: a Python write into NumPy costs more
+        ended = [False] * self.num_envs
         refused: list[tuple[int, str]] = []
         for index, slot in enumerate(self.slots):
             if slot.done:
@@ -156,15 +158,18 @@ class TriageVectorEnv(VectorEnv):
             game = table.game
             if game.turn != 0:
                 play_opponents(game, slot.bots, slot.bot_rng)
+            scores = game.scores()
+            slot.score = scores[0]
             if game.is_over():
-                value = final_values(game.scores(), game.winner, self.returns, self._start)[0]
+                value = final_values(scores, game.winner, self.returns, self._start)[0]
                 slot.done = ended[index] = True
             else:
-                value = values(game.scores(), self.returns, self._start)[0]
+                value = values(scores, self.returns, self._start)[0]
             rewards[index] = value - slot.value
             slot.value = value
-        observations, infos = self._batch(ended, refused)
-        return observations, rewards, ended, np.zeros(self.num_envs, bool), infos
+        done = np.array(ended, bool)
+        observations, infos = self._batch(done, refused)
+        return observations, np.array(rewards, np.float64), done, np.zeros(self.num_envs, bool), infos
 
     def action_masks(self) -> np.ndarray:
         """Every game's legal integers as a boolean ``(num_envs, actions)`` array (MaskablePPO)."""
@@ -193,7 +198,9 @@ class TriageVectorEnv(VectorEnv):
         game = slot.table.game
         if game.turn != 0:
             play_opponents(game, slot.bots, slot.bot_rng)
-        slot.value = values(game.scores(), self.returns, self._start)[0]
+        scores = game.scores()
+        slot.score = scores[0]
+        slot.value = values(scores, self.returns, self._start)[0]
         slot.done = False
 
     def _batch(self, ended: np.ndarray, refused: list[tuple[int, str]]) -> tuple[Any, dict[str, Any]]:
@@ -207,8 +214,8 @@ class TriageVectorEnv(VectorEnv):
             table = slot.table
             vectors[index] = table.observation(0)
             table.put_mask(0, buffer, index * actions)
-            scores[index] = table.scores()[0]
-            if ended[index] and table.game.winner is not None:
+            scores[index] = slot.score
+            if slot.done and table.game.winner is not None:
                 winners[index] = table.game.winner
         mask = np.frombuffer(buffer, np.int8).reshape(count, actions)
         self._mask = mask
