@@ -211,3 +211,47 @@ def test_step_takes_one_action_per_game() -> None:
         envs.step(np.array([0]))
     with pytest.raises(ValueError, match="one seed or 2 seeds"):
         envs.reset(seed=[1, 2, 3])
+
+
+def test_one_layout_observing_games_in_turn_gives_each_its_own_vector() -> None:
+    """Games observed in turn by one layout (what the vector env does): each vector equals the
+    one of the seat's view. Card ids are shuffled handles (K1), so nothing worked out for one
+    deal (its card numbering, the census's possible backs) may serve another."""
+    import random
+
+    from triage.envs import Table
+
+    tables = [Table.deal(players=players, seed=seed) for players in (1, 2) for seed in range(4)]
+    layout = tables[0].layout
+    tables = [Table(table.game, layout) for table in tables]
+    rng = random.Random(0)
+    checked = 0
+    while any(not table.game.is_over() for table in tables):
+        for table in tables:
+            game = table.game
+            if game.is_over():
+                continue
+            for seat in range(len(game.players)):
+                assert np.array_equal(table.observation(seat), layout.observe(view(game, seat)))
+                checked += 1
+            table.play(game.turn, rng.choice(table.legal_ids(game.turn)))
+    assert checked > 500
+
+
+def test_the_same_card_ids_known_in_two_deals_count_their_own_backs() -> None:
+    """deck.possible counts the backs the seat knows outside the deck: one id names another back
+    in another deal (K1), so the count kept for one deal's known ids must not serve another."""
+    from triage.engine import Game
+    from triage.envs import Layout
+
+    first, second = Game.new(players=1, seed=1), Game.new(players=1, seed=2)
+    card = next(
+        card
+        for card in sorted(first.seen_fronts & second.seen_fronts)  # a front seen in both (I1)
+        if first.cards[card].back() != second.cards[card].back()
+    )
+    for game in (first, second):
+        game.learn_full(0, card)  # the seat saw that card's back (I2) in both deals
+    layout = Layout.from_view(view(first, 0))
+    for game in (first, second, first):
+        assert np.array_equal(layout.observe_game(game, 0, {}), layout.observe(view(game, 0)))
