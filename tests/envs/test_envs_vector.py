@@ -145,10 +145,12 @@ def test_an_illegal_action_is_refused_in_its_game_alone() -> None:
     assert infos["illegal_action"][0].startswith(f"action {illegal} (")
     assert state_dict(envs.slots[0].table.game) == before
     assert np.array_equal(again["observation"][0], observations["observation"][0])
-    raising = make(1, on_illegal="raise")
+    raising = make(2, on_illegal="raise")
     raising.reset(seed=6)
-    with pytest.raises(IllegalActionError, match=f"action {illegal}"):
-        raising.step(np.array([illegal]))
+    games = [state_dict(slot.table.game) for slot in raising.slots]
+    with pytest.raises(IllegalActionError, match=f"game 0: action {illegal}"):
+        raising.step(np.array([illegal, legal]))
+    assert [state_dict(slot.table.game) for slot in raising.slots] == games  # no game moved
 
 
 def test_observations_are_the_seat_views_vectors_and_infos_hide_nothing() -> None:

@@ -129,47 +129,70 @@ class TriageVectorEnv(VectorEnv):
         mask = (options or {}).get("reset_mask")
         if mask is not None and np.shape(mask) != (self.num_envs,):
             raise ValueError(f"options['reset_mask'] must hold {self.num_envs} booleans, got {mask!r}")
+        vectors, buffer = self._rows()
         for index, slot in enumerate(self.slots):
             if mask is None or mask[index]:
                 self._deal(slot, seeds[index])
-        return self._batch(np.zeros(self.num_envs, bool), [])
+            self._put_row(index, slot, vectors, buffer)
+        return self._finish(vectors, buffer, np.zeros(self.num_envs, bool), [])
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """One decision in every game, or a new deal where the last step ended the game."""
+        """One decision in every game, or a new deal where the last step ended the game. Each
+        game's observation is written right after its step, while its data is still warm."""
         chosen = np.asarray(actions).tolist()
         if len(chosen) != self.num_envs:
             raise ValueError(f"step takes {self.num_envs} actions, one per game, got {len(chosen)}")
+        if self.on_illegal == "raise":
+            self._check_all(chosen)
         rewards = [0.0] * self.num_envs  # lists: a Python write into NumPy costs more
         ended = [False] * self.num_envs
         refused: list[tuple[int, str]] = []
+        vectors, buffer = self._rows()
         for index, slot in enumerate(self.slots):
             if slot.done:
                 self._deal(slot, None)
-                continue
-            table = slot.table
-            try:
-                table.play_quiet(0, chosen[index])
-            except IllegalActionError as error:
-                if self.on_illegal == "raise":
-                    raise
-                refused.append((index, str(error)))
-                rewards[index] = self.illegal_reward
-                continue
-            game = table.game
-            if game.turn != 0:
-                play_opponents(game, slot.bots, slot.bot_rng)
-            scores = game.scores()
-            slot.score = scores[0]
-            if game.is_over():
-                value = final_values(scores, game.winner, self.returns, self._start)[0]
-                slot.done = ended[index] = True
             else:
-                value = values(scores, self.returns, self._start)[0]
-            rewards[index] = value - slot.value
-            slot.value = value
+                try:
+                    rewards[index], ended[index] = self._advance(slot, chosen[index])
+                except IllegalActionError as error:
+                    if self.on_illegal == "raise":
+                        raise
+                    refused.append((index, str(error)))
+                    rewards[index] = self.illegal_reward
+            self._put_row(index, slot, vectors, buffer)
         done = np.array(ended, bool)
-        observations, infos = self._batch(done, refused)
+        observations, infos = self._finish(vectors, buffer, done, refused)
         return observations, np.array(rewards, np.float64), done, np.zeros(self.num_envs, bool), infos
+
+    def _check_all(self, chosen: list[Any]) -> None:
+        """``on_illegal="raise"``: refuse the step before any game moves if one action is not
+        legal in its game (IllegalActionError names it); a game that ended takes any action."""
+        for index, slot in enumerate(self.slots):
+            if not slot.done and chosen[index] not in slot.table.legal_ids(0):
+                try:
+                    slot.table.play_quiet(0, chosen[index])  # raises, naming why, and changes nothing
+                except IllegalActionError as error:
+                    raise IllegalActionError(f"game {index}: {error}") from None
+
+    def _advance(self, slot: _Slot, action: int) -> tuple[float, bool]:
+        """Seat 0's action in ``slot``'s game, then the bots' up to its next decision: the reward
+        (the change of seat 0's value) and whether the game ended."""
+        table = slot.table
+        table.play_quiet(0, action)
+        game = table.game
+        if game.turn != 0:
+            play_opponents(game, slot.bots, slot.bot_rng)
+        scores = game.scores()
+        slot.score = scores[0]
+        over = game.is_over()
+        if over:
+            value = final_values(scores, game.winner, self.returns, self._start)[0]
+            slot.done = True
+        else:
+            value = values(scores, self.returns, self._start)[0]
+        reward = value - slot.value
+        slot.value = value
+        return reward, over
 
     def action_masks(self) -> np.ndarray:
         """Every game's legal integers as a boolean ``(num_envs, actions)`` array (MaskablePPO)."""
@@ -203,20 +226,24 @@ class TriageVectorEnv(VectorEnv):
         slot.value = values(scores, self.returns, self._start)[0]
         slot.done = False
 
-    def _batch(self, ended: np.ndarray, refused: list[tuple[int, str]]) -> tuple[Any, dict[str, Any]]:
-        """Every game's observation and mask written into one batch, and the infos."""
+    def _rows(self) -> tuple[np.ndarray, bytearray]:
+        """A new observation batch and a zeroed mask buffer for every game."""
+        return np.empty((self.num_envs, self.layout.observation_size), np.float32), bytearray(
+            self.num_envs * self._actions
+        )
+
+    def _put_row(self, index: int, slot: _Slot, vectors: np.ndarray, buffer: bytearray) -> None:
+        """Game ``index``'s observation (seat 0's) and mask into the batch."""
+        table = slot.table
+        vectors[index] = table.observation(0)
+        table.put_mask(0, buffer, index * self._actions)
+
+    def _finish(
+        self, vectors: np.ndarray, buffer: bytearray, ended: np.ndarray, refused: list[tuple[int, str]]
+    ) -> tuple[Any, dict[str, Any]]:
+        """The batch as the observation space gives it, and the infos."""
         count, actions = self.num_envs, self._actions
-        vectors = np.empty((count, self.layout.observation_size), np.float32)
-        buffer = bytearray(count * actions)
-        scores = np.empty(count, np.int64)
-        winners = np.full(count, -1, np.int64)
-        for index, slot in enumerate(self.slots):
-            table = slot.table
-            vectors[index] = table.observation(0)
-            table.put_mask(0, buffer, index * actions)
-            scores[index] = slot.score
-            if slot.done and table.game.winner is not None:
-                winners[index] = table.game.winner
+        scores = np.array([slot.score for slot in self.slots], np.int64)
         mask = np.frombuffer(buffer, np.int8).reshape(count, actions)
         self._mask = mask
         vectors = self.encoder.encode(vectors)
@@ -224,7 +251,10 @@ class TriageVectorEnv(VectorEnv):
         infos: dict[str, Any] = {"score": scores, "_score": every, "action_mask": mask.view(np.bool_)}
         infos["_action_mask"] = every
         if ended.any():
-            infos["winner"], infos["_winner"] = winners, ended
+            winners = [
+                -1 if slot.table.game.winner is None else slot.table.game.winner for slot in self.slots
+            ]
+            infos["winner"], infos["_winner"] = np.where(ended, winners, -1), ended
         if refused:
             reasons = np.full(count, "", dtype=object)
             for index, reason in refused:
