@@ -23,6 +23,8 @@ observation into one float32 batch and every mask into one buffer.
   from the environment's own seed sequence, as a single environment's ``reset()`` draws it.
 * Seeds: ``reset(seed=s)`` deals game ``i`` with seed ``s + i``; a list gives one seed per game;
   ``options={"reset_mask": mask}`` deals afresh only where ``mask`` is true.
+* Illegal actions: refused in their own game (reward ``illegal_reward``, nothing changes), or
+  with ``on_illegal="raise"`` checked before any game moves (the error names the game).
 * Infos: ``score`` (seat 0's VP + QoC), ``action_mask``, ``winner`` where a game ended (the
   winning seat, -1 for none) and ``illegal_action`` where an action was refused, each with its
   ``_name`` mask, as Gymnasium's vector environments give them. Every value is seat 0's own
