@@ -33,6 +33,10 @@ none, or 0, V4) and ``returns`` (``score``, ``margin`` or ``win``, :mod:`triage.
   (:func:`triage.engine.determinize.determinize`), which OpenSpiel's IS-MCTS uses. The drawn
   state keeps ``history()`` and ``move_number()``; its hidden cards are drawn afresh, so its
   history (which holds the real deal's digits) no longer replays to it.
+* Python callers (OpenSpiel's ``rl_environment`` asks every player's tensor and legal actions at
+  every step) get ``legal_actions``, ``is_chance_node``, ``observation_tensor`` and
+  ``information_state_tensor`` answered in Python, the tensors as new float32 NumPy arrays
+  (pyspiel's generic path lists them); C++ callers keep pyspiel's path, and a test holds both equal.
 * :class:`RolloutEvaluator` is an evaluator for OpenSpiel's MCTS and IS-MCTS bots that plays its
   random rollouts on the engine directly (no pyspiel state, no view).
 """
