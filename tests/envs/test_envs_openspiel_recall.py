@@ -38,8 +38,8 @@ def test_the_information_state_remembers_the_order_of_decisions() -> None:
     """The same position by two paths: equal observations, different information states."""
     one, other = _two_paths()
     player = one.current_player()
-    assert one.observation_tensor(player) == other.observation_tensor(player)
-    assert one.information_state_tensor(player) != other.information_state_tensor(player)
+    assert np.array_equal(one.observation_tensor(player), other.observation_tensor(player))
+    assert not np.array_equal(one.information_state_tensor(player), other.information_state_tensor(player))
     assert one.information_state_string(player) != other.information_state_string(player)
 
 
@@ -52,7 +52,7 @@ def test_the_information_state_holds_the_observation_then_the_record() -> None:
     assert isinstance(state, TriageState)
     size = len(state.observation_tensor(0))
     tensor = state.information_state_tensor(0)
-    assert tensor[:size] == state.observation_tensor(0)
+    assert np.array_equal(tensor[:size], state.observation_tensor(0))
     record = [value for value in tensor[size:] if value]
     decisions = [value for value in record if value <= 2 * game.num_distinct_actions()]
     assert len(decisions) == 30

@@ -11,7 +11,13 @@ ratios:
 * ``openspiel``: ``state.legal_actions()`` then ``state.apply_action()`` (deal by chance nodes
   included in the time, not in the count);
 * ``pettingzoo``: the AEC loop, ``last()`` (observation and mask) then ``step()``;
+* ``engine integer path``: ``legal_action_ids()`` then ``apply_id()`` of a random one, for
+  ``--players`` and solo (the second column's reference);
+* ``openspiel rl_environment``: OpenSpiel's ``rl_environment.Environment`` loop (every player's
+  information-state tensor and legal actions at each step);
 * ``gymnasium``: ``action_masks()`` then ``step()`` (which returns the observation);
+* ``gymnasium vector``: the native vector environment (``gymnasium.make_vec``) of
+  :data:`VECTOR_ENVS` solo games, a random legal action per game, every game's step counted;
 * ``ismcts``: iterations per second of OpenSpiel's Python IS-MCTS bot
   (``open_spiel.python.algorithms.ismcts``) choosing the first decision of a 2-player game, with
   OpenSpiel's ``RandomRolloutEvaluator`` and with :class:`triage.envs.openspiel.RolloutEvaluator`,
@@ -33,6 +39,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+#: The vector environment's games, and its steps per timed batch.
+VECTOR_ENVS = 16
+VECTOR_STEPS = 8
 
 
 @dataclass(frozen=True)
@@ -89,6 +99,62 @@ def engine_dict(players: int, seconds: float, name: str = "engine dict path") ->
         return steps
 
     return _timed(name, "actions", seconds, game)
+
+
+def engine_int(players: int, seconds: float, name: str = "engine integer path") -> _Path:
+    """The engine's integer path: ``legal_action_ids()`` then ``apply_id()`` of a random one."""
+    from triage.engine import Game
+
+    def game(seed: int) -> int:
+        state, rng, steps = Game.new(players=players, seed=seed), random.Random(seed), 0
+        while state.turn is not None:
+            state.apply_id(rng.choice(state.legal_action_ids()))
+            steps += 1
+        return steps
+
+    return _timed(name, "actions", seconds, game)
+
+
+def vector_env(seconds: float, num_envs: int = VECTOR_ENVS) -> _Path:
+    """``gymnasium.make_vec("Triage-v0", num_envs)`` (the native vector environment, solo games):
+    a random legal action per game from ``action_masks()``, then ``step``; every game counts."""
+    import gymnasium
+
+    import triage.envs.gymnasium  # noqa: F401 - registers Triage-v0
+    from triage.envs.vector import random_actions
+
+    environment = gymnasium.make_vec("Triage-v0", num_envs=num_envs, vectorization_mode="vector_entry_point")
+    rng = np.random.default_rng(0)
+    environment.reset(seed=0)
+
+    def batch(_: int) -> int:
+        for _ in range(VECTOR_STEPS):
+            environment.step(random_actions(environment.action_masks(), rng))  # type: ignore[attr-defined]
+        return VECTOR_STEPS * num_envs
+
+    return _timed(f"gymnasium vector x{num_envs} (solo)", "actions", seconds, batch)
+
+
+def rl_environment(players: int, seconds: float) -> _Path:
+    """OpenSpiel's ``rl_environment.Environment`` (information-state tensors of every player
+    and their legal actions at every step, as its agents read them), random legal actions."""
+    from open_spiel.python import rl_environment as rl
+
+    import triage.envs.openspiel  # noqa: F401 - registers "triage"
+
+    environment = rl.Environment("triage", players=players)
+
+    def game(seed: int) -> int:
+        rng, steps = random.Random(seed), 0
+        environment.seed(seed)
+        time_step = environment.reset()
+        while not time_step.last():
+            player = time_step.observations["current_player"]
+            time_step = environment.step([rng.choice(time_step.observations["legal_actions"][player])])
+            steps += 1
+        return steps
+
+    return _timed("openspiel rl_environment", "actions", seconds, game)
 
 
 def openspiel(players: int, seconds: float) -> _Path:
@@ -195,9 +261,13 @@ def measure(
     paths = [
         engine_dict(players, seconds),
         engine_dict(1, seconds, SOLO),
+        engine_int(players, seconds),
+        engine_int(1, seconds, SOLO_INT),
         openspiel(players, seconds),
+        rl_environment(players, seconds),
         pettingzoo(players, seconds),
         gymnasium_env(seconds),
+        vector_env(seconds),
         ismcts("ismcts leduc_poker", "leduc_poker", {}, spiel_random, simulations, seconds),
         ismcts(
             "ismcts triage, RandomRolloutEvaluator",
@@ -224,19 +294,26 @@ def measure(
 
 
 SOLO = "engine dict path, solo"
+SOLO_INT = "engine integer path, solo"
 
 
 def report(reference: Rate, rates: list[Rate]) -> str:
-    """The table of rates; each adapter's ratio is against the engine with as many players
-    (Gymnasium: the solo engine)."""
-    lines = [f"{'path':42} {'per second':>12} {'vs engine dict path':>20}"]
-    lines.append(f"{reference.name:42} {reference.per_second:12,.0f} {1:20.2f} actions")
-    solo = next((rate for rate in rates if rate.name == SOLO), reference)
-    leduc = next((rate for rate in rates if rate.name == "ismcts leduc_poker"), None)
-    for rate in rates:
-        base = solo if rate.name.startswith("gymnasium") else reference
-        ratio = f"{rate.per_second / base.per_second:20.2f}" if rate.unit == "actions" else " " * 20
-        lines.append(f"{rate.name:42} {rate.per_second:12,.0f} {ratio} {rate.unit}")
+    """The table of rates; each adapter's ratios are against the engine's dict and integer paths
+    with as many players (Gymnasium's: the solo engine)."""
+    lines = [f"{'path':42} {'per second':>12} {'vs engine dict path':>20} {'vs integer path':>16}"]
+    named = {rate.name: rate for rate in rates}
+    integer = named.get("engine integer path")
+    solo = named.get(SOLO, reference), named.get(SOLO_INT, integer)
+    leduc = named.get("ismcts leduc_poker")
+    for rate in [reference, *rates]:
+        dict_base, int_base = solo if "solo" in rate.name else (reference, integer)
+        ratio = f"{rate.per_second / dict_base.per_second:20.2f}" if rate.unit == "actions" else " " * 20
+        to_int = (
+            f"{rate.per_second / int_base.per_second:16.2f}"
+            if rate.unit == "actions" and int_base is not None
+            else " " * 16
+        )
+        lines.append(f"{rate.name:42} {rate.per_second:12,.0f} {ratio} {to_int} {rate.unit}")
     if leduc is not None:
         for rate in rates:
             if rate.name.startswith("ismcts triage"):

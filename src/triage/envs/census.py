@@ -61,7 +61,6 @@ class Census:
         self._back_code = {back: code for code, back in enumerate(self.backs)}
         self._partial_at = len(self.backs)
         self.classes = [self._back_name(back) for back in self.backs] + self._partial_names()
-        self._known_counts: dict[frozenset[str], array[float]] = {}
         self._codes_by_back = {back: self._codes_of(back) for back in self.backs}
         #: ``Game.deck_key`` of the deck lists found to be this one.
         self._fitting_decks: set[str] = set()
@@ -153,8 +152,18 @@ class Census:
 
     # ------------------------------------------------------------------ the block
 
-    def put_game(self, vector: Any, at: int, game: Game, knower: Seat, codes: dict[str, Codes]) -> None:
-        """Write the block from ``at``, read from the game through the seat's observer."""
+    def put_game(
+        self,
+        vector: Any,
+        at: int,
+        game: Game,
+        knower: Seat,
+        codes: dict[str, Codes],
+        kept: dict[frozenset[str], array[float]],
+    ) -> None:
+        """Write the block from ``at``, read from the game through the seat's observer. ``kept``
+        holds the possible backs per fully known set of cards, for this game's card table only
+        (card ids are shuffled handles, K1: the same ids name other backs in another deal)."""
         full, priority, not_severe = knower.full, knower.priority, knower.cleared()
         known = knower.deck_known_positions()
         in_deck = knower.deck_seen()
@@ -164,8 +173,8 @@ class Census:
         deck_at = order_at + self.deck_size
         possible_at = deck_at + 2 * len(self.classes)
         backs = len(self.backs)
-        possible = self._known_counts.get(full)
-        vector[possible_at : possible_at + backs] = possible or self._possible(full, codes)
+        possible = kept.get(full)
+        vector[possible_at : possible_at + backs] = possible or self._possible(full, codes, kept)
         for position, card in known:
             of = codes[card]
             number = (
@@ -204,16 +213,16 @@ class Census:
             return of[3]
         return of[2] if card in not_severe else of[1]
 
-    def _possible(self, full: frozenset[str], codes: dict[str, Codes]) -> array[float]:
+    def _possible(
+        self, full: frozenset[str], codes: dict[str, Codes], kept: dict[frozenset[str], array[float]]
+    ) -> array[float]:
         """The deck list's counts less every card the seat knows fully (kept per knowledge)."""
-        counts = self._known_counts.get(full)
-        if counts is None:
-            if len(self._known_counts) > 4096:
-                self._known_counts.clear()
-            counts = array("f", self.counts)
-            for card in full:
-                counts[codes[card][0]] -= 1
-            self._known_counts[full] = counts
+        if len(kept) > 4096:
+            kept.clear()
+        counts = array("f", self.counts)
+        for card in full:
+            counts[codes[card][0]] -= 1
+        kept[full] = counts
         return counts
 
     def put_view(self, vector: Any, at: int, seat_view: dict[str, Any]) -> None:

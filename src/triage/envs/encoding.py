@@ -190,7 +190,7 @@ class Layout(ActionSpace):
         (:class:`~triage.engine.observer.Seat`) with the seat's knowledge only (I1-I4).
 
         ``memo``, a dict kept with this one game (a :class:`~triage.envs.table.Table` keeps it),
-        holds the seat's last numbers for each other player, reused while that player's state
+        holds the seat's last numbers for each other player (and its own while it waits), reused while that player's state
         (``Game.stamps``), the seat's knowledge and whose turn it is stay the same: in 2-player
         random play another player's part is unchanged at two thirds of a seat's observations.
 
@@ -211,10 +211,14 @@ class Layout(ActionSpace):
         count = len(game.players)
         size = self._player_size
         turn, active, first = game.turn, game.active, game.first_player
+        # The seat's own part changes with each of its actions: kept only while it waits (what
+        # OpenSpiel's rl_environment asks of every player at every step).
+        own = memo is not None and seat != turn
         for rel in range(min(MAX_PLAYERS, count)):
             other = (seat + rel) % count
             start = self._players_at + rel * size
-            if memo is not None and rel:  # the seat's own part changes with each of its actions
+            keep = memo is not None and (rel or own)
+            if keep:
                 stamp = (
                     game.stamps[other],
                     everyone,
@@ -224,36 +228,39 @@ class Layout(ActionSpace):
                     other == active,
                     other == first,
                 )
-                kept = memo.get((seat, other))
+                kept = memo.get((seat, other))  # type: ignore[union-attr]
                 if kept is not None and kept[0] == stamp:
                     vector[start : start + size] = kept[1]
                     continue
             self._put_player_part(vector, start, game, other, knower, others)
-            if memo is not None and rel:
-                memo[seat, other] = (stamp, vector[start : start + size])
-        self._put_census(vector, game, seat, knower, memo)
+            if keep:
+                memo[seat, other] = (stamp, vector[start : start + size])  # type: ignore[index]
+        self._put_deck(vector, game, seat, knower, memo)
         return np.frombuffer(vector, _FLOAT32)
 
-    def _put_census(
+    def _put_deck(
         self, vector: array[float], game: Game, seat: int, knower: Seat, memo: dict[Any, Any] | None
     ) -> None:
-        """The card count, kept in ``memo`` while the deck, the discard pile, the public
-        deductions (``Game.deck_stamp``) and the seat's knowledge stay the same: most actions
-        move no card to or from the deck."""
+        """The deck peek and the card count, kept in ``memo`` while the deck, the discard pile,
+        the public deductions (``Game.deck_stamp``) and the seat's knowledge stay the same: most
+        actions move no card to or from the deck."""
         at = self._census_at
         if memo is None:
-            self.census.put_game(vector, at, game, knower, self._fitted[4])
+            self._put_peek(vector, game, knower)
+            self.census.put_game(vector, at, game, knower, self._fitted[4], self._fitted[5])
             return
         key = (game.deck_stamp, knower.full, knower.priority, knower.fronts_seen())
-        kept = memo.get(("census", seat))
+        kept = memo.get(("deck", seat))
         if kept is not None and kept[0] == key:
-            vector[at:] = kept[1]
+            vector[_DECK_AT : self._players_at] = kept[1]
+            vector[at:] = kept[2]
             return
-        self.census.put_game(vector, at, game, knower, self._fitted[4])
-        memo["census", seat] = (key, vector[at:])
+        self._put_peek(vector, game, knower)
+        self.census.put_game(vector, at, game, knower, self._fitted[4], self._fitted[5])
+        memo["deck", seat] = (key, vector[_DECK_AT : self._players_at], vector[at:])
 
     def _put_head(self, vector: array[float], game: Game, seat: int, knower: Seat) -> None:
-        """The game's entries and the deck peek (the known positions of its top cards, I3)."""
+        """The game's entries: round, phase, whose decision, the deck and discard counts."""
         players = game.players
         turn = game.turn
         _HEAD.pack_into(
@@ -268,6 +275,9 @@ class Layout(ActionSpace):
             knower.deck_count(),
             len(game.discard),
         )
+
+    def _put_peek(self, vector: array[float], game: Game, knower: Seat) -> None:
+        """The deck peek: the known positions among the deck's top cards (I3)."""
         top = knower.deck_peek(DECK_PEEK)
         vector[_DECK_AT : _DECK_AT + len(top) * _PEEK_SIZE : _PEEK_SIZE] = _ONES[len(top)]  # exists
         if not any(top):
@@ -359,8 +369,9 @@ class Layout(ActionSpace):
     @cached_property
     def _fitted(self) -> list[Any]:
         """The card table and configuration last checked by :meth:`_fit`, the table's content
-        numbers, the generation of the memories they belong to, and its cards' census classes."""
-        return [None, None, {}, -1, {}]
+        numbers, the generation of the memories they belong to, its cards' census classes and the
+        census's possible backs kept per knowledge (:meth:`Census.put_game`)."""
+        return [None, None, {}, -1, {}, {}]
 
     @cached_property
     def _memory(self) -> _FeatureMemory:
@@ -369,7 +380,19 @@ class Layout(ActionSpace):
     def _fit(self, game: Game) -> None:
         """Refuse a game that could hold more spaces, pending or terminal patients than this
         layout has room for (checked once per game: its sizes depend on its configuration and
-        deck only), and number its cards' contents."""
+        deck only), and number its cards' contents. What was worked out for a game is also kept
+        on the game (``Game.derived``, keyed by this layout's feature memory), so that observing
+        many games in turn (the vector environment) fits each once, not at every switch."""
+        memory = self._memory
+        kept = game.derived.get(memory)
+        if (
+            kept is not None
+            and kept[0] is game.cards
+            and kept[1] is game.config
+            and kept[3] == memory.generation
+        ):
+            self._fitted[:] = kept
+            return
         sizes = action_space(game)
         if sizes.spaces > self.spaces or sizes.pending > self.pending or sizes.terminals > self.terminals:
             raise EncodingError(
@@ -380,14 +403,16 @@ class Layout(ActionSpace):
         census = self.census
         if not census.fits(game):
             raise EncodingError("this layout was made for another deck list: its card count would be wrong")
-        memory = self._memory
-        self._fitted[:] = [
+        fitted = [
             game.cards,
             game.config,
             memory.number(game.cards),
             memory.generation,
             census.codes(game),
+            {},
         ]
+        self._fitted[:] = fitted
+        game.derived[memory] = fitted
 
     @cached_property
     def _players_at(self) -> int:

@@ -83,10 +83,11 @@ class ObservationEncoder:
         return spaces.Box(low=self.low, high=self.high, dtype=np.float32)
 
     def encode(self, raw: np.ndarray) -> np.ndarray:
-        """The flat observation from the raw vector of :meth:`Layout.observe`."""
+        """The flat observation from the raw vector of :meth:`Layout.observe`, or from a batch of
+        them (one per row: the vector environment normalises all its rows at once)."""
         if not self.normalize:
             return raw
-        scaled: np.ndarray = raw[self._keep] * self._inverse
+        scaled: np.ndarray = raw[..., self._keep] * self._inverse
         return scaled
 
 

@@ -85,7 +85,7 @@ class TriageEnv(gymnasium.Env):
         self.flat = observation == "flat"
         self._start = self.config.start["quality"] + self.config.start["vp"]
         self.players = players
-        self.opponents = _opponents(players, opponents)
+        self.opponents = make_opponents(players, opponents)
         self._bot_rng = random.Random()
         self.table = Table(Game.new(players=players, seed=0, config=self.config))
         self.encoder = ObservationEncoder(
@@ -159,12 +159,7 @@ class TriageEnv(gymnasium.Env):
         return self._observation(), reward, self.table.game.is_over(), False, self._info()
 
     def _play_opponents(self) -> None:
-        """The bots' decisions until it is seat 0's again or the game ends (each from its view)."""
-        game = self.table.game
-        while not game.is_over() and game.turn != 0 and game.turn is not None:
-            seat = game.turn
-            action = self.opponents[seat - 1].choose(view(game, seat), game.legal_actions(), self._bot_rng)
-            game.apply(action, seat)
+        play_opponents(self.table.game, self.opponents, self._bot_rng)
 
     def render(self) -> str | np.ndarray | None:
         """The player's view as text (``ansi`` returns it, ``human`` prints it, ``rgb_array``
@@ -180,7 +175,14 @@ class TriageEnv(gymnasium.Env):
         return None
 
 
-def _opponents(players: int, opponents: str | list[str]) -> list[Bot]:
+def play_opponents(game: Game, bots: list[Bot], rng: random.Random) -> None:
+    """The bots' decisions until it is seat 0's again or the game ends (each from its view)."""
+    while not game.is_over() and game.turn != 0 and game.turn is not None:
+        seat = game.turn
+        game.apply(bots[seat - 1].choose(view(game, seat), game.legal_actions(), rng), seat)
+
+
+def make_opponents(players: int, opponents: str | list[str]) -> list[Bot]:
     """One bot for every seat but 0: a single name fills them all."""
     if not 1 <= players <= 4:
         raise ValueError(f"players must be 1 to 4 (R1), got {players!r}")
@@ -203,4 +205,8 @@ def text_image(text: str) -> np.ndarray:
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:TriageEnv")
+    gymnasium.register(
+        id=ENV_ID,
+        entry_point=f"{__name__}:TriageEnv",
+        vector_entry_point="triage.envs.vector:TriageVectorEnv",
+    )

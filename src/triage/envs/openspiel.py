@@ -33,6 +33,10 @@ none, or 0, V4) and ``returns`` (``score``, ``margin`` or ``win``, :mod:`triage.
   (:func:`triage.engine.determinize.determinize`), which OpenSpiel's IS-MCTS uses. The drawn
   state keeps ``history()`` and ``move_number()``; its hidden cards are drawn afresh, so its
   history (which holds the real deal's digits) no longer replays to it.
+* Python callers (OpenSpiel's ``rl_environment`` asks every player's tensor and legal actions at
+  every step) get ``legal_actions``, ``is_chance_node``, ``observation_tensor`` and
+  ``information_state_tensor`` answered in Python, the tensors as new float32 NumPy arrays
+  (pyspiel's generic path lists them); C++ callers keep pyspiel's path, and a test holds both equal.
 * :class:`RolloutEvaluator` is an evaluator for OpenSpiel's MCTS and IS-MCTS bots that plays its
   random rollouts on the engine directly (no pyspiel state, no view).
 """
@@ -41,6 +45,7 @@ from __future__ import annotations
 
 import json
 import random
+from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,6 +127,9 @@ class Settings:
     returns: str
     start: int
     record: PublicRecord
+    #: The observers that :meth:`TriageState.observation_tensor` and
+    #: :meth:`TriageState.information_state_tensor` write into (without, then with perfect recall).
+    fast_observers: tuple[TriageObserver, TriageObserver]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Settings:
         return self
@@ -166,8 +174,12 @@ class TriageGame(pyspiel.Game):
             sorted(probe.cards),
             self.bounds.max_decisions + self.players * self.bounds.draws,
         )
+        fast = (
+            TriageObserver(self.layout, record, pyspiel.IIGObservationType(perfect_recall=False), None),
+            TriageObserver(self.layout, record, pyspiel.IIGObservationType(perfect_recall=True), None),
+        )
         self.settings = Settings(
-            self.players, self.seed, self.config, self.layout, self.returns, start, record
+            self.players, self.seed, self.config, self.layout, self.returns, start, record, fast
         )
 
     def new_initial_state(self) -> TriageState:
@@ -175,7 +187,10 @@ class TriageGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TriageObserver:
         return TriageObserver(
-            self.settings, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+            self.layout,
+            self.settings.record,
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            params,
         )
 
 
@@ -212,6 +227,10 @@ class PublicRecord:
             for event in events
             if event["type"] == "drawn"
         ]
+
+
+#: The chance outcomes of one deal digit: every digit equally likely.
+_DEAL_OUTCOMES: tuple[tuple[int, float], ...] = tuple((digit, 1.0 / DEAL_BASE) for digit in range(DEAL_BASE))
 
 
 def apply_deal(state: pyspiel.State, seed: int) -> None:
@@ -306,7 +325,44 @@ class TriageState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._table() is not None:
             return []
-        return [(digit, 1.0 / DEAL_BASE) for digit in range(DEAL_BASE)]
+        return list(_DEAL_OUTCOMES)
+
+    # ------------------------------------------------------------------ Python callers' fast path
+    # rl_environment asks every player's tensor and legal actions at every step; pyspiel's own
+    # answers go through C++ and back (current_player, _legal_actions, the observer set twice,
+    # the tensor turned into a Python list). These answer the same from Python, for Python callers.
+
+    def legal_actions(self, player: Any = None) -> list[int]:
+        """pyspiel's ``legal_actions``: the deal digits at a chance node (whichever player is
+        named, as pyspiel answers there), the seat's legal integers at its decision, else none."""
+        table = self._table()
+        if table is None:
+            return list(range(DEAL_BASE))
+        turn = table.game.turn
+        if turn is None or (player is not None and player != turn):
+            return []
+        return table.legal_ids(turn)
+
+    def is_chance_node(self) -> bool:
+        """Whether the deal is still to be drawn."""
+        return self._table() is None
+
+    def information_state_tensor(self, player: Any = None) -> np.ndarray:
+        """pyspiel's ``information_state_tensor`` (the perfect-recall observer's tensor), as a
+        new float32 array written by one observer kept on the game."""
+        return self._tensor(self._settings.fast_observers[1], player)
+
+    def observation_tensor(self, player: Any = None) -> np.ndarray:
+        """pyspiel's ``observation_tensor``, as :meth:`information_state_tensor`."""
+        return self._tensor(self._settings.fast_observers[0], player)
+
+    def _tensor(self, observer: TriageObserver, player: Any) -> np.ndarray:
+        players = self._settings.players
+        seat = self.current_player() if player is None else int(player)
+        if not 0 <= seat < players:
+            raise pyspiel.SpielError(f"a tensor is asked of a player 0..{players - 1}, got {seat}")
+        observer.set_from(self, seat)
+        return observer.tensor.copy()
 
     def _apply_action(self, action: int) -> None:
         table = self._table()
@@ -393,7 +449,7 @@ class TriageObserver:
     what every player knows (``NONE``, the spectator's view); with ``perfect_recall`` the tensor
     goes on with the public record (:class:`PublicRecord`) and the string with the decisions."""
 
-    def __init__(self, settings: Settings, iig_obs_type: Any, params: Any) -> None:
+    def __init__(self, layout: Layout, record: PublicRecord, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"the triage observer takes no parameters, got {params!r}")
         private = iig_obs_type.private_info
@@ -403,9 +459,9 @@ class TriageObserver:
                 "(a seat's) or NONE (what every player knows); never ALL_PLAYERS (rules.md I4)"
             )
         self.public_only = private == pyspiel.PrivateInfoType.NONE
-        self.layout = settings.layout
+        self.layout = layout
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.record_length = settings.record.length if self.perfect_recall else 0
+        self.record_length = record.length if self.perfect_recall else 0
         self.tensor = np.zeros(self.layout.observation_size + self.record_length, np.float32)
         self.dict = {"view": self.tensor[: self.layout.observation_size]}
         if self.perfect_recall:
@@ -424,7 +480,7 @@ class TriageObserver:
             record = state._position.record
             if len(record) > self.record_length:
                 raise EncodingError(f"the public record outgrew its proven length {self.record_length}")
-            self.tensor[size : size + len(record)] = record
+            self.tensor[size : size + len(record)] = np.frombuffer(array("f", record), np.float32)
             self.tensor[size + len(record) :] = 0.0
 
     def string_from(self, state: TriageState, player: int) -> str:

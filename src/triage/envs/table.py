@@ -140,6 +140,14 @@ class Table:
         self._fresh()
         return self.layout.mask(self._legal if seat == self.game.turn else [])
 
+    def put_mask(self, seat: int, buffer: bytearray, at: int) -> None:
+        """Set the byte at ``at + id`` of ``buffer`` for each of the seat's legal integers (the
+        vector environment writes every game's mask into one zeroed buffer this way)."""
+        self._fresh()
+        if seat == self.game.turn:
+            for action_id in self._legal:
+                buffer[at + action_id] = 1
+
     def play(self, seat: int, index: int) -> list[dict[str, Any]]:
         """Take integer ``index`` for ``seat``; refused clearly (and nothing changes) when it is
         not one of the seat's legal integers. Returns the events as the seat may see them."""

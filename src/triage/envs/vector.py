@@ -1,0 +1,310 @@
+"""``Triage-v0`` as a native Gymnasium vector environment: N games stepped in one call.
+
+>>> import gymnasium
+>>> import triage.envs.gymnasium
+>>> envs = gymnasium.make_vec("Triage-v0", num_envs=3, vectorization_mode="vector_entry_point")
+>>> observations, infos = envs.reset(seed=7)
+>>> observations["observation"].shape[0], envs.action_masks().shape == (3, envs.single_action_space.n)
+(3, True)
+
+:class:`TriageVectorEnv` takes the options of :class:`~triage.envs.gymnasium.TriageEnv` (``rounds``,
+``players``, ``opponents``, ``returns``, ``observation``, ``normalize``, ``on_illegal``, ...) and
+plays the same games: game ``i`` is what a single ``Triage-v0`` would play after
+``reset(seed=seed + i)`` with the same actions (a test holds them equal). What it saves is the
+per-environment wrapping: one call steps every game on the engine's integer path, writes every
+observation into one float32 batch and every mask into one buffer.
+
+* Observations: the single environment's space batched (``{"observation": (N, size),
+  "action_mask": (N, actions)}``, or with ``observation="flat"`` the ``(N, size)`` array).
+* Masks: ``info["action_mask"]`` (bool, ``(N, actions)``) and :meth:`TriageVectorEnv.action_masks`
+  (what sb3-contrib's ``MaskablePPO`` asks a vector environment for).
+* Autoreset: Gymnasium's next-step mode (``metadata["autoreset_mode"]``): the step after a game
+  ended ignores that game's action and deals a new one (reward 0, not terminated). Its seed comes
+  from the environment's own seed sequence, as a single environment's ``reset()`` draws it.
+* Seeds: ``reset(seed=s)`` deals game ``i`` with seed ``s + i``; a list gives one seed per game;
+  ``options={"reset_mask": mask}`` deals afresh only where ``mask`` is true.
+* Illegal actions: refused in their own game (reward ``illegal_reward``, nothing changes), or
+  with ``on_illegal="raise"`` checked before any game moves (the error names the game).
+* Infos: ``score`` (seat 0's VP + QoC), ``action_mask``, ``winner`` where a game ended (the
+  winning seat, -1 for none) and ``illegal_action`` where an action was refused, each with its
+  ``_name`` mask, as Gymnasium's vector environments give them. Every value is seat 0's own
+  (its view's score and mask): nothing hidden.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from triage.bots import Bot
+from triage.engine import Game
+from triage.engine.cards import load_standard_deck
+from triage.engine.text import render_position
+from triage.envs.encoding import IllegalActionError
+from triage.envs.features import ObservationEncoder
+from triage.envs.gymnasium import make_opponents, play_opponents, text_image
+from triage.envs.pettingzoo import OBSERVATIONS, ON_ILLEGAL, observation_space
+from triage.envs.returns import check_returns, final_values, values
+from triage.envs.table import Table, make_game_config
+
+
+class _Slot:
+    """One game of the batch: its table, its bots and their generator, its seed sequence."""
+
+    __slots__ = ("bot_rng", "bots", "done", "score", "seeds", "table", "value")
+
+    def __init__(self, table: Table, bots: list[Bot]) -> None:
+        self.table = table
+        self.bots = bots
+        self.bot_rng = random.Random()
+        self.seeds = random.Random()
+        self.done = False
+        #: Seat 0's VP + QoC and its value (``returns``) after the last step.
+        self.score = 0
+        self.value = 0.0
+
+
+class TriageVectorEnv(VectorEnv):
+    """``num_envs`` games of ``Triage-v0`` stepped together (seat 0 of each; bots elsewhere)."""
+
+    metadata: dict[str, Any] = {
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": ["ansi", "rgb_array"],
+    }
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        rounds: int | None = None,
+        players: int = 1,
+        opponents: str | list[str] = "greedy",
+        return_to: str | None = None,
+        render_mode: str | None = None,
+        on_illegal: str = "refuse",
+        illegal_reward: float = -1.0,
+        returns: str = "score",
+        observation: str = "dict",
+        normalize: bool = False,
+    ) -> None:
+        _check_options(num_envs, render_mode, self.metadata["render_modes"], on_illegal, observation)
+        self.num_envs = num_envs
+        self.render_mode = render_mode
+        self.on_illegal = on_illegal
+        self.illegal_reward = float(illegal_reward)
+        self.returns = check_returns(returns)
+        self.flat = observation == "flat"
+        self.players = players
+        self.config = make_game_config(rounds=rounds, return_to=return_to)
+        self._start = self.config.start["quality"] + self.config.start["vp"]
+        probe = Table(Game.new(players=players, seed=0, config=self.config))
+        self.layout = probe.layout
+        self.slots = [
+            _Slot(Table(probe.game.copy(), self.layout), make_opponents(players, opponents))
+            for _ in range(num_envs)
+        ]
+        self.encoder = ObservationEncoder(
+            self.layout, self.config, load_standard_deck(), players=players, normalize=normalize
+        )
+        self.single_observation_space = observation_space(self.encoder, flat=self.flat)
+        self.single_action_space = spaces.Discrete(self.layout.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._actions = self.layout.num_actions
+        self._mask = np.zeros((num_envs, self._actions), np.int8)
+
+    # ------------------------------------------------------------------ the Gymnasium API
+
+    def reset(
+        self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Deal every game (``options["reset_mask"]``: only those where it is true): game ``i``
+        from ``seed + i``, ``seed[i]``, or the next seed of its own sequence."""
+        if isinstance(seed, int):
+            super().reset(seed=seed)
+        seeds = _seed_list(seed, self.num_envs)
+        mask = (options or {}).get("reset_mask")
+        if mask is not None and np.shape(mask) != (self.num_envs,):
+            raise ValueError(f"options['reset_mask'] must hold {self.num_envs} booleans, got {mask!r}")
+        vectors, buffer = self._rows()
+        for index, slot in enumerate(self.slots):
+            if mask is None or mask[index]:
+                self._deal(slot, seeds[index])
+            self._put_row(index, slot, vectors, buffer)
+        return self._finish(vectors, buffer, np.zeros(self.num_envs, bool), [])
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One decision in every game, or a new deal where the last step ended the game. Each
+        game's observation is written right after its step, while its data is still warm."""
+        chosen = np.asarray(actions).tolist()
+        if len(chosen) != self.num_envs:
+            raise ValueError(f"step takes {self.num_envs} actions, one per game, got {len(chosen)}")
+        if self.on_illegal == "raise":
+            self._check_all(chosen)
+        rewards = [0.0] * self.num_envs  # lists: a Python write into NumPy costs more
+        ended = [False] * self.num_envs
+        refused: list[tuple[int, str]] = []
+        vectors, buffer = self._rows()
+        for index, slot in enumerate(self.slots):
+            if slot.done:
+                self._deal(slot, None)
+            else:
+                try:
+                    rewards[index], ended[index] = self._advance(slot, chosen[index])
+                except IllegalActionError as error:
+                    if self.on_illegal == "raise":
+                        raise
+                    refused.append((index, str(error)))
+                    rewards[index] = self.illegal_reward
+            self._put_row(index, slot, vectors, buffer)
+        done = np.array(ended, bool)
+        observations, infos = self._finish(vectors, buffer, done, refused)
+        return observations, np.array(rewards, np.float64), done, np.zeros(self.num_envs, bool), infos
+
+    def _check_all(self, chosen: list[Any]) -> None:
+        """``on_illegal="raise"``: refuse the step before any game moves if one action is not
+        legal in its game (IllegalActionError names it); a game that ended takes any action."""
+        for index, slot in enumerate(self.slots):
+            if not slot.done and chosen[index] not in slot.table.legal_ids(0):
+                try:
+                    slot.table.play_quiet(0, chosen[index])  # raises, naming why, and changes nothing
+                except IllegalActionError as error:
+                    raise IllegalActionError(f"game {index}: {error}") from None
+
+    def _advance(self, slot: _Slot, action: int) -> tuple[float, bool]:
+        """Seat 0's action in ``slot``'s game, then the bots' up to its next decision: the reward
+        (the change of seat 0's value) and whether the game ended."""
+        table = slot.table
+        table.play_quiet(0, action)
+        game = table.game
+        if game.turn != 0:
+            play_opponents(game, slot.bots, slot.bot_rng)
+        scores = game.scores()
+        slot.score = scores[0]
+        over = game.is_over()
+        if over:
+            value = final_values(scores, game.winner, self.returns, self._start)[0]
+            slot.done = True
+        else:
+            value = values(scores, self.returns, self._start)[0]
+        reward = value - slot.value
+        slot.value = value
+        return reward, over
+
+    def action_masks(self) -> np.ndarray:
+        """Every game's legal integers as a boolean ``(num_envs, actions)`` array (MaskablePPO)."""
+        return self._mask.astype(np.bool_)
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Each game's view of seat 0: text (``ansi``) or that text as an image (``rgb_array``)."""
+        if self.render_mode is None:
+            return None
+        texts = [render_position(slot.table.view(0)) for slot in self.slots]
+        if self.render_mode == "ansi":
+            return tuple(texts)
+        return tuple(text_image(text) for text in texts)
+
+    # ------------------------------------------------------------------ the games
+
+    def _deal(self, slot: _Slot, seed: int | None) -> None:
+        """A new game in ``slot``, as :meth:`triage.envs.gymnasium.TriageEnv.reset` deals it (bots play up to seat 0)."""
+        if seed is not None:
+            slot.seeds.seed(seed)
+            game_seed = seed
+        else:
+            game_seed = slot.seeds.randrange(2**31)
+        slot.table = Table(Game.new(players=self.players, seed=game_seed, config=self.config), self.layout)
+        slot.bot_rng.seed(game_seed)
+        game = slot.table.game
+        if game.turn != 0:
+            play_opponents(game, slot.bots, slot.bot_rng)
+        scores = game.scores()
+        slot.score = scores[0]
+        slot.value = values(scores, self.returns, self._start)[0]
+        slot.done = False
+
+    def _rows(self) -> tuple[np.ndarray, bytearray]:
+        """A new observation batch and a zeroed mask buffer for every game."""
+        return np.empty((self.num_envs, self.layout.observation_size), np.float32), bytearray(
+            self.num_envs * self._actions
+        )
+
+    def _put_row(self, index: int, slot: _Slot, vectors: np.ndarray, buffer: bytearray) -> None:
+        """Game ``index``'s observation (seat 0's) and mask into the batch."""
+        table = slot.table
+        vectors[index] = table.observation(0)
+        table.put_mask(0, buffer, index * self._actions)
+
+    def _finish(
+        self, vectors: np.ndarray, buffer: bytearray, ended: np.ndarray, refused: list[tuple[int, str]]
+    ) -> tuple[Any, dict[str, Any]]:
+        """The batch as the observation space gives it, and the infos."""
+        count, actions = self.num_envs, self._actions
+        scores = np.array([slot.score for slot in self.slots], np.int64)
+        mask = np.frombuffer(buffer, np.int8).reshape(count, actions)
+        self._mask = mask
+        vectors = self.encoder.encode(vectors)
+        every = np.ones(count, bool)
+        infos: dict[str, Any] = {"score": scores, "_score": every, "action_mask": mask.view(np.bool_)}
+        infos["_action_mask"] = every
+        if ended.any():
+            winners = [
+                -1 if slot.table.game.winner is None else slot.table.game.winner for slot in self.slots
+            ]
+            infos["winner"], infos["_winner"] = np.where(ended, winners, -1), ended
+        if refused:
+            reasons = np.full(count, "", dtype=object)
+            for index, reason in refused:
+                reasons[index] = reason
+            infos["illegal_action"], infos["_illegal_action"] = reasons, reasons != ""
+        if self.flat:
+            return vectors, infos
+        return {"observation": vectors, "action_mask": mask}, infos
+
+
+def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One legal integer per row of ``masks``, uniformly at random (0 for a row with none: a game
+    that ended, whose action the next step ignores), with a few NumPy calls for the whole batch."""
+    legal = masks.astype(bool, copy=False)
+    counts = legal.sum(axis=1)
+    columns = np.nonzero(legal)[1]
+    starts = np.cumsum(counts) - counts
+    picks = starts + (rng.random(len(counts)) * counts).astype(np.intp)
+    chosen = np.zeros(len(counts), np.int64)
+    some = counts > 0
+    chosen[some] = columns[picks[some]]
+    return chosen
+
+
+def _check_options(
+    num_envs: int, render_mode: str | None, render_modes: list[str], on_illegal: str, observation: str
+) -> None:
+    """Refuse bad options with the same words as :class:`TriageEnv`."""
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        raise ValueError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
+    if render_mode is not None and render_mode not in render_modes:
+        raise ValueError(f"render_mode must be one of {render_modes}, got {render_mode!r}")
+    if on_illegal not in ON_ILLEGAL:
+        raise ValueError(f"on_illegal must be one of {ON_ILLEGAL}, got {on_illegal!r}")
+    if observation not in OBSERVATIONS:
+        raise ValueError(f"observation must be one of {OBSERVATIONS}, got {observation!r}")
+
+
+def _seed_list(seed: int | Sequence[int | None] | None, count: int) -> list[int | None]:
+    """One seed (or None: the game's own next seed) per game."""
+    if seed is None:
+        return [None] * count
+    if isinstance(seed, int):
+        return [seed + index for index in range(count)]
+    seeds = list(seed)
+    if len(seeds) != count:
+        raise ValueError(f"reset takes one seed or {count} seeds, got {len(seeds)}")
+    return seeds
+
+
+__all__ = ["TriageVectorEnv", "random_actions"]

@@ -1,0 +1,259 @@
+"""The native vector environment (triage.envs.vector): make_vec's vector_entry_point, batched
+observations and masks, next-step autoreset, seeds, and equality with N single Triage-v0."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+import triage.envs.gymnasium  # noqa: F401 - registers Triage-v0
+from triage.engine import state_dict, view
+from triage.envs import IllegalActionError
+from triage.envs.gymnasium import TriageEnv
+from triage.envs.vector import TriageVectorEnv, random_actions
+
+
+def make(num_envs: int, **kwargs: Any) -> TriageVectorEnv:
+    envs = gymnasium.make_vec(
+        "Triage-v0", num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs
+    )
+    assert isinstance(envs, TriageVectorEnv)
+    return envs
+
+
+def test_make_vec_gives_the_native_vector_env_with_batched_spaces() -> None:
+    envs = make(3)
+    assert isinstance(envs, VectorEnv)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    assert envs.single_observation_space == gymnasium.make("Triage-v0").observation_space
+    observations, infos = envs.reset(seed=5)
+    assert envs.observation_space.contains(observations)
+    assert observations["observation"].shape == (3, envs.layout.observation_size)
+    assert observations["observation"].dtype == np.float32
+    assert observations["action_mask"].shape == (3, envs.single_action_space.n)
+    assert envs.action_space.shape == (3,)
+    assert np.array_equal(infos["action_mask"], envs.action_masks())
+    assert infos["action_mask"].dtype == np.bool_
+    assert np.array_equal(infos["score"], [10, 10, 10]) and infos["_score"].all()
+
+
+def test_default_vectorization_is_the_native_one() -> None:
+    assert isinstance(gymnasium.make_vec("Triage-v0", num_envs=2), TriageVectorEnv)
+
+
+def _single_envs(count: int, seed: int, **kwargs: Any) -> list[TriageEnv]:
+    singles = [TriageEnv(**kwargs) for _ in range(count)]
+    for index, single in enumerate(singles):
+        single.reset(seed=seed + index)
+    return singles
+
+
+def _flat(observation: Any) -> np.ndarray:
+    return observation["observation"] if isinstance(observation, dict) else observation
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"observation": "flat", "normalize": True}, {"players": 2}, {"players": 3, "returns": "margin"}],
+)
+def test_each_game_is_the_single_env_with_the_same_seed_and_actions(kwargs: dict[str, Any]) -> None:
+    """Game i plays what Triage-v0 plays after reset(seed=seed + i), through autoresets (a single
+    env's reset() without seed draws the next game as the vector env's autoreset does)."""
+    count, seed = 3, 11
+    envs = make(count, **kwargs)
+    singles = _single_envs(count, seed, **kwargs)
+    observations, _ = envs.reset(seed=seed)
+    rng = np.random.default_rng(0)
+    finished = [False] * count
+    resets = 0
+    for _ in range(260):
+        actions = random_actions(envs.action_masks(), rng)
+        observations, rewards, terminated, truncated, _infos = envs.step(actions)
+        assert not truncated.any()
+        for index, single in enumerate(singles):
+            if finished[index]:
+                expected, _ = single.reset()
+                reward, done, resets = 0.0, False, resets + 1
+            else:
+                expected, reward, done, _, _ = single.step(int(actions[index]))
+            finished[index] = done
+            assert np.array_equal(_flat(observations)[index], _flat(expected))
+            assert rewards[index] == pytest.approx(reward) and terminated[index] == done
+            assert np.array_equal(envs.action_masks()[index], single.action_masks())
+    assert resets >= count  # every game ended at least once within 260 steps
+
+
+def test_autoreset_is_next_step_a_new_game_with_reward_zero() -> None:
+    envs = make(2, observation="flat")
+    envs.reset(seed=3)
+    rng = np.random.default_rng(1)
+    while True:
+        _, _, terminated, _, infos = envs.step(random_actions(envs.action_masks(), rng))
+        if terminated.any():
+            break
+    ended = int(np.flatnonzero(terminated)[0])
+    assert infos["_winner"][ended] and infos["winner"][ended] == -1  # solo: no winner (R4)
+    assert not envs.action_masks()[ended].any()  # nothing to decide in an ended game
+    _observations, rewards, terminated, _, infos = envs.step(np.zeros(2, np.int64))
+    assert rewards[ended] == 0.0 and not terminated[ended]
+    assert infos["score"][ended] == 10 and envs.action_masks()[ended].any()
+    assert envs.slots[ended].table.game.round == 1
+
+
+def test_seeds_make_games_repeat_and_differ() -> None:
+    def play(seed: Any) -> list[np.ndarray]:
+        envs = make(3, observation="flat")
+        observations, _ = envs.reset(seed=seed)
+        rng = np.random.default_rng(2)
+        seen = [observations]
+        for _ in range(80):
+            seen.append(envs.step(random_actions(envs.action_masks(), rng))[0])
+        return seen
+
+    first, again = play(21), play(21)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again))
+    assert not np.array_equal(first[0][0], first[0][1])  # games 0 and 1 are dealt apart
+    listed = play([21, 22, 23])
+    assert all(np.array_equal(a, b) for a, b in zip(first, listed))
+
+
+def test_reset_mask_deals_only_where_true() -> None:
+    envs = make(2, observation="flat")
+    envs.reset(seed=4)
+    envs.step(random_actions(envs.action_masks(), np.random.default_rng(0)))
+    kept = state_dict(envs.slots[1].table.game)
+    observations, _ = envs.reset(seed=[9, None], options={"reset_mask": np.array([True, False])})
+    assert state_dict(envs.slots[1].table.game) == kept
+    single = TriageEnv(observation="flat")
+    assert np.array_equal(observations[0], single.reset(seed=9)[0])
+    with pytest.raises(ValueError, match="reset_mask"):
+        envs.reset(options={"reset_mask": [True]})
+
+
+def test_an_illegal_action_is_refused_in_its_game_alone() -> None:
+    envs = make(2)
+    observations, _ = envs.reset(seed=6)
+    before = state_dict(envs.slots[0].table.game)
+    illegal = int(np.flatnonzero(observations["action_mask"][0] == 0)[-1])
+    legal = int(np.flatnonzero(observations["action_mask"][1])[0])
+    again, rewards, _, _, infos = envs.step(np.array([illegal, legal]))
+    assert rewards[0] == -1.0 and infos["_illegal_action"].tolist() == [True, False]
+    assert infos["illegal_action"][0].startswith(f"action {illegal} (")
+    assert state_dict(envs.slots[0].table.game) == before
+    assert np.array_equal(again["observation"][0], observations["observation"][0])
+    raising = make(2, on_illegal="raise")
+    raising.reset(seed=6)
+    games = [state_dict(slot.table.game) for slot in raising.slots]
+    with pytest.raises(IllegalActionError, match=f"game 0: action {illegal}"):
+        raising.step(np.array([illegal, legal]))
+    assert [state_dict(slot.table.game) for slot in raising.slots] == games  # no game moved
+
+
+def test_observations_are_the_seat_views_vectors_and_infos_hide_nothing() -> None:
+    """Each row is the layout's vector of seat 0's view (I4); infos carry seat 0's own score,
+    mask and the winner only."""
+    envs = make(2, players=2, observation="flat")
+    observations, infos = envs.reset(seed=8)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        for index, slot in enumerate(envs.slots):
+            seat_view = view(slot.table.game, 0)
+            assert np.array_equal(observations[index], envs.layout.observe(seat_view))
+        assert set(infos) <= {
+            "score", "_score", "action_mask", "_action_mask", "winner", "_winner",
+            "illegal_action", "_illegal_action",
+        }  # fmt: skip
+        observations, _, _, _, infos = envs.step(random_actions(envs.action_masks(), rng))
+
+
+def test_random_actions_picks_legal_integers_only() -> None:
+    rng = np.random.default_rng(4)
+    masks = np.zeros((3, 5), np.int8)
+    masks[0, [1, 3]] = 1
+    masks[2, 4] = 1
+    for _ in range(50):
+        chosen = random_actions(masks, rng)
+        assert chosen[0] in (1, 3) and chosen[1] == 0 and chosen[2] == 4
+
+
+def test_render_gives_each_games_view() -> None:
+    envs = make(2, render_mode="ansi")
+    envs.reset(seed=1)
+    texts = envs.render()
+    assert texts is not None and len(texts) == 2 and all(isinstance(text, str) for text in texts)
+    images = make(1, render_mode="rgb_array")
+    images.reset(seed=1)
+    frames = images.render()
+    assert frames is not None and frames[0].ndim == 3
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"num_envs": 0}, "num_envs must be"),
+        ({"num_envs": 2, "render_mode": "human"}, "render_mode must be one of"),
+        ({"num_envs": 2, "on_illegal": "ignore"}, "on_illegal must be one of"),
+        ({"num_envs": 2, "observation": "image"}, "observation must be one of"),
+        ({"num_envs": 2, "players": 5}, "1 to 4 players"),
+    ],
+)
+def test_bad_options_are_named(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        TriageVectorEnv(**kwargs)
+
+
+def test_step_takes_one_action_per_game() -> None:
+    envs = make(2)
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="step takes 2 actions"):
+        envs.step(np.array([0]))
+    with pytest.raises(ValueError, match="one seed or 2 seeds"):
+        envs.reset(seed=[1, 2, 3])
+
+
+def test_one_layout_observing_games_in_turn_gives_each_its_own_vector() -> None:
+    """Games observed in turn by one layout (what the vector env does): each vector equals the
+    one of the seat's view. Card ids are shuffled handles (K1), so nothing worked out for one
+    deal (its card numbering, the census's possible backs) may serve another."""
+    import random
+
+    from triage.envs import Table
+
+    tables = [Table.deal(players=players, seed=seed) for players in (1, 2) for seed in range(4)]
+    layout = tables[0].layout
+    tables = [Table(table.game, layout) for table in tables]
+    rng = random.Random(0)
+    checked = 0
+    while any(not table.game.is_over() for table in tables):
+        for table in tables:
+            game = table.game
+            if game.is_over():
+                continue
+            for seat in range(len(game.players)):
+                assert np.array_equal(table.observation(seat), layout.observe(view(game, seat)))
+                checked += 1
+            table.play(game.turn, rng.choice(table.legal_ids(game.turn)))
+    assert checked > 500
+
+
+def test_the_same_card_ids_known_in_two_deals_count_their_own_backs() -> None:
+    """deck.possible counts the backs the seat knows outside the deck: one id names another back
+    in another deal (K1), so the count kept for one deal's known ids must not serve another."""
+    from triage.engine import Game
+    from triage.envs import Layout
+
+    first, second = Game.new(players=1, seed=1), Game.new(players=1, seed=2)
+    card = next(
+        card
+        for card in sorted(first.seen_fronts & second.seen_fronts)  # a front seen in both (I1)
+        if first.cards[card].back() != second.cards[card].back()
+    )
+    for game in (first, second):
+        game.learn_full(0, card)  # the seat saw that card's back (I2) in both deals
+    layout = Layout.from_view(view(first, 0))
+    for game in (first, second, first):
+        assert np.array_equal(layout.observe_game(game, 0, {}), layout.observe(view(game, 0)))
