@@ -124,7 +124,19 @@ class ActionRow(Base):
     answer: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
+class TimingRow(Base):
+    """A table's time rules and its seats' banks and stand-ins (:mod:`triage.web.clocks`): only
+    for tables created with a clock or an absence limit."""
+
+    __tablename__ = "timings"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    rules: Mapped[Any] = mapped_column(JSON)
+    state: Mapped[Any] = mapped_column(JSON)
+
+
 TABLES = Base.metadata.tables[TableRow.__tablename__]
+TIMINGS = Base.metadata.tables[TimingRow.__tablename__]
 SEATS = Base.metadata.tables[SeatRow.__tablename__]
 ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
 
@@ -338,7 +350,9 @@ class Store:
         public: bool,
         seats: list[SeatInfo],
         facts: dict[str, Any],
+        timing: tuple[dict[str, Any], dict[str, Any]] | None = None,
     ) -> None:
+        """Store a new table with its seats (and its time rules and banks, if it has a clock)."""
         row = {
             "id": table_id,
             "created": datetime.now(UTC),
@@ -356,6 +370,27 @@ class Store:
         with _Transaction(self.engine) as connection:
             connection.execute(TABLES.insert(), row)
             connection.execute(SEATS.insert(), seat_rows)
+            if timing is not None:
+                connection.execute(
+                    TIMINGS.insert(), {"table_id": table_id, "rules": timing[0], "state": timing[1]}
+                )
+
+    def save_timing(self, table_id: str, rules: dict[str, Any], state: dict[str, Any]) -> None:
+        """Store a timed table's banks and stand-ins (its row was made with the table)."""
+        with _Transaction(self.engine) as connection:
+            saved = connection.execute(
+                update(TIMINGS).where(TIMINGS.c.table_id == table_id).values(rules=rules, state=state)
+            )
+            if saved.rowcount == 0:
+                connection.execute(TIMINGS.insert(), {"table_id": table_id, "rules": rules, "state": state})
+
+    def load_timing(self, table_id: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """A table's time rules and stored state, or None for a table without a clock."""
+        with _Transaction(self.autocommit) as connection:
+            row = connection.execute(
+                select(TIMINGS.c.rules, TIMINGS.c.state).where(TIMINGS.c.table_id == table_id)
+            ).first()
+        return None if row is None else (row.rules, row.state)
 
     def add_actions(
         self,

@@ -34,6 +34,7 @@ from triage.engine import DataError, Game, RuleError
 from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.records import replay_steps
+from triage.web.clocks import Timekeeper, TimeRules
 from triage.web.errors import WebError, stale, storage_refusal, storage_refused, unknown_table
 from triage.web.journal import Journal
 from triage.web.limits import MAX_LIVE_BYTES, check_table_limits, check_table_room
@@ -107,6 +108,8 @@ class TableService:
         self.live_bytes = 0
         self.threads = ThreadPoolExecutor(threads, thread_name_prefix="triage-store")
         self.turns = Turns(self, bot_budget, processes)
+        #: Presence, clocks and stand-in bots (its clock is injectable: tests set ``now``).
+        self.timekeeper = Timekeeper(self)
 
     async def run(self, work: Callable[..., Result], *args: Any) -> Result:
         """``work(*args)`` in a thread of the service's pool: the event loop goes on meanwhile."""
@@ -179,10 +182,11 @@ class TableService:
         deck: list[dict[str, Any]] | None,
         public: bool = False,
         creator_seats: list[int] | None = None,
+        time_rules: TimeRules | None = None,
     ) -> tuple[LiveTable, list[dict[str, Any]], list[dict[str, Any]]]:
         """Deal a new table (its configuration and deck held to the server's limits) and store
         it; returns it with the token of each of the creator's seats (taken at once) and an
-        invitation for each other human seat."""
+        invitation for each other human seat. ``time_rules``: its clock and stand-in bots."""
         game_config, game_deck = check_table_limits(config, deck)
         if type(players) is not int or not 1 <= players <= 4:
             raise WebError(422, "invalid_request", f"'players' must be 1 to 4 (R1), got {players!r}")
@@ -193,11 +197,15 @@ class TableService:
         table_id = secrets.token_urlsafe(9)
         seats, tokens, invites = deal_seats(table_id, bots, mine)
         assert game.setup is not None
+        table = LiveTable(table_id, game, seats, seed is not None, list(game.initial_events), bool(public))
+        self.timekeeper.created(table, time_rules)
+        timing = self.timekeeper.stored(table)
         try:
-            self.store.create_table(table_id, game.setup, seed is not None, bool(public), seats, facts(game))
+            self.store.create_table(
+                table_id, game.setup, seed is not None, bool(public), seats, facts(game), timing
+            )
         except (StorageError, Conflict) as error:
             raise storage_refusal(StorageError(str(error))) from None
-        table = LiveTable(table_id, game, seats, seed is not None, list(game.initial_events), bool(public))
         self._keep(table)
         self.turns.quick_moves(table)
         return table, tokens, invites
@@ -229,7 +237,11 @@ class TableService:
                 self.live.move_to_end(table_id)
                 return table
         stored = self._load_stored(table_id)
+        with storage_refused():
+            timing = self.store.load_timing(table_id)
         table = self._remember(stored, *replayed(stored))
+        if table.timing is None:
+            self.timekeeper.restore(table, timing)
         self.turns.move_bots(table)
         return table
 
@@ -396,6 +408,7 @@ class TableService:
         for step in steps:
             table.events.extend(step.events)
             step.deliver()
+        self.timekeeper.committed(table, steps)
         if self.live.get(table.id) is table:
             self._recount(table)
         return None
