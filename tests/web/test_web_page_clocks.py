@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("axe_playwright_python", reason="the test extra (axe-playwright-python) is not installed")
 
-from page_helpers import WIDTHS, create, open_seat, serious_violations, shoot, sync_api, view
+from page_helpers import WIDTHS, call, create, open_seat, serious_violations, shoot, sync_api, view
 from test_web_browser import admit_all
 from web_server import ServerProcess
 
@@ -149,3 +149,21 @@ def test_turn_alerts_are_off_until_ticked_and_notifications_ask_permission_only_
     page.reload()
     page.wait_for_selector("#alert-sound")
     assert page.locator("#alert-sound").is_checked()  # remembered
+
+
+def test_the_new_table_form_sets_a_clock_and_a_stand_in(server: ServerProcess, page: sync_api.Page) -> None:
+    page.set_viewport_size(WIDTHS["phone"])
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seat-choices select")
+    page.select_option('#seat-choices select[data-seat="1"]', "human")
+    page.select_option("#clock", "300/15")
+    page.select_option("#away", "60")
+    page.select_option("#stand-in-level", "greedy")
+    assert serious_violations(page) == []
+    page.click("#new-table button[type=submit]")
+    page.wait_for_selector(".seat-live .clock")
+    table = page.evaluate("location.hash").removeprefix("#/t/")
+    live = call(server, "GET", f"/api/tables/{table}/live")
+    assert live["clock"]["bank"] == 300 and live["clock"]["increment"] == 15
+    assert live["away_seconds"] == 60 and live["stand_in"] == "greedy"
+    assert page.locator(".seat-live .clock").first.inner_text() in ("5:00", "4:59", "4:58")

@@ -136,3 +136,20 @@ async function takeSeatBack() {
     setStatus(`Refused: ${refusal(thrown).message}`, true);
   }
 }
+
+/**
+ * The new-table form's clock and stand-in choices, as the request's fields (none: no clock).
+ * @returns {Record<string, any>}
+ */
+export function timeSettings() {
+  const value = (/** @type {string} */ id) => /** @type {HTMLSelectElement} */ ($(id)).value;
+  /** @type {Record<string, any>} */
+  const settings = {};
+  if (value("#clock")) {
+    const [bank, increment] = value("#clock").split("/").map(Number);
+    settings.clock = { bank, increment };
+  }
+  if (value("#away")) settings.away_seconds = Number(value("#away"));
+  if (settings.clock || settings.away_seconds) settings.stand_in = value("#stand-in-level");
+  return settings;
+}

@@ -200,10 +200,11 @@ function tableItem(table) {
  * @param {(string | null)[]} bots  one per seat, null for a human
  * @param {number | null} seed
  * @param {boolean} isPublic
+ * @param {Record<string, any>} [extra]  more of the request (clocks.js: clock, away_seconds, stand_in)
  */
-export async function createTable(players, bots, seed, isPublic) {
+export async function createTable(players, bots, seed, isPublic, extra) {
   /** @type {Record<string, any>} */
-  const body = { players, bots };
+  const body = { players, bots, ...(extra || {}) };
   // Every other human seat gets an invitation link.
   const humans = bots.map((bot, seat) => (bot ? null : seat)).filter((seat) => seat !== null);
   if (humans.length > 1) body.creator_seats = [humans[0]];
