@@ -150,6 +150,17 @@ def test_the_banks_survive_a_restart(db_url: str) -> None:
         state = live(client, table_id)
         assert state["clock"]["remaining"][first] == 90.0
         assert state["clock"]["running"] == first
+        service = service_of(client)
+        table = service.get(table_id)
+        with table.lock:  # the stand-in stays through a restart too
+            fake.advance(90)
+            service.timekeeper.take_over(table, first, "time")
+            service.timekeeper.save(table)
+    with TestClient(create_app(db_url, rates)) as client:
+        service_of(client).timekeeper.now = fake
+        state = live(client, table_id)
+        assert state["presence"][first]["stand_in"] == "greedy"
+        assert state["presence"][first]["stand_in_reason"] == "time"
 
 
 def test_a_seat_out_of_time_is_played_by_a_bot_until_its_player_comes_back(

@@ -272,7 +272,10 @@ class Timekeeper:
         with self.sockets_lock:
             seat.sockets += 1
             seat.left_at = None
-        self.back(table, subscriber.seat) if seat.stand_in is not None else self.announce(table, force=True)
+        if seat.stand_in is not None:
+            self.back(table, subscriber.seat)  # announces too
+        else:
+            self.announce(table, force=True)
 
     def left(self, table: LiveTable, subscriber: Subscriber) -> None:
         """A seat's socket closed: the seat is away once its grace has passed with none open.
