@@ -14,6 +14,7 @@ pytest.importorskip("axe_playwright_python", reason="the test extra (axe-playwri
 
 from page_helpers import WIDTHS, call, create, open_seat, serious_violations, shoot, sync_api, view
 from test_web_browser import admit_all
+from test_web_page_phone import SMALL_TARGETS, SMALL_TEXT
 from web_server import ServerProcess
 
 #: The server's grace (clocks.GRACE_SECONDS) and the shortest absence limit, plus a margin.
@@ -45,6 +46,8 @@ def scan(page: sync_api.Page, shots: Path, name: str) -> None:
         page.wait_for_timeout(150)
         assert serious_violations(page) == [], (name, width)
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], (name, width)
+        if width == "phone":  # no text under 12 px, no target under 24x24 CSS px (WCAG 2.2)
+            assert page.evaluate(SMALL_TEXT) == [] and page.evaluate(SMALL_TARGETS) == [], name
         shoot(page, shots, f"clocks-{name}-{width}")
 
 
@@ -160,6 +163,7 @@ def test_the_new_table_form_sets_a_clock_and_a_stand_in(server: ServerProcess, p
     page.select_option("#away", "60")
     page.select_option("#stand-in-level", "greedy")
     assert serious_violations(page) == []
+    assert page.evaluate(SMALL_TEXT) == [] and page.evaluate(SMALL_TARGETS) == []
     page.click("#new-table button[type=submit]")
     page.wait_for_selector(".seat-live .clock")
     table = page.evaluate("location.hash").removeprefix("#/t/")
