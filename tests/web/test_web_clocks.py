@@ -90,6 +90,7 @@ def wait_for(condition: Any, seconds: float = 30.0) -> None:
         ({"clock": {"bank": 60, "increment": 4000}}, "invalid_clock", "clock.increment"),
         ({"away_seconds": 1}, "invalid_clock", "away_seconds"),
         ({"clock": {"bank": 60}, "stand_in": "montecarlo"}, "unknown_bot", "stand_in"),
+        ({"stand_in": "greedy"}, "invalid_clock", "stand_in"),
         ({"clock": {"bank": "60"}}, "invalid_request", "clock.bank"),
         ({"clock": {"bank": 60, "hours": 1}}, "invalid_request", "clock.hours"),
         ({"clock": {"bank": 60, "increment": None}}, "invalid_request", "increment"),

@@ -87,6 +87,8 @@ def time_rules(clock: dict[str, Any] | None, away: Any, stand_in: Any) -> TimeRu
         levels = ", ".join(level.name for level in PLAYER_LEVELS)
         raise WebError(422, "unknown_bot", f"'stand_in' must be a player level ({levels}), got {stand_in!r}")
     if clock is None and away is None:
+        if stand_in is not None:
+            raise WebError(422, "invalid_clock", "'stand_in' goes with a 'clock' or 'away_seconds': set one")
         return None
     bank = increment = None
     if clock is not None:
