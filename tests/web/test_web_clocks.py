@@ -282,3 +282,21 @@ def test_openapi_declares_the_time_rules_and_their_refusals(client: TestClient) 
     assert "invalid_clock" in json.dumps(document["paths"]["/api/tables"]["post"]["responses"]["422"])
     assert "/api/tables/{table_id}/live" in document["paths"]
     assert "/api/tables/{table_id}/back" in document["paths"]
+
+
+def test_each_commit_sends_the_clocks_with_the_seat_now_running(client: TestClient, clock: FakeClock) -> None:
+    table_id, tokens = two_humans(client, clock={"bank": 200})
+    first = turn_of(client, table_id)
+    with client.websocket_connect(f"/api/tables/{table_id}/ws") as socket:
+        socket.send_json({"spectate": True, "live": True})
+        assert socket.receive_json()["type"] == "hello"
+        assert socket.receive_json()["live"]["clock"]["running"] == first
+        clock.advance(7)
+        while turn_of(client, table_id) == first:
+            act_once(client, table_id, tokens)
+        running = None
+        while running != 1 - first:
+            message = socket.receive_json()
+            if message["type"] == "live":
+                running = message["live"]["clock"]["running"]
+        assert message["live"]["clock"]["remaining"][first] == 193.0

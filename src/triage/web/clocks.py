@@ -242,7 +242,7 @@ class Timekeeper:
         timing.round = table.game.round
         self._start_running(table)
         self.save(table)
-        self.announce(table)
+        self.announce(table, force=timing.rules.bank is not None)  # a clock: the running seat changed
 
     def save(self, table: LiveTable) -> None:
         """Store the table's banks (charged up to now) and stand-ins (a failure is logged:
@@ -270,7 +270,10 @@ class Timekeeper:
             if subscriber.live:
                 subscriber.deliver(self.message(table))
             return
-        seat = self.timing(table).seats[subscriber.seat]
+        timing = self.timing(table)
+        self._settle(timing, self.now())
+        timing.running = self._to_run(table)  # a seat taken since the last commit starts its clock
+        seat = timing.seats[subscriber.seat]
         with self.sockets_lock:
             seat.sockets += 1
             seat.left_at = None
