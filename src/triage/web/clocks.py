@@ -424,7 +424,9 @@ class Timekeeper:
 
     async def stop(self) -> None:
         """Stop the ticker and store every timed table's banks as they are now."""
-        for table in list(self.service.live.values()):
+        with self.service.live_lock:
+            tables = list(self.service.live.values())
+        for table in tables:
             with contextlib.suppress(Exception):
                 await self.service.run(self._save_locked, table)
         if self.ticker is not None:
@@ -445,7 +447,9 @@ class Timekeeper:
         """One look: a table with a takeover due, or with presence to announce, is checked in a
         thread (under its lock); the others cost a comparison on the loop."""
         now = self.now()
-        for table in list(self.service.live.values()):
+        with self.service.live_lock:  # held only briefly by the cache's bookkeeping
+            tables = list(self.service.live.values())
+        for table in tables:
             if table.timing is None:
                 continue
             if self.due(table, now) is not None or self._presence_moved(table, now):
