@@ -30,7 +30,7 @@ from triage.web.limits import RateLimited, RateLimits, RequestBodyLimit
 from triage.web.live import FIRST_MESSAGE_SECONDS
 from triage.web.lobby import add_lobby_routes
 from triage.web.review import add_review_routes
-from triage.web.routes import add_seat_routes, add_table_routes, add_watch_routes
+from triage.web.routes import add_live_routes, add_seat_routes, add_table_routes, add_watch_routes
 from triage.web.schemas import ERROR_MEANINGS
 from triage.web.storage import Store
 from triage.web.tables import TableService
@@ -81,6 +81,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     add_table_routes(app)
     add_seat_routes(app)
     add_watch_routes(app)
+    add_live_routes(app)  # presence, clocks, stand-in bots
     add_review_routes(app)  # the game-over summary and replay of the page
     add_lobby_routes(app)  # the waiting room's bots and the rematch
     add_page_routes(app)
@@ -123,9 +124,11 @@ def lifespan_of(db_url: str) -> Callable[[FastAPI], AbstractAsyncContextManager[
         app.state.service = service = TableService(store)
         service.turns.loop = asyncio.get_running_loop()
         listener = await notify.start(service)
+        service.timekeeper.start()
         if store.statements is not None:
             store.statements.reset()  # the statements of serving only, not of starting
         yield
+        await service.timekeeper.stop()
         if listener is not None:
             listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):

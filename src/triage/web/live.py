@@ -128,7 +128,9 @@ async def serve_socket(
         if seat is None and rates is not None:
             rates.hit("watch", client)
         subscriber = table.subscribe(seat, loop)
+        subscriber.live = first.get("live") is True
         subscriber.deliver(hello(table, subscriber.seat))
+        service.timekeeper.joined(table, subscriber)  # presence and clocks, after the hello
         return table, subscriber
 
     try:
@@ -147,6 +149,7 @@ async def serve_socket(
         await _pump(websocket, subscriber)
     finally:
         table.unsubscribe(subscriber)
+        service.timekeeper.left(table, subscriber)  # no await: the task may be cancelled here
 
 
 async def _refuse(websocket: WebSocket, code: int, reason: str, error: str | None) -> None:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from triage.engine import Game
 from triage.web.journal import Journal
 from triage.web.storage import SeatInfo
+
+if TYPE_CHECKING:
+    from triage.web.clocks import TableTiming
 
 Event = dict[str, Any]
 
@@ -38,6 +41,8 @@ class Subscriber:
     close_reason: str = ""
     #: The event loop that serves the socket (None: whoever delivers, as in tests without one).
     loop: asyncio.AbstractEventLoop | None = None
+    #: Whether the client asked for presence and clocks (``"live": true`` in its first message).
+    live: bool = False
 
     def deliver(self, message: dict[str, Any] | str) -> None:
         """Queue ``message``; from a thread of the service's pool it is handed to the loop, in
@@ -99,6 +104,8 @@ class LiveTable:
     host: int | None = None
     #: The id of the rematch table offered at this table's end (None: none yet).
     rematch: str | None = None
+    #: Presence, clocks and stand-in bots (:mod:`triage.web.clocks`); None until first needed.
+    timing: TableTiming | None = None
 
     @property
     def actions(self) -> int:
@@ -126,7 +133,14 @@ class LiveTable:
     def bots_to_move(self, game: Game | None = None) -> bool:
         """Whether a bot is to move (never while the table waits for its players)."""
         game = game or self.game
-        return game.turn is not None and self.seats[game.turn].bot is not None and not self.waiting
+        return game.turn is not None and self.bot_of(game.turn) is not None and not self.waiting
+
+    def bot_of(self, seat: int) -> str | None:
+        """The bot that plays ``seat``: its own, or one standing in for its absent player."""
+        bot = self.seats[seat].bot
+        if bot is None and self.timing is not None:
+            return self.timing.seats[seat].stand_in
+        return bot
 
     def subscribe(self, seat: int | None, loop: asyncio.AbstractEventLoop | None = None) -> Subscriber:
         """A new subscriber. The list is replaced, never changed in place: a thread going

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, Response
 
 from triage.bots import PLAYER_LEVELS
 from triage.web import payloads
+from triage.web.clocks import note_stand_ins, time_rules
 from triage.web.errors import WebError
 from triage.web.limits import RateLimits
 from triage.web.live import serve_socket
@@ -29,6 +30,7 @@ from triage.web.schemas import (
     CreatedTable,
     Invite,
     JoinRequest,
+    LiveState,
     SeatToken,
     TableRequest,
     errors,
@@ -122,6 +124,7 @@ def add_table_routes(app: FastAPI) -> None:
     )
     async def create_table(request: TableRequest, http: Request) -> CreatedTable:
         count_request(app, "create", http)
+        timing = time_rules(request.clock_settings(), request.away_seconds, request.stand_in)
         live, tokens, invites = await service_of(app).run(
             partial(
                 service_of(app).create,
@@ -133,6 +136,7 @@ def add_table_routes(app: FastAPI) -> None:
                 public=request.public,
                 creator_seats=request.creator_seats,
                 name=check_name(request.name),
+                time_rules=timing,
             )
         )
         return CreatedTable(
@@ -200,10 +204,40 @@ def add_seat_routes(app: FastAPI) -> None:
             seat = service.seat_of(live, authorization)
             check_playing(service, live)
             taken, expected = split_action_body(action)
+            service.timekeeper.back(live, seat)  # an action of the seat's player: no stand-in now
             return service.turns.act(live, seat, taken, expected)
 
         # No version check first: the commit's conditional write is the check (Turns.act).
         return GameJSON(await service.on_table(table_id, take, check=False))
+
+
+def add_live_routes(app: FastAPI) -> None:
+    """Presence, clocks and stand-in bots (:mod:`triage.web.clocks`): public, like the lobby."""
+
+    @app.get(
+        "/api/tables/{table_id}/live",
+        response_model=LiveState,
+        responses=errors(404, 503),
+        summary="Who is online or away, each seat's clock, and the bots standing in for absent seats",
+    )
+    async def live_state(table_id: str) -> JSONResponse:
+        service = service_of(app)
+        return JSONResponse(await on_table(app, table_id, service.timekeeper.state))
+
+    @app.post(
+        "/api/tables/{table_id}/back",
+        response_model=LiveState,
+        responses=errors(401, 403, 404, 503),
+        summary="The seat's player is back: the bot standing in for the seat stops",
+    )
+    async def seat_back(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
+        service = service_of(app)
+
+        def back(live: LiveTable) -> dict[str, Any]:
+            service.timekeeper.back(live, seat_for(live, authorization))
+            return service.timekeeper.state(live)
+
+        return JSONResponse(await on_table(app, table_id, back))
 
 
 def add_watch_routes(app: FastAPI) -> None:
@@ -219,7 +253,8 @@ def add_watch_routes(app: FastAPI) -> None:
             count_request(app, "watch", http)
 
         def record_of(live: LiveTable) -> str:
-            return payloads.table_record(live, seat_for(live, authorization) if authorization else None)
+            text = payloads.table_record(live, seat_for(live, authorization) if authorization else None)
+            return note_stand_ins(live, text)
 
         return Response(await on_table(app, table_id, record_of), media_type="application/json")
 

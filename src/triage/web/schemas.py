@@ -128,6 +128,15 @@ class DeckCard(Closed):
     note: str | Omitted = OMITTED
 
 
+class ClockRequest(Closed):
+    """A time bank per seat and the seconds each seat gains when a round starts."""
+
+    bank: int = Field(description="Seconds in each human seat's bank at the start (5 to 86400).")
+    increment: int | Omitted = Field(
+        None, description="Seconds each bank gains when a round starts (0 to 3600; default 0)."
+    )
+
+
 class TableRequest(BaseModel):
     """A new table: how many seats, which are bots, and optionally the deal. Strict types: an
     integer is a JSON integer (never "2", 2.0 or true)."""
@@ -164,6 +173,23 @@ class TableRequest(BaseModel):
         default=None,
         description=f"The creator's public name (1-{MAX_NAME} characters, no control characters); default 'Player N'.",
     )
+    clock: ClockRequest | None = Field(
+        None,
+        description="A clock per human seat (default none): when a seat's bank runs out, a stand-in bot "
+        "plays for it until its player comes back (invalid_clock outside the bounds).",
+    )
+    away_seconds: int | None = Field(
+        None,
+        description="Seconds a human seat to move may be away (no WebSocket open) before a stand-in bot "
+        "plays for it (5 to 86400; default: never).",
+    )
+    stand_in: str | None = Field(
+        None,
+        description="The player level (see /api/bots) of the stand-in bot; default a gentle one.",
+    )
+
+    def clock_settings(self) -> dict[str, Any] | None:
+        return None if self.clock is None else self.clock.model_dump(exclude_unset=True)
 
     def config_overrides(self) -> dict[str, Any] | None:
         """The configuration as the engine reads it: only the keys the request gave."""
@@ -229,6 +255,21 @@ class ActionResult(BaseModel):
     phase: str
 
 
+class LiveState(BaseModel):
+    """A table's presence and clocks: public, the same for everyone."""
+
+    presence: list[dict[str, Any]] = Field(
+        description='Per seat: "status" (online, away, bot, open), "stand_in" (the bot level playing for '
+        'an absent seat, or null) and "stand_in_reason" ("time", "away" or null).'
+    )
+    clock: dict[str, Any] | None = Field(
+        description='null without a clock; else "bank", "increment", "remaining" (seconds per seat, now) '
+        'and "running" (the seat whose bank runs, or null).'
+    )
+    away_seconds: int | None
+    stand_in: str | None
+
+
 class ErrorBody(BaseModel):
     code: str
     message: str
@@ -243,7 +284,8 @@ ERROR_MEANINGS: dict[int, str] = {
     404: "No such table (unknown_table).",
     409: "Not now: another seat's turn, a stale action, a taken seat, a used or expired invitation, a table waiting for its players, a game not over (the code says which).",
     413: "The body is larger than the server reads (body_too_large).",
-    422: "A request the rules or the server's limits refuse (invalid_request, invalid_name, limit_exceeded, a rule's code).",
+    422: "A request the rules or the server's limits refuse (invalid_request, invalid_name, limit_exceeded, "
+    "invalid_clock, unknown_bot, a rule's code).",
     429: "Too many requests from this client (rate_limited); Retry-After says when to try again.",
     503: "The database failed; nothing changed (storage_error).",
 }

@@ -136,7 +136,19 @@ class ActionRow(Base):
     answer: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
+class TimingRow(Base):
+    """A table's time rules and its seats' banks and stand-ins (:mod:`triage.web.clocks`): only
+    for tables created with a clock or an absence limit."""
+
+    __tablename__ = "timings"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    rules: Mapped[Any] = mapped_column(JSON)
+    state: Mapped[Any] = mapped_column(JSON)
+
+
 TABLES = Base.metadata.tables[TableRow.__tablename__]
+TIMINGS = Base.metadata.tables[TimingRow.__tablename__]
 SEATS = Base.metadata.tables[SeatRow.__tablename__]
 ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
 #: Columns added since the first stored version, all nullable: :meth:`Store._check_schema`
@@ -469,9 +481,11 @@ class Store:
         facts: dict[str, Any],
         host: int | None = None,
         rematch_of: str | None = None,
+        timing: tuple[dict[str, Any], dict[str, Any]] | None = None,
     ) -> None:
-        """Store a new table; with ``rematch_of``, in the same transaction, make it that table's
-        rematch, only if it has none yet (else :class:`Conflict`: another one was made first)."""
+        """Store a new table with its seats (and its time rules and banks, if it has a clock);
+        with ``rematch_of``, in the same transaction, make it that table's rematch, only if it has
+        none yet (else :class:`Conflict`: another one was made first)."""
         row = {
             "id": table_id,
             "created": datetime.now(UTC),
@@ -498,6 +512,27 @@ class Store:
                 )
                 if linked.rowcount != 1:
                     raise Conflict(f"table {rematch_of} has its rematch already")
+            if timing is not None:
+                connection.execute(
+                    TIMINGS.insert(), {"table_id": table_id, "rules": timing[0], "state": timing[1]}
+                )
+
+    def save_timing(self, table_id: str, rules: dict[str, Any], state: dict[str, Any]) -> None:
+        """Store a timed table's banks and stand-ins (its row was made with the table)."""
+        with self._writing(), _Transaction(self.engine) as connection:
+            saved = connection.execute(
+                update(TIMINGS).where(TIMINGS.c.table_id == table_id).values(rules=rules, state=state)
+            )
+            if saved.rowcount == 0:
+                connection.execute(TIMINGS.insert(), {"table_id": table_id, "rules": rules, "state": state})
+
+    def load_timing(self, table_id: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """A table's time rules and stored state, or None for a table without a clock."""
+        with _Transaction(self.autocommit) as connection:
+            row = connection.execute(
+                select(TIMINGS.c.rules, TIMINGS.c.state).where(TIMINGS.c.table_id == table_id)
+            ).first()
+        return None if row is None else (row.rules, row.state)
 
     def add_actions(
         self,

@@ -36,6 +36,7 @@ from triage.engine import DataError, Game, RuleError
 from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.records import replay_steps
+from triage.web.clocks import Timekeeper, TimeRules
 from triage.web.errors import WebError, stale, storage_refusal, storage_refused, unknown_table
 from triage.web.journal import Journal
 from triage.web.limits import MAX_LIVE_BYTES, check_table_limits, check_table_room
@@ -109,6 +110,8 @@ class TableService:
         self.live_bytes = 0
         self.threads = ThreadPoolExecutor(threads, thread_name_prefix="triage-store")
         self.turns = Turns(self, bot_budget, processes)
+        #: Presence, clocks and stand-in bots (its clock is injectable: tests set ``now``).
+        self.timekeeper = Timekeeper(self)
 
     async def run(self, work: Callable[..., Result], *args: Any) -> Result:
         """``work(*args)`` in a thread of the service's pool: the event loop goes on meanwhile."""
@@ -204,11 +207,13 @@ class TableService:
         public: bool = False,
         creator_seats: list[int] | None = None,
         name: str | None = None,
+        time_rules: TimeRules | None = None,
     ) -> tuple[LiveTable, list[dict[str, Any]], list[dict[str, Any]]]:
         """Deal a new table (its configuration and deck held to the server's limits) and store
         it; returns it with the token of each of the creator's seats (taken at once, with the
         creator's ``name``) and an invitation for each other human seat. The creator's first
-        seat hosts the waiting room (see :mod:`triage.web.lobby`)."""
+        seat hosts the waiting room (see :mod:`triage.web.lobby`); ``time_rules``: its clock and
+        stand-in bots (see :mod:`triage.web.clocks`)."""
         game_config, game_deck = check_table_limits(config, deck)
         if type(players) is not int or not 1 <= players <= 4:
             raise WebError(422, "invalid_request", f"'players' must be 1 to 4 (R1), got {players!r}")
@@ -220,7 +225,9 @@ class TableService:
         seats, tokens, invites = deal_seats(table_id, bots, mine, name)
         humans = [info.seat for info in seats if info.bot is None]
         host = mine[0] if mine else humans[0] if humans else None
-        table = self.open_table(table_id, game, seats, seed is not None, bool(public), host)
+        table = self.open_table(
+            table_id, game, seats, seed is not None, bool(public), host, time_rules=time_rules
+        )
         return table, tokens, invites
 
     def open_table(
@@ -232,20 +239,23 @@ class TableService:
         public: bool,
         host: int | None,
         rematch_of: str | None = None,
+        time_rules: TimeRules | None = None,
     ) -> LiveTable:
-        """Store a dealt table (``rematch_of``'s rematch, if given), remember it and let its
-        quick bots move."""
+        """Store a dealt table (``rematch_of``'s rematch, if given; ``time_rules``, its clock),
+        remember it and let its quick bots move."""
         assert game.setup is not None
+        table = LiveTable(table_id, game, seats, seed_chosen, list(game.initial_events), public)
+        table.host = host
+        self.timekeeper.created(table, time_rules)
+        timing = self.timekeeper.stored(table)
         try:
             self.store.create_table(
-                table_id, game.setup, seed_chosen, public, seats, facts(game), host, rematch_of
+                table_id, game.setup, seed_chosen, public, seats, facts(game), host, rematch_of, timing
             )
         except (StorageError, Conflict) as error:
             if isinstance(error, Conflict) and rematch_of is not None:
                 raise
             raise storage_refusal(StorageError(str(error))) from None
-        table = LiveTable(table_id, game, seats, seed_chosen, list(game.initial_events), public)
-        table.host = host
         self._keep(table)
         self.turns.quick_moves(table)
         return table
@@ -276,7 +286,11 @@ class TableService:
         if table is not None:
             return table
         stored = self._load_stored(table_id)
+        with storage_refused():
+            timing = self.store.load_timing(table_id)
         table = self._remember(stored, *replayed(stored))
+        if table.timing is None:
+            self.timekeeper.restore(table, timing)
         self.turns.move_bots(table)
         return table
 
@@ -416,6 +430,7 @@ class TableService:
         if was_waiting and not table.waiting:
             for subscriber in list(table.subscribers):
                 subscriber.deliver(hello(table, subscriber.seat))
+            self.timekeeper.play_began(table)
             self.turns.move_bots(table)
         else:
             message = lobby_message(table)
@@ -464,6 +479,7 @@ class TableService:
         for step in steps:
             table.events.extend(step.events)
             step.deliver()
+        self.timekeeper.committed(table, steps)
         if self.live.get(table.id) is table:
             self._recount(table)
         return None

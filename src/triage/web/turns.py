@@ -85,7 +85,7 @@ def play(table: LiveTable, game: Game, seat: int, action: Action, legal: list[Ac
     try:
         events = game.apply(action, seat)
     except RuleError as error:  # refused before anything changed
-        name = table.seats[seat].bot or ""
+        name = table.bot_of(seat) or ""
         events = game.apply(fallback_action(table.id, name, legal, seed, f"refused: {error.message}"), seat)
     return number, game.history[-1], events, game.copy()
 
@@ -207,7 +207,7 @@ class Turns:
         while self._more(table, game, done + len(moves), deadline):
             seat = game.turn
             assert seat is not None
-            name = table.seats[seat].bot or ""
+            name = table.bot_of(seat) or ""
             if quick_only and searches(name):
                 break
             legal, seed = game.legal_actions(seat), move_seed(table, game)
@@ -352,7 +352,7 @@ class Turns:
         while self._more(table, game, len(moves), deadline):
             seat = game.turn
             assert seat is not None
-            name = table.seats[seat].bot or ""
+            name = table.bot_of(seat) or ""
             if self.thinking is not None and searches(name):
                 moves.append(await self._think(table, game, seat, name))
             else:
@@ -390,7 +390,8 @@ class Turns:
         """Store the batch, unless the table moved meanwhile (another process): it is then
         worked out again from there."""
         with table.lock:
-            if table.actions == start:
+            # A player who came back meanwhile takes the seat's moves back: the batch is dropped.
+            if table.actions == start and all(table.bot_of(move[1]["by"]) for move in moves):
                 self.service.commit(table, game, steps_of(table, moves))
 
     def bot_batch(self, table: LiveTable) -> None:

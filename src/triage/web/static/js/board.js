@@ -152,6 +152,7 @@ function selectable(node, key, can) {
  */
 function playerTitle(seat, player) {
   const title = el("h2", "player-title");
+  title.dataset.seat = String(seat); // where clocks.js puts the seat's presence and clock
   title.appendChild(document.createTextNode(seat === state.seat ? `Your hospital (${playerName(seat)})` : seatName(seat)));
   if (state.view?.turn === seat && !isWaiting()) title.appendChild(el("span", "badge turn-badge", seat === state.seat ? "your turn" : "deciding"));
   if (player.passed) title.appendChild(el("span", "badge", "passed"));

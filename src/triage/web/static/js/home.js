@@ -204,10 +204,11 @@ function tableItem(table) {
  * @param {(string | null)[]} bots  one per seat, null for a human
  * @param {number | null} seed
  * @param {boolean} isPublic
+ * @param {Record<string, any>} [extra]  more of the request (clocks.js: clock, away_seconds, stand_in)
  */
-export async function createTable(players, bots, seed, isPublic) {
+export async function createTable(players, bots, seed, isPublic, extra) {
   /** @type {Record<string, any>} */
-  const body = { players, bots };
+  const body = { players, bots, ...(extra || {}) };
   const name = typedName("#player-name");
   if (name && bots.some((bot) => bot === null)) body.name = name;
   // Every other human seat gets an invitation link.

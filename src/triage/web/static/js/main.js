@@ -7,6 +7,7 @@ import { createTable, defaultBot, drawSeatChoices, joinByInvite, showHome } from
 import { closePanel } from "./panel.js";
 import { state } from "./state.js";
 import { act, openTable } from "./table.js";
+import { timeSettings } from "./clocks.js";
 
 function route() {
   const join = location.hash.match(/^#\/join\/([A-Za-z0-9_-]+)\/([A-Za-z0-9_-]+)$/);
@@ -31,7 +32,7 @@ function start() {
     const selects = /** @type {HTMLSelectElement[]} */ ([...document.querySelectorAll("#seat-choices select")]);
     const bots = selects.map((s) => (s.value === "human" ? null : s.value));
     const seedText = valueOf("#seed").trim();
-    createTable(bots.length, bots, seedText === "" ? null : Number(seedText), /** @type {HTMLInputElement} */ ($("#public")).checked);
+    createTable(bots.length, bots, seedText === "" ? null : Number(seedText), /** @type {HTMLInputElement} */ ($("#public")).checked, timeSettings());
   });
   const confirm = /** @type {HTMLDialogElement} */ ($("#confirm-pass"));
   $("#confirm-cancel").addEventListener("click", () => {

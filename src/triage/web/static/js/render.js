@@ -11,6 +11,8 @@ import { drawPanel, firstPanelKey } from "./panel.js";
 import { drawReplay } from "./replay.js";
 import { setStatus } from "./api.js";
 import { drawSignals } from "./signals.js";
+import { drawAlerts } from "./alerts.js";
+import { drawClocks } from "./clocks.js";
 import { state } from "./state.js";
 
 /** The invitation links of the seats still free, for the table's creator to send. */
@@ -78,6 +80,8 @@ export function draw() {
   drawMarket();
   drawLog();
   drawSignals();
+  drawClocks();
+  drawAlerts();
   if (state.replay) drawReplay();
   document.body.classList.toggle("is-over", view.phase === "over");
   document.body.classList.toggle("watching", state.seat === null);

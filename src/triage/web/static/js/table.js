@@ -6,6 +6,7 @@ import { $, plural } from "./dom.js";
 import { drawLog } from "./log.js";
 import { takeLobby } from "./lobby.js";
 import { draw } from "./render.js";
+import { forgetLive, takeLive } from "./clocks.js";
 import { LAST_TABLE, savedSeat, state } from "./state.js";
 
 /**
@@ -26,6 +27,7 @@ export function openTable(tableId) {
   state.seat = mine ? mine.seat : null;
   state.token = mine ? mine.token : null;
   state.invites = mine && mine.invites ? mine.invites : [];
+  forgetLive();
   for (const id of ["#me", "#others", "#panel", "#deck", "#market", "#log"]) $(id).innerHTML = "";
   $("#bar").textContent = "Connecting...";
   $("#table-title").textContent = `Triage table ${tableId}`;
@@ -70,7 +72,8 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(`${scheme}${location.host}/api/tables/${tableId}/ws`);
   state.socket = socket;
-  socket.onopen = () => socket.send(JSON.stringify(state.token ? { token: state.token } : { spectate: true }));
+  // "live": presence and clocks come too (clocks.js).
+  socket.onopen = () => socket.send(JSON.stringify(state.token ? { token: state.token, live: true } : { spectate: true, live: true }));
   socket.onmessage = (message) => receive(JSON.parse(message.data));
   socket.onclose = (closed) => {
     if (state.tableId !== tableId) return;
@@ -99,6 +102,10 @@ async function receive(message) {
   if (message.type === "lobby") {
     takeLobby(message);
     draw();
+    return;
+  }
+  if (message.type === "live") {
+    takeLive(message.live);
     return;
   }
   if (message.type === "hello") {
