@@ -92,6 +92,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser.add_argument("--cpu-seconds", type=float, default=150.0, help="CPU budget per seed")
     parser.add_argument("--eval-every", type=int, default=4096)
     parser.add_argument("--eval-games", type=int, default=50)
+    parser.add_argument("--greedy-games", type=int, default=0, help="deals greedy plays (0: --eval-games)")
     parser.add_argument("--n-steps", type=int, default=1024)
     parser.add_argument("--out", type=Path, default=Path("runs"))
     args = parser.parse_args(argv)
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         finals += final
         steps.append(model.num_timesteps)
         print(f"seed {seed}: {model.num_timesteps} steps, final mean {np.mean(final):.2f}", flush=True)
-    greedy = bot_scores("greedy", args.opponent, args.config, args.eval_games)
+    greedy = bot_scores("greedy", args.opponent, args.config, args.greedy_games or args.eval_games)
     results = {
         "opponent": args.opponent,
         "config": args.config,
@@ -128,11 +129,12 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         "cpu_seconds_per_seed": args.cpu_seconds,
         "steps": steps,
         "eval_games": args.eval_games,
-        "ppo_score": interval(finals),
+        "ppo_score": interval(finals) if finals else None,
         "greedy_score": interval(greedy),
         "curves": curves,
     }
     name = f"ppo_{args.opponent}" + ("" if args.config == "default" else f"_{args.config}")
+    name += "" if args.seeds else "_greedy_only"
     write_results(args.out, name, results)
     who = "solo" if args.opponent == "none" else f"against {args.opponent}"
     plot_curves(

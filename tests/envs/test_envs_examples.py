@@ -83,3 +83,9 @@ def test_the_pettingzoo_supersuit_sb3_self_play_recipe_runs(tmp_path: Path) -> N
     )
     assert results["ppo_margin_vs_greedy"]["n"] == 2  # type: ignore[index]
     _written(tmp_path, "selfplay_mini")
+
+
+def test_ppo_triage_with_no_seed_measures_greedy_alone(tmp_path: Path) -> None:
+    results = _script("ppo_triage").main(["--seeds", "0", "--greedy-games", "3", "--out", str(tmp_path)])
+    assert results["ppo_score"] is None and results["greedy_score"]["n"] == 3  # type: ignore[index]
+    assert _written(tmp_path, "ppo_none_greedy_only")["curves"] == {}
