@@ -179,3 +179,10 @@ def test_a_mini_game_is_a_full_game_of_the_engine() -> None:
     variant = load_variant("mini")
     game = variant.deal(2, 9)
     assert isinstance(game, Game) and game.config.rounds == 1 and len(game.cards) == 4
+
+
+def test_the_research_page_quotes_the_counted_tree() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    histories, terminal = f"{MINI_TREE['histories']:,}", f"{MINI_TREE['terminal']:,}"
+    first, second = (f"{count:,}" for count in MINI_TREE["infostates"])  # type: ignore[union-attr]
+    assert all(figure in text for figure in (histories, terminal, first, second))
