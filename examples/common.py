@@ -73,7 +73,8 @@ def plot_curves(
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
     axes.set_title(title, fontsize=10)
-    axes.legend(fontsize=8)
+    if any(curves.values()):
+        axes.legend(fontsize=8)
     figure.tight_layout()
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.png"

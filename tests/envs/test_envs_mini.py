@@ -186,3 +186,33 @@ def test_the_research_page_quotes_the_counted_tree() -> None:
     histories, terminal = f"{MINI_TREE['histories']:,}", f"{MINI_TREE['terminal']:,}"
     first, second = (f"{count:,}" for count in MINI_TREE["infostates"])  # type: ignore[union-attr]
     assert all(figure in text for figure in (histories, terminal, first, second))
+
+
+def _state_of_order(kinds: tuple[str, ...]) -> pyspiel.State:
+    game = pyspiel.load_game("triage", {"config": "mini"})
+    variant = load_variant("mini")
+    orders = [[card.kind for card in order] for order in arrangements(variant.deck or ())]
+    state = game.new_initial_state()
+    state.apply_action(orders.index(list(kinds)))
+    return state
+
+
+def test_the_deal_order_never_reaches_a_seat_beyond_what_it_may_know() -> None:
+    """I4, K3: seat 0 has drawn the critical patient and sees the next card's front only. A
+    severe and a non-severe card share the standard front (diagnosis 1 both), so the two orders
+    below are one information state to seat 0: same string, same tensors; a terminal on top is
+    another."""
+    severe_next = _state_of_order(("critical", "severe", "non_severe", "terminal"))
+    non_severe_next = _state_of_order(("critical", "non_severe", "severe", "terminal"))
+    terminal_next = _state_of_order(("critical", "terminal", "severe", "non_severe"))
+    assert severe_next.engine is not None and non_severe_next.engine is not None
+    assert severe_next.engine.deck != [] and severe_next.history() != non_severe_next.history()
+    for read in (
+        "information_state_string",
+        "information_state_tensor",
+        "observation_string",
+        "observation_tensor",
+    ):
+        assert getattr(severe_next, read)(0) == getattr(non_severe_next, read)(0), read
+    assert severe_next.information_state_string(0) != terminal_next.information_state_string(0)
+    assert str(severe_next) == str(non_severe_next)  # the public string says nothing of the order
