@@ -65,15 +65,15 @@ def plot_curves(
             xs, ys = zip(*points)
             axes.plot(xs, ys, marker=".", label=label)
     for label, value in (lines or {}).items():
-        axes.axhline(value, linestyle="--", color="grey")
-        axes.annotate(label, (0, value), textcoords="offset points", xytext=(4, 3), fontsize=8)
+        axes.axhline(value, linestyle="--", color="grey", label=label)
     if log:
         axes.set_xscale("log")
-        axes.set_yscale("symlog", linthresh=1e-3)
+        axes.set_yscale("symlog", linthresh=1e-2)
+        axes.set_ylim(bottom=0)
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
     axes.set_title(title, fontsize=10)
-    if any(curves.values()):
+    if any(curves.values()) or lines:
         axes.legend(fontsize=8)
     figure.tight_layout()
     out.mkdir(parents=True, exist_ok=True)
