@@ -216,3 +216,35 @@ def test_the_deal_order_never_reaches_a_seat_beyond_what_it_may_know() -> None:
         assert getattr(severe_next, read)(0) == getattr(non_severe_next, read)(0), read
     assert severe_next.information_state_string(0) != terminal_next.information_state_string(0)
     assert str(severe_next) == str(non_severe_next)  # the public string says nothing of the order
+
+
+def test_the_command_line_simulates_the_mini_variant_by_name() -> None:
+    from typer.testing import CliRunner
+
+    from triage.cli import app
+
+    result = CliRunner().invoke(app, ["simulate", "--config", "mini", "--games", "4", "--players", "2"])
+    assert result.exit_code == 0, result.output
+    refused = CliRunner().invoke(app, ["simulate", "--config", "mega", "--games", "1"])
+    assert refused.exit_code == 2 and "mega" in refused.output
+
+
+def test_gymnasium_make_passes_the_config_name() -> None:
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    import triage.envs.gymnasium  # noqa: F401 - registers Triage-v0
+
+    environment = gymnasium.make("Triage-v0", config="mini", players=2, observation="flat")
+    observation, info = environment.reset(seed=3)
+    # every entry's filler 0 (seats 2 and 3 here) lies in the bounds, though mini's QoC never reaches 0
+    assert environment.observation_space.contains(observation) and info["action_mask"].any()
+    check_env(environment.unwrapped, skip_render_check=True)
+
+
+def test_pettingzoo_api_test_passes_on_the_mini_variant() -> None:
+    from pettingzoo.test import api_test
+
+    from triage.envs.pettingzoo import env
+
+    api_test(env(config="mini", observation="flat"), num_cycles=30)
