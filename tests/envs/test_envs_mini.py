@@ -248,3 +248,8 @@ def test_pettingzoo_api_test_passes_on_the_mini_variant() -> None:
     from triage.envs.pettingzoo import env
 
     api_test(env(config="mini", observation="flat"), num_cycles=30)
+
+
+def test_openspiel_random_sim_test_passes_on_the_mini_variant() -> None:
+    game = pyspiel.load_game("triage", {"config": "mini", "returns": "win"})
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
