@@ -45,8 +45,12 @@ def demo(
     seat: Optional[int] = typer.Option(
         None, help="Show the game as this seat sees it (default: the referee's view)."
     ),
-    config: Optional[Path] = typer.Option(None, help="Configuration file (TOML)."),
-    deck: Optional[Path] = typer.Option(None, help="Deck file (TOML)."),
+    config: Optional[Path] = typer.Option(
+        None, help="Configuration file (TOML), or a built-in one by name: default, mini."
+    ),
+    deck: Optional[Path] = typer.Option(
+        None, help="Deck file (TOML), or a built-in one by name: standard, mini."
+    ),
     set_: List[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
     record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here at the end."),
     quiet: bool = typer.Option(False, help="Print only the final position."),

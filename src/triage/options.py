@@ -14,8 +14,8 @@ from typing import Any
 import typer
 
 from triage.engine import Config, DataError, load_config, load_deck
-from triage.engine.cards import CardSpec
-from triage.engine.config import parse_assignment
+from triage.engine.cards import CardSpec, deck_names, named_deck_path
+from triage.engine.config import config_names, named_config_path, parse_assignment
 
 
 def load_settings(
@@ -24,16 +24,38 @@ def load_settings(
     """The configuration (the file, then each ``--set`` on top, later ones winning) and the deck
     (None: the standard deck). Raises :class:`DataError` naming the file or setting at fault.
 
+    ``config`` and ``deck`` may also name a built-in file (``--config mini``); a built-in
+    configuration with a deck of the same name brings that deck unless ``deck`` is given.
+
     >>> config, deck = load_settings(None, None, ["rounds=2"])
     >>> config.rounds, deck
     (2, None)
+    >>> config, deck = load_settings(Path("mini"), None, [])
+    >>> config.rounds, len(deck or [])
+    (1, 4)
     """
     overrides: dict[str, Any] = {}
     for text in settings:
         _deep_update(overrides, parse_assignment(text))
+    if (
+        deck is None
+        and config is not None
+        and _builtin(config, config_names())
+        and str(config) in deck_names()
+    ):
+        deck = Path(str(config))
+    if config is not None and _builtin(config, config_names()):
+        config = named_config_path(str(config))
+    if deck is not None and _builtin(deck, deck_names()):
+        deck = named_deck_path(str(deck))
     game_config = load_config(config, overrides or None)
     game_deck = load_deck(deck) if deck is not None else None
     return game_config, game_deck
+
+
+def _builtin(path: Path, names: list[str]) -> bool:
+    """Whether ``path`` names a built-in file (a bare name with no such file beside us)."""
+    return str(path) in names and not path.exists()
 
 
 def game_settings(

@@ -58,7 +58,13 @@ def _flat(observation: Any) -> np.ndarray:
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{}, {"observation": "flat", "normalize": True}, {"players": 2}, {"players": 3, "returns": "margin"}],
+    [
+        {},
+        {"observation": "flat", "normalize": True},
+        {"players": 2},
+        {"players": 3, "returns": "margin"},
+        {"players": 2, "config": "mini"},
+    ],
 )
 def test_each_game_is_the_single_env_with_the_same_seed_and_actions(kwargs: dict[str, Any]) -> None:
     """Game i plays what Triage-v0 plays after reset(seed=seed + i), through autoresets (a single

@@ -157,6 +157,24 @@ def standard_deck_path() -> Path:
     return data_dir() / "decks" / "standard.toml"
 
 
+def deck_names() -> list[str]:
+    """The built-in decks by name (``standard``, ``mini`` ...): the files under ``data/decks``."""
+    return sorted(path.stem for path in (data_dir() / "decks").glob("*.toml"))
+
+
+def named_deck_path(name: str) -> Path:
+    """The file of the built-in deck ``name``; a name that is none of them is an error naming
+    the known ones."""
+    if name not in deck_names():
+        raise DataError(f"unknown deck {name!r} (built-in decks: {', '.join(deck_names())}; or a deck file)")
+    return data_dir() / "decks" / f"{name}.toml"
+
+
+def load_named_deck(name: str) -> list[CardSpec]:
+    """A built-in deck by name, validated like any deck file."""
+    return load_deck(named_deck_path(name))
+
+
 _STANDARD_DECK: tuple[CardSpec, ...] | None = None
 
 #: ``Game.deck_key`` of a game dealt from the standard deck (read once per process, so every

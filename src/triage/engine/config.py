@@ -134,6 +134,30 @@ def default_config_path() -> Path:
     return Path(__file__).resolve().parent.parent / "data" / "config" / "default.toml"
 
 
+def config_names() -> list[str]:
+    """The built-in configurations by name (``default``, ``mini`` ...): the files under
+    ``data/config``."""
+    return sorted(path.stem for path in default_config_path().parent.glob("*.toml"))
+
+
+def named_config_path(name: str) -> Path:
+    """The file of the built-in configuration ``name``; any other name is an error naming them."""
+    if name not in config_names():
+        raise DataError(
+            f"unknown configuration {name!r} (built-in: {', '.join(config_names())}; or a configuration file)"
+        )
+    return default_config_path().parent / f"{name}.toml"
+
+
+def load_named_config(name: str, overrides: Mapping[str, Any] | None = None) -> Config:
+    """A built-in configuration by name (the defaults, then its file, then ``overrides``).
+
+    >>> load_named_config("mini").rounds
+    1
+    """
+    return load_config(named_config_path(name), overrides)
+
+
 _DEFAULTS: dict[str, Any] | None = None
 
 

@@ -61,8 +61,10 @@ class ObservationEncoder:
         for index, name in enumerate(names):
             lo, hi, sc, drop = census[name] if name in census else _range_of(name, players, ranges)
             drop = drop or (name == "discard_count" and not config.uses_discard)
-            low.append(lo)
-            high.append(hi)
+            # 0 is every entry's filler (a seat beyond ``players``, an empty space): a game whose
+            # scores cannot reach 0 (the mini variant's QoC) still encodes it in bounds
+            low.append(min(lo, 0))
+            high.append(max(hi, 0))
             scale.append(sc)
             if not drop:
                 keep.append(index)

@@ -40,13 +40,13 @@ from gymnasium import spaces
 
 from triage.bots import Bot, make_bot
 from triage.engine import Game, view
-from triage.engine.cards import load_standard_deck
 from triage.engine.text import render_position
 from triage.envs.encoding import IllegalActionError
 from triage.envs.features import ObservationEncoder
 from triage.envs.pettingzoo import ON_ILLEGAL, OBSERVATIONS, observation_space
 from triage.envs.returns import check_returns, final_values, values
-from triage.envs.table import Table, make_game_config
+from triage.envs.table import Table
+from triage.envs.variants import load_variant
 
 ENV_ID = "Triage-v0"
 
@@ -68,6 +68,7 @@ class TriageEnv(gymnasium.Env):
         returns: str = "score",
         observation: str = "dict",
         normalize: bool = False,
+        config: str = "default",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
@@ -77,7 +78,8 @@ class TriageEnv(gymnasium.Env):
             raise ValueError(f"on_illegal must be one of {ON_ILLEGAL}, got {on_illegal!r}")
         if observation not in OBSERVATIONS:
             raise ValueError(f"observation must be one of {OBSERVATIONS}, got {observation!r}")
-        self.config = make_game_config(rounds=rounds, return_to=return_to)
+        self.variant = load_variant(config, rounds=rounds, return_to=return_to)
+        self.config = self.variant.config
         self.render_mode = render_mode
         self.on_illegal = on_illegal
         self.illegal_reward = float(illegal_reward)
@@ -87,9 +89,9 @@ class TriageEnv(gymnasium.Env):
         self.players = players
         self.opponents = make_opponents(players, opponents)
         self._bot_rng = random.Random()
-        self.table = Table(Game.new(players=players, seed=0, config=self.config))
+        self.table = Table(self.variant.deal(players, 0))
         self.encoder = ObservationEncoder(
-            self.table.layout, self.config, load_standard_deck(), players=players, normalize=normalize
+            self.table.layout, self.config, self.variant.cards(), players=players, normalize=normalize
         )
         self.observation_space = observation_space(self.encoder, flat=self.flat)
         self.action_space = spaces.Discrete(self.table.layout.num_actions)
@@ -131,9 +133,7 @@ class TriageEnv(gymnasium.Env):
             game_seed = seed
         else:
             game_seed = self._seeds.randrange(2**31)
-        self.table = Table(
-            Game.new(players=self.players, seed=game_seed, config=self.config), self.table.layout
-        )
+        self.table = Table(self.variant.deal(self.players, game_seed), self.table.layout)
         self._bot_rng.seed(game_seed)
         self._play_opponents()
         self._last_value = self._value()

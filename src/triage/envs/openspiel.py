@@ -6,12 +6,16 @@
 >>> state.current_player(), len(state.legal_actions()) > 0
 (0, True)
 
-Parameters: ``players`` (1-4, default 2), ``seed`` (default -1), ``rounds`` (default 6, R1),
+Parameters: ``players`` (1-4, default 2), ``seed`` (default -1), ``config`` (a built-in
+configuration by name, :mod:`triage.envs.variants`: ``default``, or ``mini``, the small solvable
+variant with its own deck), ``rounds`` (default 0: the configuration's own, 6 by default, R1),
 ``return_to`` (``top``, ``bottom`` or ``discard``, V1), ``helicopter_draws`` (``wait`` or
 ``reopen``, V2), ``terminal_upkeep`` (``death`` or ``reward``, V3), ``quality_floor`` (-1 for
 none, or 0, V4) and ``returns`` (``score``, ``margin`` or ``win``, :mod:`triage.envs.returns`).
 
-* Chance: with ``seed`` -1 the game starts with :data:`DEAL_DIGITS` chance nodes of
+* Chance: with ``seed`` -1 the ``mini`` game starts with one chance node over the mini deck's
+  orders (:func:`~triage.envs.variants.arrangements`, equally likely), so that its whole tree is
+  finite and small. Any other game starts with :data:`DEAL_DIGITS` chance nodes of
   :data:`DEAL_BASE` equally likely outcomes each; together they spell a secret seed ``k`` among
   2**56, and the deal is ``Game.new(seed=k)``: the shuffle of R3, and with V1 ``discard`` the
   later reshuffles, all follow from it. So many deals that no agent can recognise one from what
@@ -45,22 +49,27 @@ from __future__ import annotations
 
 import json
 import random
+import zlib
 from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python import policy as openspiel_policy
 from open_spiel.python.algorithms import mcts
 
+from triage.bots import make_bot
 from triage.engine import Config, Game, spectator_view, view
-from triage.engine.cards import load_standard_deck
+from triage.engine.actions import action_to_id
+from triage.engine.cards import CardSpec
 from triage.engine.determinize import determinize
 from triage.engine.rollout import Policy, random_policy, rollout
 from triage.envs.bounds import DEAL_NODES, GameBounds, game_bounds
 from triage.envs.encoding import EncodingError, Layout, view_text
 from triage.envs.returns import check_returns, final_values, value_range
-from triage.envs.table import Table, make_game_config
+from triage.envs.table import Table
+from triage.envs.variants import Variant, arrangements, deal_arranged, load_variant
 
 #: The secret seed of the deal is drawn as DEAL_DIGITS digits in base DEAL_BASE (2**56 deals).
 DEAL_BASE = 256
@@ -69,7 +78,8 @@ DEAL_DIGITS = DEAL_NODES
 _DEFAULTS: dict[str, Any] = {
     "players": 2,
     "seed": -1,
-    "rounds": 6,
+    "config": "default",
+    "rounds": 0,
     "return_to": "top",
     "helicopter_draws": "wait",
     "terminal_upkeep": "death",
@@ -112,8 +122,32 @@ def _parameters(params: dict[str, Any] | None) -> dict[str, Any]:
         raise ValueError(
             f"seed must be -1 (a chance node deals) or a whole number >= 0, got {values['seed']}"
         )
+    if values["rounds"] < 0:
+        raise ValueError(
+            f"rounds must be 0 (the configuration's) or a whole number >= 1, got {values['rounds']}"
+        )
     check_returns(values["returns"])
     return values
+
+
+def _variant(values: dict[str, Any]) -> Variant:
+    """The configuration the parameters name, with the variants' parameters on top."""
+    floor = int(values["quality_floor"])
+    return load_variant(
+        str(values["config"]),
+        rounds=int(values["rounds"]) or None,
+        return_to=str(values["return_to"]),
+        helicopter_draws=str(values["helicopter_draws"]),
+        terminal_upkeep=str(values["terminal_upkeep"]),
+        quality_floor=None if floor < 0 else floor,
+    )
+
+
+def _chance_nodes(seed: int, orders: tuple[Any, ...]) -> int:
+    """The deal's chance nodes: none for a fixed seed, one over the orders, or the digits."""
+    if seed >= 0:
+        return 0
+    return 1 if orders else DEAL_DIGITS
 
 
 @dataclass(frozen=True)
@@ -130,6 +164,13 @@ class Settings:
     #: The observers that :meth:`TriageState.observation_tensor` and
     #: :meth:`TriageState.information_state_tensor` write into (without, then with perfect recall).
     fast_observers: tuple[TriageObserver, TriageObserver]
+    variant: Variant
+    #: The deck's orders of the ``mini`` deal's chance node (empty: the deal digits instead).
+    orders: tuple[tuple[CardSpec, ...], ...]
+
+    def deal(self, seed: int) -> Game:
+        """The deal of ``seed`` on the game's configuration and deck."""
+        return self.variant.deal(self.players, seed)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Settings:
         return self
@@ -143,28 +184,23 @@ class TriageGame(pyspiel.Game):
         self.players = int(values["players"])
         self.seed = int(values["seed"])
         self.returns = str(values["returns"])
-        floor = int(values["quality_floor"])
-        self.config = make_game_config(
-            rounds=int(values["rounds"]),
-            return_to=str(values["return_to"]),
-            helicopter_draws=str(values["helicopter_draws"]),
-            terminal_upkeep=str(values["terminal_upkeep"]),
-            quality_floor=None if floor < 0 else floor,
-        )
-        probe = Game.new(players=self.players, seed=0, config=self.config)
+        self.variant = _variant(values)
+        self.config = self.variant.config
+        orders = tuple(arrangements(self.variant.deck)) if self.variant.deck and self.seed < 0 else ()
+        probe = self.variant.deal(self.players, 0)
         self.layout = Layout.from_view(view(probe, 0))
-        self.bounds: GameBounds = game_bounds(self.config, load_standard_deck(), self.players)
+        self.bounds: GameBounds = game_bounds(self.config, self.variant.cards(), self.players)
         start = self.config.start["quality"] + self.config.start["vp"]
         low, high = value_range(self.returns, self.bounds, self.players, start)
         zero_sum = self.returns != "score" and self.players > 1
         info = pyspiel.GameInfo(
             num_distinct_actions=self.layout.num_actions,
-            max_chance_outcomes=DEAL_BASE,
+            max_chance_outcomes=len(orders) or DEAL_BASE,
             num_players=self.players,
             min_utility=low,
             max_utility=high,
             utility_sum=0.0 if zero_sum else None,
-            max_game_length=self.bounds.max_decisions + (DEAL_DIGITS if self.seed < 0 else 0),
+            max_game_length=self.bounds.max_decisions + _chance_nodes(self.seed, orders),
         )
         utility = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
         super().__init__(_game_type(utility), info, {key: values[key] for key in _DEFAULTS})
@@ -179,7 +215,16 @@ class TriageGame(pyspiel.Game):
             TriageObserver(self.layout, record, pyspiel.IIGObservationType(perfect_recall=True), None),
         )
         self.settings = Settings(
-            self.players, self.seed, self.config, self.layout, self.returns, start, record, fast
+            self.players,
+            self.seed,
+            self.config,
+            self.layout,
+            self.returns,
+            start,
+            record,
+            fast,
+            self.variant,
+            orders,
         )
 
     def new_initial_state(self) -> TriageState:
@@ -285,8 +330,10 @@ class TriageState(pyspiel.State):
         return position.table
 
     def _deal(self, seed: int) -> None:
+        self._place(self._settings.deal(seed))
+
+    def _place(self, game: Game) -> None:
         settings = self._settings
-        game = Game.new(players=settings.players, seed=seed, config=settings.config)
         if sorted(game.cards) != settings.record.card_ids:
             raise EncodingError("this deal's card ids are not those of the game's deck list")
         self._position.table = Table(game, settings.layout)
@@ -325,6 +372,9 @@ class TriageState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._table() is not None:
             return []
+        orders = len(self._settings.orders)
+        if orders:
+            return [(index, 1.0 / orders) for index in range(orders)]
         return list(_DEAL_OUTCOMES)
 
     # ------------------------------------------------------------------ Python callers' fast path
@@ -337,7 +387,7 @@ class TriageState(pyspiel.State):
         named, as pyspiel answers there), the seat's legal integers at its decision, else none."""
         table = self._table()
         if table is None:
-            return list(range(DEAL_BASE))
+            return list(range(len(self._settings.orders) or DEAL_BASE))
         turn = table.game.turn
         if turn is None or (player is not None and player != turn):
             return []
@@ -364,9 +414,20 @@ class TriageState(pyspiel.State):
         observer.set_from(self, seat)
         return observer.tensor.copy()
 
+    def _deal_order(self, index: int) -> None:
+        """The ``mini`` deal: the deck in its ``index``-th order (secret, as a shuffle is)."""
+        settings = self._settings
+        if not 0 <= index < len(settings.orders):
+            raise pyspiel.SpielError(f"a deal order must be in 0..{len(settings.orders) - 1}, got {index}")
+        self._position.deal_digits.append(index)
+        self._place(deal_arranged(settings.players, settings.config, settings.orders[index]))
+
     def _apply_action(self, action: int) -> None:
         table = self._table()
         position = self._position
+        if table is None and self._settings.orders:
+            self._deal_order(int(action))
+            return
         if table is None:
             if not 0 <= action < DEAL_BASE:
                 raise pyspiel.SpielError(f"a deal digit must be in 0..{DEAL_BASE - 1}, got {action}")
@@ -387,7 +448,7 @@ class TriageState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal digit {action}"
+            return f"deal order {action}" if self._settings.orders else f"deal digit {action}"
         return f"p{player}: {self._settings.layout.describe(int(action))}"
 
     def is_terminal(self) -> bool:
@@ -517,10 +578,7 @@ class RolloutEvaluator(mcts.Evaluator):
         settings = state._settings
         table = state._table()
         if table is None:  # before the deal: deal one at random
-            table = Table(
-                Game.new(players=settings.players, seed=self._rng.randrange(2**56), config=settings.config),
-                settings.layout,
-            )
+            table = Table(settings.deal(self._rng.randrange(2**56)), settings.layout)
         total = np.zeros(settings.players)
         for _ in range(self.n_rollouts):
             game = table.game.copy()
@@ -533,6 +591,63 @@ class RolloutEvaluator(mcts.Evaluator):
             return state.chance_outcomes()
         legal = state.legal_actions(state.current_player())
         return [(action, 1.0 / len(legal)) for action in legal]
+
+
+def bot_action(chooser: Any, state: TriageState, rng: random.Random) -> int:
+    """The integer a built-in bot chooses in ``state`` from the seat's view alone (I4)."""
+    table = state._table()
+    seat = table.game.turn if table is not None else None
+    if table is None or seat is None:
+        raise pyspiel.SpielError("a bot decides only at a player's decision, not at the deal or the end")
+    game = table.game
+    action = chooser.choose(table.view(seat), game.legal_actions(), rng)
+    return action_to_id(game, action, seat)
+
+
+class TriageBot(pyspiel.Bot):
+    """A built-in bot (``greedy``, ``expert-novice`` ... any name ``triage.bots.make_bot``
+    takes) as an OpenSpiel bot: ``step(state)`` gives its integer action."""
+
+    def __init__(self, name: str, seed: int | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        self.name = name
+        self._chooser = make_bot(name)
+        self._rng = random.Random(seed)
+
+    def step(self, state: TriageState) -> int:
+        return bot_action(self._chooser, state, self._rng)
+
+    def restart_at(self, state: TriageState) -> None:
+        """Nothing to forget: the bot reads the view afresh at every decision."""
+
+    def provides_policy(self) -> bool:
+        return False
+
+
+def bot(name: str, seed: int | None = None) -> TriageBot:
+    """``triage.envs.openspiel.bot("greedy")``: a built-in bot as a ``pyspiel.Bot``."""
+    return TriageBot(name, seed)
+
+
+class BotPolicy(openspiel_policy.Policy):
+    """A built-in bot as an OpenSpiel policy (all its weight on its choice), for
+    ``exploitability.nash_conv``: a policy must answer the same in every state of an information
+    state, so the bot's generator is seeded from the information state string and each answer
+    is kept."""
+
+    def __init__(self, game: TriageGame, name: str) -> None:
+        super().__init__(game, list(range(game.players)))  # type: ignore[no-untyped-call]
+        self.name = name
+        self._chooser = make_bot(name)
+        self._answers: dict[str, int] = {}
+
+    def action_probabilities(self, state: Any, player_id: int | None = None) -> dict[int, float]:
+        key = state.information_state_string(state.current_player())
+        action = self._answers.get(key)
+        if action is None:
+            rng = random.Random(zlib.crc32(key.encode()))
+            action = self._answers[key] = bot_action(self._chooser, state, rng)
+        return {action: 1.0}
 
 
 pyspiel.register_game(GAME_TYPE, TriageGame)

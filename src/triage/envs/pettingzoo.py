@@ -41,13 +41,13 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from triage.engine import Game
-from triage.engine.cards import load_standard_deck
+
 from triage.engine.text import render_position
 from triage.envs.encoding import OBS_LIMIT, IllegalActionError
 from triage.envs.features import ObservationEncoder
 from triage.envs.returns import check_returns, final_values, values
-from triage.envs.table import Table, make_game_config
+from triage.envs.table import Table
+from triage.envs.variants import load_variant
 
 #: What an action outside the mask does: raise IllegalActionError, or refuse it with a reward.
 ON_ILLEGAL: tuple[str, ...] = ("refuse", "raise")
@@ -174,6 +174,7 @@ class raw_env(AECEnv[str, Observation, ActionType]):
         returns: str = "score",
         observation: str = "dict",
         normalize: bool = False,
+        config: str = "default",
         on_illegal: str = "raise",
         illegal_reward: float = -1.0,
     ) -> None:
@@ -188,14 +189,15 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             )
         if observation not in OBSERVATIONS:
             raise ValueError(f"observation must be one of {OBSERVATIONS}, got {observation!r}")
-        self.config = make_game_config(rounds=rounds, return_to=return_to)
+        self.variant = load_variant(config, rounds=rounds, return_to=return_to)
+        self.config = self.variant.config
         self.render_mode = render_mode
         self.returns = check_returns(returns)
         self.flat = observation == "flat"
         self._start = self.config.start["quality"] + self.config.start["vp"]
-        self.table = Table(Game.new(players=players, seed=0, config=self.config))
+        self.table = Table(self.variant.deal(players, 0))
         self.encoder = ObservationEncoder(
-            self.table.layout, self.config, load_standard_deck(), players=players, normalize=normalize
+            self.table.layout, self.config, self.variant.cards(), players=players, normalize=normalize
         )
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -248,7 +250,7 @@ class raw_env(AECEnv[str, Observation, ActionType]):
         else:
             game_seed = self._seeds.randrange(2**31)
         players = len(self.possible_agents)
-        self.table = Table(Game.new(players=players, seed=game_seed, config=self.config), self.table.layout)
+        self.table = Table(self.variant.deal(players, game_seed), self.table.layout)
         self._reset_bookkeeping()
 
     def action_mask(self, agent: str) -> np.ndarray:

@@ -43,15 +43,14 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from triage.bots import Bot
-from triage.engine import Game
-from triage.engine.cards import load_standard_deck
 from triage.engine.text import render_position
 from triage.envs.encoding import IllegalActionError
 from triage.envs.features import ObservationEncoder
 from triage.envs.gymnasium import make_opponents, play_opponents, text_image
 from triage.envs.pettingzoo import OBSERVATIONS, ON_ILLEGAL, observation_space
 from triage.envs.returns import check_returns, final_values, values
-from triage.envs.table import Table, make_game_config
+from triage.envs.table import Table
+from triage.envs.variants import load_variant
 
 
 class _Slot:
@@ -91,6 +90,7 @@ class TriageVectorEnv(VectorEnv):
         returns: str = "score",
         observation: str = "dict",
         normalize: bool = False,
+        config: str = "default",
     ) -> None:
         _check_options(num_envs, render_mode, self.metadata["render_modes"], on_illegal, observation)
         self.num_envs = num_envs
@@ -100,16 +100,17 @@ class TriageVectorEnv(VectorEnv):
         self.returns = check_returns(returns)
         self.flat = observation == "flat"
         self.players = players
-        self.config = make_game_config(rounds=rounds, return_to=return_to)
+        self.variant = load_variant(config, rounds=rounds, return_to=return_to)
+        self.config = self.variant.config
         self._start = self.config.start["quality"] + self.config.start["vp"]
-        probe = Table(Game.new(players=players, seed=0, config=self.config))
+        probe = Table(self.variant.deal(players, 0))
         self.layout = probe.layout
         self.slots = [
             _Slot(Table(probe.game.copy(), self.layout), make_opponents(players, opponents))
             for _ in range(num_envs)
         ]
         self.encoder = ObservationEncoder(
-            self.layout, self.config, load_standard_deck(), players=players, normalize=normalize
+            self.layout, self.config, self.variant.cards(), players=players, normalize=normalize
         )
         self.single_observation_space = observation_space(self.encoder, flat=self.flat)
         self.single_action_space = spaces.Discrete(self.layout.num_actions)
@@ -218,7 +219,7 @@ class TriageVectorEnv(VectorEnv):
             game_seed = seed
         else:
             game_seed = slot.seeds.randrange(2**31)
-        slot.table = Table(Game.new(players=self.players, seed=game_seed, config=self.config), self.layout)
+        slot.table = Table(self.variant.deal(self.players, game_seed), self.layout)
         slot.bot_rng.seed(game_seed)
         game = slot.table.game
         if game.turn != 0:

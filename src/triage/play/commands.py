@@ -44,8 +44,12 @@ def play(
         help="Game seed: the same seed deals the same game. Default: a fresh secret seed, so no "
         "earlier game tells which card is which (K1); --games matches default to 0.",
     ),
-    config: Path | None = typer.Option(None, help="Configuration file (TOML)."),
-    deck: Path | None = typer.Option(None, help="Deck file (TOML)."),
+    config: Path | None = typer.Option(
+        None, help="Configuration file (TOML), or a built-in one by name: default, mini."
+    ),
+    deck: Path | None = typer.Option(
+        None, help="Deck file (TOML), or a built-in one by name: standard, mini."
+    ),
     set_: list[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
     save: Path | None = typer.Option(None, help="Game record (JSON), written after every action."),
     resume: Path | None = typer.Option(None, help="Go on with the game saved in this file."),

@@ -51,8 +51,13 @@ def simulate(
         "a designer's bot as module:Class.",
     ),
     seed: int = typer.Option(0, help="Master seed: each game's seed derives from it and the game's index."),
-    config: Path | None = typer.Option(None, help="Configuration file (TOML)."),
-    deck: Path | None = typer.Option(None, help="Deck file (TOML); default the standard deck."),
+    config: Path | None = typer.Option(
+        None, help="Configuration file (TOML), or a built-in one by name: default, mini."
+    ),
+    deck: Path | None = typer.Option(
+        None,
+        help="Deck file (TOML), or standard or mini; default the standard deck (mini with --config mini).",
+    ),
     set_: list[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
     workers: int | None = typer.Option(None, min=1, help="Local worker processes (default: all cores)."),
     ray: str | None = typer.Option(
@@ -222,8 +227,13 @@ def ladder(
     players: str = typer.Option("2", help="Player counts, comma-separated, e.g. 2,3,4."),
     deals: int = typer.Option(50, min=1, help="Deals each line-up plays (each from every seat rotation)."),
     seed: int = typer.Option(0, help="Master seed: every line-up plays the same deals."),
-    config: Path | None = typer.Option(None, help="Configuration file (TOML)."),
-    deck: Path | None = typer.Option(None, help="Deck file (TOML); default the standard deck."),
+    config: Path | None = typer.Option(
+        None, help="Configuration file (TOML), or a built-in one by name: default, mini."
+    ),
+    deck: Path | None = typer.Option(
+        None,
+        help="Deck file (TOML), or standard or mini; default the standard deck (mini with --config mini).",
+    ),
     set_: list[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
     workers: int | None = typer.Option(None, min=1, help="Local worker processes (default: all cores)."),
     out: Path = typer.Option(Path("ladder.parquet"), help="The ladder's player rows (Parquet)."),
