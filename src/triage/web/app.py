@@ -26,6 +26,7 @@ from starlette.routing import Match, Route
 
 from triage.web import DEFAULT_DB_URL, DEFAULT_LIMITS_STORAGE, DEFAULT_WATCH_RATE, notify
 from triage.web.errors import WebError
+from triage.web.hints import add_hint_routes
 from triage.web.limits import RateLimited, RateLimits, RequestBodyLimit
 from triage.web.live import FIRST_MESSAGE_SECONDS
 from triage.web.review import add_review_routes
@@ -81,6 +82,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     add_seat_routes(app)
     add_watch_routes(app)
     add_review_routes(app)  # the game-over summary and replay of the page
+    add_hint_routes(app)  # the expert's suggested move for a seat (kept as a hint)
     add_page_routes(app)
     declare_error_bodies(app)
     return app

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, Response
 from triage.bots import PLAYER_LEVELS
 from triage.web import payloads
 from triage.web.errors import WebError
+from triage.web.hints import record_with_hints
 from triage.web.limits import RateLimits
 from triage.web.live import serve_socket
 from triage.web.live_table import LiveTable
@@ -199,7 +200,8 @@ def add_watch_routes(app: FastAPI) -> None:
             count_request(app, "watch", http)
 
         def record_of(live: LiveTable) -> str:
-            return payloads.table_record(live, seat_for(live, authorization) if authorization else None)
+            seat = seat_for(live, authorization) if authorization else None
+            return record_with_hints(service_of(app), live, payloads.table_record(live, seat), seat)
 
         return Response(await on_table(app, table_id, record_of), media_type="application/json")
 
