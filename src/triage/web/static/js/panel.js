@@ -7,6 +7,7 @@ import { draw } from "./render.js";
 import { ITEM_HELP, ITEM_NAMES, me, seatName, state } from "./state.js";
 import { act } from "./table.js";
 import { askPass } from "./bar.js";
+import { drawHint } from "./hint.js";
 
 /**
  * @typedef {import("./state.js").Choice} Choice
@@ -414,6 +415,7 @@ export function drawPanel() {
     drawErrorNear(panel, "panel");
     return;
   }
+  drawHint(panel);
   if (state.selected) drawSelection(panel, state.selected);
   else drawHints(panel);
   drawErrorNear(panel, state.selected ? "do:" : "panel");

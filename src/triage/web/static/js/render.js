@@ -4,6 +4,7 @@ import { drawBar } from "./bar.js";
 import { drawDeck, drawMarket, drawMe, drawOthers } from "./board.js";
 import { choicesOn } from "./choices.js";
 import { $, button, el } from "./dom.js";
+import { markHint } from "./hint.js";
 import { drawLog } from "./log.js";
 import { drawOver } from "./over.js";
 import { drawPanel, firstPanelKey } from "./panel.js";
@@ -77,6 +78,7 @@ export function draw() {
   drawLog();
   drawSignals();
   if (state.replay) drawReplay();
+  markHint();
   document.body.classList.toggle("is-over", view.phase === "over");
   document.body.classList.toggle("watching", state.seat === null);
   restoreFocus();
