@@ -91,7 +91,7 @@ export function drawHint(panel) {
   const box = el("div", "hint-box");
   const ask = button(asked.asking ? "Thinking..." : "Suggest a move", "suggest", "hint", askHint);
   ask.disabled = asked.asking;
-  ask.title = "Ask the Expert bot for its move, from what you can see (kept in the game record as a hint)";
+  ask.title = "Ask the strongest bot level for its move, from what you can see (kept in the game record as a hint)";
   box.appendChild(ask);
   const hint = currentHint();
   const said = el("p", "hint-said");
