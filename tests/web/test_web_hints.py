@@ -138,3 +138,18 @@ def test_a_hint_depends_only_on_what_the_seat_knows() -> None:
         if position is game:
             first = (move, reason)
     assert (move, reason) == first
+
+
+def test_a_hint_that_misses_its_deadline_is_refused_and_nothing_is_kept(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import triage.web.hints as hints
+
+    created = create(client, players=1, seed=5)
+    table, token = created["table_id"], tokens_of(created)[0]
+    monkeypatch.setattr(hints, "bot_deadline", lambda name: 0.0)
+    status, answer = hint(client, table, token)
+    assert (status, answer["code"]) == (503, "hint_unavailable")
+    assert "ask again" in answer["message"]
+    record = client.get(f"/api/tables/{table}/record", headers=auth(token)).json()
+    assert "hints" not in record and record["actions"] == []

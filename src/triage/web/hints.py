@@ -85,6 +85,7 @@ async def think(service: TableService, asked: Question) -> Action:
     ``hint_unavailable`` if it fails or runs out of time (a hint is never a random move)."""
     pool = service.turns.thinking
     limit = bot_deadline(HINT_BOT)
+    future = None
     try:
         if pool is not None:
             future = pool.submit(HINT_BOT, asked.view, asked.legal, asked.seed)
@@ -92,6 +93,8 @@ async def think(service: TableService, asked: Question) -> Action:
         work = service.run(decide, HINT_BOT, asked.view, asked.legal, asked.seed)
         return await asyncio.wait_for(work, limit)
     except TimeoutError:
+        if future is not None:
+            future.cancel()  # not started yet: its worker stays free for the tables' bots
         raise WebError(503, "hint_unavailable", f"no suggestion within {limit:g} s; ask again") from None
     except Exception as error:  # noqa: BLE001 - the search or its process failed
         raise WebError(
