@@ -22,7 +22,7 @@ from triage.web import limits, payloads
 from triage.web.app import create_app
 from triage.web.limits import RateLimits
 from triage.web.live_table import LiveTable
-from triage.web.storage import SeatInfo
+from triage.web.storage import SeatInfo, seat_facts
 
 UNLIMITED = "100000/second"
 PROFITABLE_DECK = [
@@ -144,7 +144,8 @@ def test_records_and_hellos_from_the_journal_are_the_engines() -> None:
                 if seat is None
                 else events_for(table.events, seat)
             )
-            assert hello == {**payloads.message_for(table, seat, "hello"), "log": seen}
+            lobby = {"seats": seat_facts(table.seats), **payloads.lobby_facts(table)}  # public facts
+            assert hello == {**payloads.message_for(table, seat, "hello"), **lobby, "log": seen}
     assert table.game.is_over()
 
 

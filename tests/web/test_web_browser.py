@@ -336,7 +336,7 @@ def test_game_over_summary_with_breakdown_replay_and_ways_on(
     assert row[6] == "6 (6 critical)"  # dead by kind
     assert "loss" in over.inner_text()
     assert over.locator("a[href='#/']").is_visible()
-    assert over.locator("button", has_text="New game").is_visible()
+    assert over.locator("button", has_text="Rematch").is_visible()
     over.locator("button", has_text="Replay").click()
     replay = page.locator("#replay")
     replay.wait_for()
@@ -348,8 +348,8 @@ def test_game_over_summary_with_breakdown_replay_and_ways_on(
     # After the first admission the board shows the admitted patient, back and all (the game is over).
     assert replay.locator(".replay-player .card.k-critical").count() == 1
     assert page.evaluate("document.activeElement.dataset.key") == "replay-next"  # the focus stays
-    # A new game with the same seats starts at once.
-    over.locator("button", has_text="New game").click()
+    # The rematch (same seat, same deck and configuration, a new deal) starts at once.
+    over.locator("button", has_text="Rematch").click()
     page.wait_for_function(f"location.hash.startsWith('#/t/') && !location.hash.endsWith('{table}')")
     page.wait_for_selector("#bar[data-round='1']")
     # Two patients drawn: waiting for a space, or beside the board if terminal (A3).
@@ -563,8 +563,9 @@ def test_an_invitation_link_is_shown_to_copy_and_gives_its_seat(
     page.evaluate(f"localStorage.removeItem('triage.seat.{table_id}')")
     page.goto(server.url + "/")
     page.goto(link)
+    page.click("#invited-take")  # the invitation page: a name (left empty) and the seat
     page.wait_for_selector("#me .player-title")
-    assert "player 1" in page.locator("#me .player-title").inner_text()
+    assert "Player 1" in page.locator("#me .player-title").inner_text()
     assert page.evaluate(f"JSON.parse(localStorage.getItem('triage.seat.{table_id}')).seat") == 1
 
 

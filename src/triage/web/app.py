@@ -29,6 +29,7 @@ from triage.web.errors import WebError
 from triage.web.hints import add_hint_routes
 from triage.web.limits import RateLimited, RateLimits, RequestBodyLimit
 from triage.web.live import FIRST_MESSAGE_SECONDS
+from triage.web.lobby import add_lobby_routes
 from triage.web.review import add_review_routes
 from triage.web.routes import add_seat_routes, add_table_routes, add_watch_routes
 from triage.web.schemas import ERROR_MEANINGS
@@ -84,6 +85,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     add_watch_routes(app)
     add_review_routes(app)  # the game-over summary and replay of the page
     add_hint_routes(app)  # the expert's suggested move for a seat (kept as a hint)
+    add_lobby_routes(app)  # the waiting room's bots and the rematch
     add_page_routes(app)
     declare_error_bodies(app)
     return app

@@ -95,6 +95,10 @@ class LiveTable:
     journal: Journal = field(default_factory=Journal)
     #: The memory estimate the table cache last counted for this table.
     counted_bytes: int = 0
+    #: The creator's seat, who may fill the empty seats with bots (None: a table that never waits).
+    host: int | None = None
+    #: The id of the rematch table offered at this table's end (None: none yet).
+    rematch: str | None = None
 
     @property
     def actions(self) -> int:
@@ -114,9 +118,15 @@ class LiveTable:
             + BYTES_PER_LOG_BYTE * journal.log_bytes
         )
 
+    @property
+    def waiting(self) -> bool:
+        """The waiting room: a hosted table does not start until every human seat is taken."""
+        return self.host is not None and any(info.bot is None and not info.claimed for info in self.seats)
+
     def bots_to_move(self, game: Game | None = None) -> bool:
+        """Whether a bot is to move (never while the table waits for its players)."""
         game = game or self.game
-        return game.turn is not None and self.seats[game.turn].bot is not None
+        return game.turn is not None and self.seats[game.turn].bot is not None and not self.waiting
 
     def subscribe(self, seat: int | None, loop: asyncio.AbstractEventLoop | None = None) -> Subscriber:
         """A new subscriber. The list is replaced, never changed in place: a thread going

@@ -39,8 +39,9 @@ def view_answer(table: LiveTable, seat: int) -> dict[str, Any]:
 
 
 def legal_answer(table: LiveTable, seat: int) -> dict[str, Any]:
-    """The seat's choices with what each will do (the engine's forecast), at ``actions``."""
-    choices = action_choices(table.game, seat)
+    """The seat's choices with what each will do (the engine's forecast), at ``actions``; none
+    while the table waits for its players."""
+    choices = [] if table.waiting else action_choices(table.game, seat)
     return {
         "actions": table.actions,
         "choices": choices,
@@ -64,7 +65,21 @@ def summary(table: LiveTable) -> dict[str, Any]:
         "public": table.public,
         # A creator who chose the seed could work out the deal: a practice table.
         "seed_chosen": table.seed_chosen,
+        **lobby_facts(table),
     }
+
+
+def lobby_facts(table: LiveTable) -> dict[str, Any]:
+    """The table's life around the game, public: whether it waits for players, whose seat
+    hosts it, and the rematch offered at its end."""
+    return {"waiting": table.waiting, "host": table.host, "rematch": table.rematch}
+
+
+def lobby_message(table: LiveTable) -> str:
+    """The WebSocket message telling every client (the same for all) who sits where now."""
+    return json.dumps(
+        {"type": "lobby", "table_id": table.id, "seats": seat_facts(table.seats), **lobby_facts(table)}
+    )
 
 
 def message_for(
@@ -72,7 +87,8 @@ def message_for(
 ) -> dict[str, Any]:
     """A WebSocket message of ``kind`` for the seat: its view and choices at ``game``."""
     game = game or table.game
-    seen, choices = view_payload(game, seat), [] if seat is None else action_choices(game, seat)
+    seen = view_payload(game, seat)
+    choices = [] if seat is None or table.waiting else action_choices(game, seat)
     message = {
         "type": kind,
         "table_id": table.id,
@@ -91,7 +107,8 @@ def hello(table: LiveTable, seat: int | None) -> str:
     """The first message of a (re)connected client as JSON text: its current view and its log
     so far (from the table's journal, where each event is encoded once per viewer)."""
     log = table.follow().log(seat)
-    return f'{json.dumps(message_for(table, seat, "hello"))[:-1]}, "log": [{",".join(log)}]}}'
+    first = message_for(table, seat, "hello", seats=seat_facts(table.seats), **lobby_facts(table))
+    return f'{json.dumps(first)[:-1]}, "log": [{",".join(log)}]}}'
 
 
 def update_messages(

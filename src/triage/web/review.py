@@ -27,7 +27,10 @@ def final_summary(table: LiveTable) -> dict[str, Any]:
     game = table.game
     if not game.is_over():
         raise WebError(409, "not_over", "the summary exists once the game is over")
-    players = [{**row, "bot": table.seats[row["seat"]].bot} for row in player_rows(game, table.events)]
+    players = [
+        {**row, "bot": table.seats[row["seat"]].bot, "name": table.seats[row["seat"]].name}
+        for row in player_rows(game, table.events)
+    ]
     return {
         "players": players,
         "winner": game.winner,

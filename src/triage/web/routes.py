@@ -22,6 +22,8 @@ from triage.web.hints import record_with_hints
 from triage.web.limits import RateLimits
 from triage.web.live import serve_socket
 from triage.web.live_table import LiveTable
+from triage.web.lobby import check_playing
+from triage.web.names import check_name
 from triage.web.schemas import (
     ActionResult,
     CreatedTable,
@@ -118,6 +120,7 @@ def add_table_routes(app: FastAPI) -> None:
                 request.deck_cards(),
                 public=request.public,
                 creator_seats=request.creator_seats,
+                name=check_name(request.name),
             )
         )
         return CreatedTable(
@@ -143,7 +146,10 @@ def add_table_routes(app: FastAPI) -> None:
     async def join(table_id: str, request: JoinRequest | None = None) -> SeatToken:
         asked = request or JoinRequest()
         service = service_of(app)
-        joined = await on_table(app, table_id, lambda live: service.join(live, asked.invite, asked.seat))
+        name = check_name(asked.name)
+        joined = await on_table(
+            app, table_id, lambda live: service.join(live, asked.invite, asked.seat, name)
+        )
         return SeatToken(**joined)
 
 
@@ -180,6 +186,7 @@ def add_seat_routes(app: FastAPI) -> None:
 
         def take(live: LiveTable) -> dict[str, Any]:
             seat = service.seat_of(live, authorization)
+            check_playing(service, live)
             taken, expected = split_action_body(action)
             return service.turns.act(live, seat, taken, expected)
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from triage.web.limits import MAX_DECK_CARDS
+from triage.web.names import MAX_NAME
 
 #: Request parts are strict and closed: an integer is a JSON integer, an unknown key is refused.
 STRICT = ConfigDict(extra="forbid", strict=True)
@@ -159,6 +160,10 @@ class TableRequest(BaseModel):
         None,
         description="The human seats the creator takes at once (default: all); the others get invitations.",
     )
+    name: str | None = Field(
+        default=None,
+        description=f"The creator's public name (1-{MAX_NAME} characters, no control characters); default 'Player N'.",
+    )
 
     def config_overrides(self) -> dict[str, Any] | None:
         """The configuration as the engine reads it: only the keys the request gave."""
@@ -192,6 +197,24 @@ class JoinRequest(BaseModel):
 
     invite: str | None = None
     seat: int | None = None
+    name: str | None = Field(
+        default=None,
+        description=f"The player's public name (1-{MAX_NAME} characters, no control characters).",
+    )
+
+
+class FillRequest(BaseModel):
+    """The bot level (see /api/bots) the host gives every free human seat."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    bot: str
+
+
+class RematchSeat(BaseModel):
+    table_id: str = Field(description="The rematch's table.")
+    seat: int
+    token: str = Field(description="The seat's token at the rematch.")
 
 
 class ActionResult(BaseModel):
@@ -216,11 +239,11 @@ class ErrorBody(BaseModel):
 ERROR_MEANINGS: dict[int, str] = {
     400: "The body is not bounded JSON (invalid_json) or a header is malformed.",
     401: "No seat token, or not in the form 'Bearer TOKEN' (unauthorized).",
-    403: "A token or invitation of no seat at this table (forbidden, bad_invite).",
+    403: "A token or invitation of no seat at this table (forbidden, bad_invite), or not the host (not_host).",
     404: "No such table (unknown_table).",
-    409: "Not now: another seat's turn, a stale action, a taken seat, a game not over (the code says which).",
+    409: "Not now: another seat's turn, a stale action, a taken seat, a used or expired invitation, a table waiting for its players, a game not over (the code says which).",
     413: "The body is larger than the server reads (body_too_large).",
-    422: "A request the rules or the server's limits refuse (invalid_request, limit_exceeded, a rule's code).",
+    422: "A request the rules or the server's limits refuse (invalid_request, invalid_name, limit_exceeded, a rule's code).",
     429: "Too many requests from this client (rate_limited); Retry-After says when to try again.",
     503: "The database failed; nothing changed (storage_error).",
 }

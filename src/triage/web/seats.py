@@ -50,20 +50,20 @@ def check_creator_seats(creator_seats: Any, bots: list[str | None]) -> list[int]
 
 
 def deal_seats(
-    table_id: str, bots: list[str | None], mine: list[int]
+    table_id: str, bots: list[str | None], mine: list[int], player_name: str | None = None
 ) -> tuple[list[SeatInfo], list[dict[str, Any]], list[dict[str, Any]]]:
     """The seats of a new table, with the token of each of the creator's seats (``mine``,
-    taken at once) and an invitation for each other human seat."""
+    taken at once, named ``player_name``) and an invitation for each other human seat."""
     seats: list[SeatInfo] = []
     tokens: list[dict[str, Any]] = []
     invites: list[dict[str, Any]] = []
-    for seat, name in enumerate(bots):
-        if name is not None:
-            seats.append(SeatInfo(seat, name, None, True))
+    for seat, bot in enumerate(bots):
+        if bot is not None:
+            seats.append(SeatInfo(seat, bot, None, True))
         elif seat in mine:
             token = new_token()
             tokens.append({"seat": seat, "token": token})
-            seats.append(SeatInfo(seat, None, token_digest(token), True))
+            seats.append(SeatInfo(seat, None, token_digest(token), True, name=player_name))
         else:
             code = new_token()
             invites.append({"seat": seat, "url": f"/#/join/{table_id}/{code}", "code": code})
@@ -103,7 +103,12 @@ def invited_seat(table: LiveTable, invite: Any) -> SeatInfo:
                 raise WebError(
                     409,
                     "invite_used",
-                    f"the invitation to seat {info.seat} has been used: the seat is taken",
+                    f"the invitation to seat {info.seat} has been used: "
+                    + (f"the host gave the seat to a bot ({info.bot})" if info.bot else "the seat is taken"),
+                )
+            if table.game.is_over():
+                raise WebError(
+                    409, "invite_expired", f"the invitation to seat {info.seat} expired: the game is over"
                 )
             return info
     raise WebError(403, "bad_invite", f"this is not an invitation to table {table.id}")

@@ -98,6 +98,11 @@ class TableRow(Base):
     seats_version: Mapped[int] = mapped_column(Integer, default=0)
     #: The public facts of the position after the last stored action, for the lobby (no replay).
     facts: Mapped[Any] = mapped_column(JSON)
+    #: The creator's seat: it may fill the empty seats with bots while the table waits (null: a
+    #: table made before the waiting room, which never waits).
+    host: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The table of the rematch offered at this table's end (null: none yet).
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class SeatRow(Base):
@@ -109,6 +114,8 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The player's public name, chosen when the seat was taken (null: none given, or a bot).
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class ActionRow(Base):
@@ -141,6 +148,9 @@ TABLES = Base.metadata.tables[TableRow.__tablename__]
 SEATS = Base.metadata.tables[SeatRow.__tablename__]
 ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
 HINTS = Base.metadata.tables[HintRow.__tablename__]
+#: Columns added since the first stored version, all nullable: :meth:`Store._check_schema`
+#: adds them to an older database (any other missing column is refused).
+ADDED_COLUMNS = ((TABLES, TABLES.c.host), (TABLES, TABLES.c.rematch), (SEATS, SEATS.c.name))
 
 
 #: PostgreSQL refuses a notification payload of 8,000 bytes or more.
@@ -194,6 +204,7 @@ class SeatInfo:
     token_hash: str | None
     claimed: bool
     invite_hash: str | None = None
+    name: str | None = None
 
 
 @dataclass
@@ -210,6 +221,8 @@ class StoredTable:
     seats_version: int
     seats: list[SeatInfo]
     actions: list[dict[str, Any]]
+    host: int | None = None
+    rematch: str | None = None
 
     def record(self) -> dict[str, Any]:
         """The game record (triage.engine.records format) of the stored table."""
@@ -326,16 +339,32 @@ class Store:
         self._check_schema()
         self.statements = StatementCount(self.engine) if count_statements else None
 
-    def _check_schema(self) -> None:
-        missing = [
-            f"{table.name}.{column.name}"
+    def _missing_columns(self) -> list[Any]:
+        return [
+            column
             for table in (TABLES, SEATS, ACTIONS)
             for column in table.columns
             if column.name not in {found["name"] for found in inspect(self.engine).get_columns(table.name)}
         ]
+
+    def _check_schema(self) -> None:
+        """A database of this version is taken as it is; one of the version before names and the
+        waiting room (missing only :data:`ADDED_COLUMNS`, all nullable) gains them: its tables
+        never wait and its players have no names. Any other is refused."""
+        missing = self._missing_columns()
+        added = {(table.name, column.name) for table, column in ADDED_COLUMNS}
+        if missing and all((column.table.name, column.name) in added for column in missing):
+            with _Transaction(self.engine) as connection:
+                for column in missing:
+                    kind = column.type.compile(dialect=self.engine.dialect)
+                    connection.execute(
+                        text(f"ALTER TABLE {column.table.name} ADD COLUMN {column.name} {kind}")
+                    )
+            missing = self._missing_columns()
         if missing:
+            names = ", ".join(f"{column.table.name}.{column.name}" for column in missing)
             raise StorageError(
-                f"the database {self.url} was made by an older version of triage (no {', '.join(missing)}); "
+                f"the database {self.url} was made by an older version of triage (no {names}); "
                 "start with a new database"
             )
 
@@ -352,7 +381,11 @@ class Store:
         public: bool,
         seats: list[SeatInfo],
         facts: dict[str, Any],
+        host: int | None = None,
+        rematch_of: str | None = None,
     ) -> None:
+        """Store a new table; with ``rematch_of``, in the same transaction, make it that table's
+        rematch, only if it has none yet (else :class:`Conflict`: another one was made first)."""
         row = {
             "id": table_id,
             "created": datetime.now(UTC),
@@ -365,11 +398,20 @@ class Store:
             "actions": 0,
             "seats_version": 0,
             "facts": facts,
+            "host": host,
         }
         seat_rows = [{"table_id": table_id, **asdict(info)} for info in seats]
         with _Transaction(self.engine) as connection:
             connection.execute(TABLES.insert(), row)
             connection.execute(SEATS.insert(), seat_rows)
+            if rematch_of is not None:
+                linked = connection.execute(
+                    update(TABLES)
+                    .where(TABLES.c.id == rematch_of, TABLES.c.rematch.is_(None))
+                    .values(rematch=table_id, seats_version=TABLES.c.seats_version + 1)
+                )
+                if linked.rowcount != 1:
+                    raise Conflict(f"table {rematch_of} has its rematch already")
 
     def add_actions(
         self,
@@ -431,28 +473,47 @@ class Store:
             if connection.execute(PG_ADD_ACTIONS, parameters).first() is None:
                 raise Conflict(f"table {table_id} no longer has {start} actions")
 
-    def claim_seat(self, table_id: str, seat: int, token_hash: str, invite_hash: str | None) -> int:
-        """Give the open ``seat`` a player (``token_hash``), only if it is still open and, when
-        ``invite_hash`` is given, still has that invitation. Returns the new seats version;
-        raises :class:`Conflict` if the seat was taken meanwhile."""
+    def claim_seat(
+        self, table_id: str, seat: int, token_hash: str, invite_hash: str | None, name: str | None = None
+    ) -> int:
+        """Give the open ``seat`` a player (``token_hash``, its ``name``), only if it is still open
+        and, when ``invite_hash`` is given, still has that invitation. Returns the new seats
+        version; raises :class:`Conflict` if the seat was taken meanwhile."""
         conditions = [SEATS.c.table_id == table_id, SEATS.c.seat == seat, SEATS.c.claimed.is_(False)]
         if invite_hash is not None:
             conditions.append(SEATS.c.invite_hash == invite_hash)
         with _Transaction(self.engine) as connection:
             taken = connection.execute(
-                update(SEATS).where(*conditions).values(token_hash=token_hash, claimed=True)
+                update(SEATS).where(*conditions).values(token_hash=token_hash, claimed=True, name=name)
             )
             if taken.rowcount != 1:
                 raise Conflict(f"seat {seat} of table {table_id} is taken")
-            # The new version comes back with the update (no read-back).
-            return int(
-                connection.execute(
-                    update(TABLES)
-                    .where(TABLES.c.id == table_id)
-                    .values(seats_version=TABLES.c.seats_version + 1)
-                    .returning(TABLES.c.seats_version)
-                ).scalar_one()
+            return self._next_seats_version(connection, table_id)
+
+    def fill_seats(self, table_id: str, seats: list[int], bot: str) -> int:
+        """Give the open human ``seats`` to the bot ``bot`` (the host starts without waiting), all
+        or none: :class:`Conflict` if one was taken meanwhile. Returns the new seats version."""
+        with _Transaction(self.engine) as connection:
+            filled = connection.execute(
+                update(SEATS)
+                .where(SEATS.c.table_id == table_id, SEATS.c.seat.in_(seats), SEATS.c.claimed.is_(False))
+                .values(bot=bot, claimed=True)
             )
+            if filled.rowcount != len(seats):
+                raise Conflict(f"a seat of table {table_id} was taken meanwhile")
+            return self._next_seats_version(connection, table_id)
+
+    @staticmethod
+    def _next_seats_version(connection: Connection, table_id: str) -> int:
+        """Count a seat change; the new version comes back with the update (no read-back)."""
+        return int(
+            connection.execute(
+                update(TABLES)
+                .where(TABLES.c.id == table_id)
+                .values(seats_version=TABLES.c.seats_version + 1)
+                .returning(TABLES.c.seats_version)
+            ).scalar_one()
+        )
 
     # ------------------------------------------------------------------ reading
 
@@ -513,7 +574,17 @@ class Store:
             seats_version=row.seats_version,
             seats=seats,
             actions=[{"by": by, "do": json.loads(action)} for by, action in actions],
+            host=row.host,
+            rematch=row.rematch,
         )
+
+    def links(self, table_id: str) -> tuple[int | None, str | None]:
+        """The table's host seat and its rematch's table id (each None when there is none)."""
+        with _Transaction(self.autocommit) as connection:
+            row = connection.execute(
+                select(TABLES.c.host, TABLES.c.rematch).where(TABLES.c.id == table_id)
+            ).first()
+        return (None, None) if row is None else (row.host, row.rematch)
 
     def table_ids(self) -> list[str]:
         with _Transaction(self.engine) as connection:
@@ -535,7 +606,7 @@ class Store:
                 .order_by(SEATS.c.table_id, SEATS.c.seat)
             ):
                 seats[seat.table_id].append(
-                    SeatInfo(seat.seat, seat.bot, seat.token_hash, seat.claimed, seat.invite_hash)
+                    SeatInfo(seat.seat, seat.bot, seat.token_hash, seat.claimed, seat.invite_hash, seat.name)
                 )
         return [
             {
@@ -569,7 +640,10 @@ class Store:
         rows = connection.execute(
             select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat)
         ).all()
-        return [SeatInfo(row.seat, row.bot, row.token_hash, row.claimed, row.invite_hash) for row in rows]
+        return [
+            SeatInfo(row.seat, row.bot, row.token_hash, row.claimed, row.invite_hash, row.name)
+            for row in rows
+        ]
 
     @staticmethod
     def _seats_version(connection: Connection, table_id: str) -> int:
@@ -579,9 +653,16 @@ class Store:
 
 
 def seat_facts(seats: list[SeatInfo]) -> list[dict[str, Any]]:
-    """What everyone may know about the seats: who is a bot, which human seats are taken."""
+    """What everyone may know about the seats: who is a bot, which human seats are taken, and
+    the players' names (public by choice)."""
     return [
-        {"seat": info.seat, "bot": info.bot, "human": info.bot is None, "taken": info.claimed}
+        {
+            "seat": info.seat,
+            "bot": info.bot,
+            "human": info.bot is None,
+            "taken": info.claimed,
+            "name": info.name,
+        }
         for info in seats
     ]
 

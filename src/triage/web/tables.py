@@ -38,7 +38,7 @@ from triage.web.errors import WebError, stale, storage_refusal, storage_refused,
 from triage.web.journal import Journal
 from triage.web.limits import MAX_LIVE_BYTES, check_table_limits, check_table_room
 from triage.web.live_table import Event, LiveTable, Step, facts
-from triage.web.payloads import hello, update_messages
+from triage.web.payloads import hello, lobby_message, update_messages
 from triage.web.seats import (
     check_bot_names,
     check_creator_seats,
@@ -48,7 +48,7 @@ from triage.web.seats import (
     open_seat,
     seat_for,
 )
-from triage.web.storage import Conflict, StorageError, Store, StoredTable, token_digest
+from triage.web.storage import Conflict, SeatInfo, StorageError, Store, StoredTable, token_digest
 from triage.web.turns import BOT_BUDGET, Turns
 
 MAX_SEED = 2**63 - 1
@@ -179,10 +179,12 @@ class TableService:
         deck: list[dict[str, Any]] | None,
         public: bool = False,
         creator_seats: list[int] | None = None,
+        name: str | None = None,
     ) -> tuple[LiveTable, list[dict[str, Any]], list[dict[str, Any]]]:
         """Deal a new table (its configuration and deck held to the server's limits) and store
-        it; returns it with the token of each of the creator's seats (taken at once) and an
-        invitation for each other human seat."""
+        it; returns it with the token of each of the creator's seats (taken at once, with the
+        creator's ``name``) and an invitation for each other human seat. The creator's first
+        seat hosts the waiting room (see :mod:`triage.web.lobby`)."""
         game_config, game_deck = check_table_limits(config, deck)
         if type(players) is not int or not 1 <= players <= 4:
             raise WebError(422, "invalid_request", f"'players' must be 1 to 4 (R1), got {players!r}")
@@ -191,16 +193,38 @@ class TableService:
         mine = check_creator_seats(creator_seats, bots)
         game = new_game(players, seed, game_config, game_deck)
         table_id = secrets.token_urlsafe(9)
-        seats, tokens, invites = deal_seats(table_id, bots, mine)
+        seats, tokens, invites = deal_seats(table_id, bots, mine, name)
+        humans = [info.seat for info in seats if info.bot is None]
+        host = mine[0] if mine else humans[0] if humans else None
+        table = self.open_table(table_id, game, seats, seed is not None, bool(public), host)
+        return table, tokens, invites
+
+    def open_table(
+        self,
+        table_id: str,
+        game: Game,
+        seats: list[SeatInfo],
+        seed_chosen: bool,
+        public: bool,
+        host: int | None,
+        rematch_of: str | None = None,
+    ) -> LiveTable:
+        """Store a dealt table (``rematch_of``'s rematch, if given), remember it and let its
+        quick bots move."""
         assert game.setup is not None
         try:
-            self.store.create_table(table_id, game.setup, seed is not None, bool(public), seats, facts(game))
+            self.store.create_table(
+                table_id, game.setup, seed_chosen, public, seats, facts(game), host, rematch_of
+            )
         except (StorageError, Conflict) as error:
+            if isinstance(error, Conflict) and rematch_of is not None:
+                raise
             raise storage_refusal(StorageError(str(error))) from None
-        table = LiveTable(table_id, game, seats, seed is not None, list(game.initial_events), bool(public))
+        table = LiveTable(table_id, game, seats, seed_chosen, list(game.initial_events), public)
+        table.host = host
         self._keep(table)
         self.turns.quick_moves(table)
-        return table, tokens, invites
+        return table
 
     def _load_stored(self, table_id: str) -> StoredTable:
         with storage_refused():
@@ -215,6 +239,7 @@ class TableService:
         table = LiveTable(
             stored.id, game, stored.seats, stored.seed_chosen, events, stored.public, stored.seats_version
         )
+        table.host, table.rematch = stored.host, stored.rematch
         if journal is not None:
             table.journal = journal
         return self._keep(table)
@@ -265,6 +290,7 @@ class TableService:
             if seats_version != table.seats_version:
                 with storage_refused():
                     table.seats, table.seats_version = self.store.seats(table.id)
+                    table.host, table.rematch = self.store.links(table.id)
 
     def take_in(self, table: LiveTable, start: int, count: int, entries: list[dict[str, Any]] | None) -> None:
         """Another process stored actions ``start`` to ``count - 1`` (``entries``, when the
@@ -310,6 +336,7 @@ class TableService:
             stored = self._load_stored(table.id)
             table.game, table.events = replayed(stored)
             table.seats, table.seats_version = stored.seats, stored.seats_version
+            table.host, table.rematch = stored.host, stored.rematch
             for subscriber in list(table.subscribers):
                 subscriber.deliver(hello(table, subscriber.seat))
 
@@ -329,30 +356,49 @@ class TableService:
         with storage_refused():
             return self.store.lobby(limit)
 
-    def join(self, table: LiveTable, invite: Any = None, seat: Any = None) -> dict[str, Any]:
+    def join(
+        self, table: LiveTable, invite: Any = None, seat: Any = None, name: str | None = None
+    ) -> dict[str, Any]:
         """Take a human seat: the invitation's seat, or (a public table only) an open seat.
         The seat is taken in the store first; a seat is never given twice."""
         with table.lock:
-            return self._join(table, invite, seat)
+            info = invited_seat(table, invite) if invite is not None else open_seat(table, seat)
+            return self.claim(table, info, name, info.invite_hash if invite is not None else None)
 
-    def _join(self, table: LiveTable, invite: Any, seat: Any) -> dict[str, Any]:
-        info = invited_seat(table, invite) if invite is not None else open_seat(table, seat)
+    def claim(
+        self, table: LiveTable, info: SeatInfo, name: str | None, invite_hash: str | None
+    ) -> dict[str, Any]:
+        """Give the open seat ``info`` a new token and the player's ``name`` (stored first),
+        then tell the table's clients who sits where."""
         token = new_token()
-        try:
-            version = self.store.claim_seat(
-                table.id, info.seat, token_digest(token), info.invite_hash if invite is not None else None
-            )
-        except StorageError as error:
-            raise storage_refusal(error) from None
-        except Conflict:
-            self.refresh(table, force=True)
-            raise WebError(
-                409, "seat_taken", f"seat {info.seat} of table {table.id} was taken meanwhile"
-            ) from None
-        info.token_hash, info.claimed = token_digest(token), True
-        # Another process's seat change in between: read the seats again on the next request.
-        table.seats_version = version if version == table.seats_version + 1 else -1
+        with table.lock:
+            was_waiting = table.waiting
+            try:
+                version = self.store.claim_seat(table.id, info.seat, token_digest(token), invite_hash, name)
+            except StorageError as error:
+                raise storage_refusal(error) from None
+            except Conflict:
+                self.refresh(table, force=True)
+                raise WebError(
+                    409, "seat_taken", f"seat {info.seat} of table {table.id} was taken meanwhile"
+                ) from None
+            info.token_hash, info.claimed, info.name = token_digest(token), True, name
+            # Another process's seat change in between: read the seats again on the next request.
+            table.seats_version = version if version == table.seats_version + 1 else -1
+            self.seats_changed(table, was_waiting)
         return {"seat": info.seat, "token": token}
+
+    def seats_changed(self, table: LiveTable, was_waiting: bool) -> None:
+        """Tell the table's clients who sits where now; when the table just left its waiting
+        room, each gets a fresh hello (its choices) and the bots start."""
+        if was_waiting and not table.waiting:
+            for subscriber in list(table.subscribers):
+                subscriber.deliver(hello(table, subscriber.seat))
+            self.turns.move_bots(table)
+        else:
+            message = lobby_message(table)
+            for subscriber in list(table.subscribers):
+                subscriber.deliver(message)
 
     def commit(
         self,

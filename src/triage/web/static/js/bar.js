@@ -2,6 +2,7 @@
 // The status bar (round, phase, whose turn) and Pass, confirmed when patients will die tonight.
 import { canPass } from "./choices.js";
 import { $, el, plural } from "./dom.js";
+import { isWaiting } from "./lobby.js";
 import { seatName, state } from "./state.js";
 import { act } from "./table.js";
 
@@ -17,6 +18,8 @@ export function drawBar() {
   bar.appendChild(where);
   if (view.phase === "over") {
     bar.appendChild(el("span", "turn", "Game over"));
+  } else if (isWaiting()) {
+    bar.appendChild(el("span", "turn", "Waiting for players"));
   } else {
     const mine = view.turn === state.seat;
     bar.appendChild(el("span", "turn" + (mine ? " yours" : ""), mine ? "Your turn" : `${seatName(view.turn)} to play`));

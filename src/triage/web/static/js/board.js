@@ -3,6 +3,7 @@
 import { choicesOn, deadlineClass, deadlineOf } from "./choices.js";
 import { $, el, plural } from "./dom.js";
 import { select } from "./panel.js";
+import { isWaiting, playerName } from "./lobby.js";
 import { ITEM_HELP, ITEM_NAMES, KIND_NAMES, me, seatName, state } from "./state.js";
 import { act } from "./table.js";
 
@@ -151,8 +152,8 @@ function selectable(node, key, can) {
  */
 function playerTitle(seat, player) {
   const title = el("h2", "player-title");
-  title.appendChild(document.createTextNode(seat === state.seat ? `Your hospital (player ${seat})` : seatName(seat)));
-  if (state.view?.turn === seat) title.appendChild(el("span", "badge turn-badge", seat === state.seat ? "your turn" : "deciding"));
+  title.appendChild(document.createTextNode(seat === state.seat ? `Your hospital (${playerName(seat)})` : seatName(seat)));
+  if (state.view?.turn === seat && !isWaiting()) title.appendChild(el("span", "badge turn-badge", seat === state.seat ? "your turn" : "deciding"));
   if (player.passed) title.appendChild(el("span", "badge", "passed"));
   return title;
 }

@@ -3,12 +3,15 @@
 import { api, refusal, setStatus } from "./api.js";
 import { $, button, el, plural } from "./dom.js";
 import { forgetSeat, heldSeats, savedSeat, saveSeat, state } from "./state.js";
+import { fillNames, showInvitation, typedName } from "./lobby.js";
 import { closeSocket } from "./table.js";
 
 export async function showHome() {
   $("#table").hidden = true;
   $("#missing").hidden = true;
+  $("#invited").hidden = true;
   $("#home").hidden = false;
+  fillNames();
   document.title = "Triage";
   closeSocket();
   state.tableId = null;
@@ -101,7 +104,7 @@ export function defaultBot() {
 }
 
 /** @returns {string[]} the levels (gentlest first), then the other bots */
-function orderedBots() {
+export function orderedBots() {
   const order = LEVELS.map(([name]) => name);
   return state.bots.slice().sort((a, b) => {
     const ia = order.indexOf(a), ib = order.indexOf(b);
@@ -115,7 +118,7 @@ function orderedBots() {
  * @param {string} [prefix]
  * @returns {HTMLOptionElement}
  */
-function botOption(name, prefix) {
+export function botOption(name, prefix) {
   const level = LEVELS.find(([known]) => known === name);
   const text = level ? `${level[1]}: ${level[2]}` : name === "human" ? name : `${name} (for balance testing)`;
   const option = el("option", "", (prefix || "") + text);
@@ -184,7 +187,8 @@ function tableItem(table) {
   open.addEventListener("click", async () => {
     if (!mine && canJoin) {
       try {
-        const seat = await api("POST", `/api/tables/${table.table_id}/join`, {});
+        const name = typedName("#player-name");
+        const seat = await api("POST", `/api/tables/${table.table_id}/join`, name ? { name } : {});
         saveSeat(table.table_id, seat.seat, seat.token);
       } catch (e) { setStatus(refusal(e).message, true); return; }
     }
@@ -204,6 +208,8 @@ function tableItem(table) {
 export async function createTable(players, bots, seed, isPublic) {
   /** @type {Record<string, any>} */
   const body = { players, bots };
+  const name = typedName("#player-name");
+  if (name && bots.some((bot) => bot === null)) body.name = name;
   // Every other human seat gets an invitation link.
   const humans = bots.map((bot, seat) => (bot ? null : seat)).filter((seat) => seat !== null);
   if (humans.length > 1) body.creator_seats = [humans[0]];
@@ -231,11 +237,7 @@ export async function joinByInvite(tableId, code) {
     setStatus(`You already hold seat ${held.seat} at this table; the invitation is left for your friend.`);
     return;
   }
-  try {
-    const seat = await api("POST", `/api/tables/${tableId}/join`, { invite: code });
-    saveSeat(tableId, seat.seat, seat.token);
-  } catch (e) {
-    if (!savedSeat(tableId)) setStatus(`${refusal(e).message} You can still watch.`, true);
-  }
-  location.replace("#/t/" + tableId);
+  closeSocket();
+  state.tableId = null;
+  showInvitation(tableId, code);
 }

@@ -11,6 +11,7 @@ import { act, openTable } from "./table.js";
 function route() {
   const join = location.hash.match(/^#\/join\/([A-Za-z0-9_-]+)\/([A-Za-z0-9_-]+)$/);
   if (join) { joinByInvite(join[1], join[2]); return; }
+  $("#invited").hidden = true;
   const match = location.hash.match(/^#\/t\/([A-Za-z0-9_-]+)$/);
   if (match) openTable(match[1]);
   else showHome();

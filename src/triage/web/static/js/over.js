@@ -2,7 +2,7 @@
 // The game-over screen: who won and why, the final table, replay and a new game. The figures
 // come from the server's final summary (triage.engine.summary).
 import { $, button, el } from "./dom.js";
-import { createTable } from "./home.js";
+import { drawRematch } from "./lobby.js";
 import { startReplay } from "./replay.js";
 import { KIND_NAMES, seatName, state } from "./state.js";
 
@@ -99,12 +99,9 @@ export function drawOver() {
   box.appendChild(finalTable());
   const buttons = el("div", "over-buttons");
   buttons.appendChild(button("Replay the game", "primary", "replay", () => startReplay()));
-  buttons.appendChild(button("New game, same seats", "", "again", () => {
-    const seats = (state.summary && state.summary.seats) || view.players.map((/** @type {unknown} */ _, /** @type {number} */ seat) => ({ bot: seat === state.seat ? null : "random" }));
-    createTable(view.players.length, seats.map((/** @type {Record<string, any>} */ s) => s.bot || null), null, false);
-  }));
   const lobby = el("a", "button", "Back to the lobby");
   lobby.href = "#/";
   buttons.appendChild(lobby);
   box.appendChild(buttons);
+  drawRematch(buttons);
 }

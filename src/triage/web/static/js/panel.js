@@ -4,6 +4,7 @@
 import { choicesOn, deadlineClass, deadlineOf, effectOf, healEffect, payText } from "./choices.js";
 import { $, button, el, plural, ruleLink } from "./dom.js";
 import { draw } from "./render.js";
+import { isWaiting } from "./lobby.js";
 import { ITEM_HELP, ITEM_NAMES, me, seatName, state } from "./state.js";
 import { act } from "./table.js";
 import { askPass } from "./bar.js";
@@ -403,7 +404,7 @@ export function drawPanel() {
   const panel = $("#panel");
   panel.innerHTML = "";
   const view = /** @type {Record<string, any>} */ (state.view);
-  panel.hidden = view.phase === "over";
+  panel.hidden = view.phase === "over" || isWaiting();
   if (panel.hidden) return;
   if (state.seat === null) {
     panel.appendChild(el("p", "hint", "You are watching: you see what every player knows, and no more."));

@@ -5,6 +5,7 @@ import { drawDeck, drawMarket, drawMe, drawOthers } from "./board.js";
 import { choicesOn } from "./choices.js";
 import { $, button, el } from "./dom.js";
 import { markHint } from "./hint.js";
+import { drawLobby } from "./lobby.js";
 import { drawLog } from "./log.js";
 import { drawOver } from "./over.js";
 import { drawPanel, firstPanelKey } from "./panel.js";
@@ -69,6 +70,7 @@ export function draw() {
   if (!state.firstDrawn && !state.focusKey) state.focusKey = "first";
   drawBar();
   drawOver();
+  drawLobby();
   drawMe();
   drawPanel();
   drawInvites();

@@ -3,6 +3,7 @@
 // seat or the game ends, and a summary of the last Cleanup (who died, who was checked, the Time
 // added), read from the seat's own events.
 import { $, button, el, plural } from "./dom.js";
+import { isWaiting } from "./lobby.js";
 import { eventText } from "./log.js";
 import { state } from "./state.js";
 
@@ -13,12 +14,13 @@ let lastSaid = "";
 function turnWords() {
   const view = /** @type {Record<string, any>} */ (state.view);
   if (view.phase === "over") return "Game over";
+  if (isWaiting()) return "Waiting for players";
   if (state.seat !== null && view.turn === state.seat) return `Your turn, round ${view.round}, ${view.phase}`;
   return "";
 }
 
 function drawTitle() {
-  const mine = state.seat !== null && state.view?.turn === state.seat && state.view?.phase !== "over";
+  const mine = state.seat !== null && state.view?.turn === state.seat && state.view?.phase !== "over" && !isWaiting();
   document.title = `${mine ? "(Your turn) " : ""}Triage table ${state.tableId}`;
 }
 

@@ -127,14 +127,16 @@ export function botOf(seat) {
 }
 
 /**
- * "You", "Player 1" or "Player 1 (greedy)".
+ * "You", the player's name, "Player 1" or "Player 1 (greedy)".
  * @param {number} seat
  * @returns {string}
  */
 export function seatName(seat) {
   if (seat === state.seat) return "You";
   const bot = botOf(seat);
-  return bot ? `Player ${seat} (${bot})` : `Player ${seat}`;
+  const seats = state.summary && state.summary.seats;
+  const name = seats && seats[seat] ? seats[seat].name : null;
+  return bot ? `Player ${seat} (${bot})` : name || `Player ${seat}`;
 }
 
 /**

@@ -4,6 +4,7 @@
 import { api, refusal, setStatus } from "./api.js";
 import { $, plural } from "./dom.js";
 import { drawLog } from "./log.js";
+import { takeLobby } from "./lobby.js";
 import { draw } from "./render.js";
 import { LAST_TABLE, savedSeat, state } from "./state.js";
 
@@ -14,6 +15,7 @@ import { LAST_TABLE, savedSeat, state } from "./state.js";
 export function openTable(tableId) {
   $("#home").hidden = true;
   $("#missing").hidden = true;
+  $("#invited").hidden = true;
   $("#table").hidden = false;
   try { localStorage.setItem(LAST_TABLE, tableId); } catch (e) { /* private mode: no way back from the rules */ }
   Object.assign(state, {
@@ -94,7 +96,13 @@ async function receive(message) {
     setStatus(message.message, true);
     return;
   }
+  if (message.type === "lobby") {
+    takeLobby(message);
+    draw();
+    return;
+  }
   if (message.type === "hello") {
+    takeLobby(message);
     state.retries = 0;
     state.log = message.log;
     setStatus(state.seat === null ? "Watching as a spectator" : "");
