@@ -153,3 +153,10 @@ def test_a_hint_that_misses_its_deadline_is_refused_and_nothing_is_kept(
     assert "ask again" in answer["message"]
     record = client.get(f"/api/tables/{table}/record", headers=auth(token)).json()
     assert "hints" not in record and record["actions"] == []
+
+
+def test_no_hint_while_the_table_waits_for_its_players(client: TestClient) -> None:
+    created = create(client, players=2, bots=[None, None], creator_seats=[0], name="Ann")
+    table, token = created["table_id"], tokens_of(created)[0]
+    status, answer = hint(client, table, token)
+    assert (status, answer["code"]) == (409, "waiting_for_players")

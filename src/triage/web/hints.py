@@ -28,6 +28,7 @@ from triage.engine.choices import action_choices
 from triage.engine.records import hints_for
 from triage.web.errors import WebError, stale, storage_refused
 from triage.web.limits import RateLimits
+from triage.web.lobby import check_playing
 from triage.web.live_table import LiveTable
 from triage.web.schemas import errors
 from triage.web.tables import TableService
@@ -65,8 +66,10 @@ def check_hint_body(body: Any) -> int | None:
 def question(
     service: TableService, live: LiveTable, authorization: str | None, expected: int | None
 ) -> Question:
-    """The seat's question, refused unless it is the seat's decision now (R1, T9)."""
+    """The seat's question, refused unless the game has started and it is the seat's decision
+    now (R1, T9)."""
     seat = service.seat_of(live, authorization)
+    check_playing(service, live)
     game = live.game
     if expected is not None and expected != live.actions:
         raise stale(live.actions, expected)
@@ -131,7 +134,7 @@ def add_hint_routes(app: FastAPI) -> None:
 
     @app.post(
         "/api/tables/{table_id}/hint",
-        responses=errors(401, 403, 404, 409, 422, 429, 503),
+        responses=errors(400, 401, 403, 404, 409, 413, 422, 429, 503),
         summary="The expert's suggested move for the seat, with one line saying why (kept as a hint, never a move)",
     )
     async def hint(
