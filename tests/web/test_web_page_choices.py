@@ -71,8 +71,10 @@ def test_the_full_legal_list_counts_what_it_lists_pass_included(
     count = int(summary.inner_text().split("(")[1].split(")")[0])
     assert count == listed.count()
     texts = listed.all_inner_texts()
-    # Each removal of the Helicopter, each heal with what it does, and Pass (which asks first).
-    assert sum(text.startswith("Helicopter: remove ") for text in texts) == 2
+    # Each removal of the Helicopter (alone and with everyone drawing), each heal with what it
+    # does, and Pass (which asks first).
+    removals = [text for text in texts if text.startswith("Helicopter: remove ")]
+    assert len(removals) == 4 and sum(text.endswith(", everyone draws") for text in removals) == 2
     assert any(text.startswith("Heal ") and text.endswith("cures it: +3 VP, +2 Credits") for text in texts)
     listed.filter(has_text="Pass: end your Treatment").click()
     page.wait_for_selector("#confirm-pass[open]")

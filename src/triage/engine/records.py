@@ -3,7 +3,12 @@
 A record is plain JSON data::
 
     {"format": "triage.record/1", "players": 2, "config": {...}, "deck": [card, ...],
-     "seed": 7, "actions": [{"by": 0, "do": {"type": "admit", ...}}, ...]}
+     "seed": 7, "actions": [{"by": 0, "do": {"type": "admit", ...}}, ...],
+     "hints": [{"by": 0, "at": 3, "do": {"type": "heal", ...}}, ...]}
+
+``hints`` is optional: the moves a seat was suggested (``by`` the seat, ``at`` the number of
+actions taken when it asked, ``do`` the move). They are never moves: a replay reads them only to
+check their shape, so a record with hints replays exactly as one without.
 
 A record filtered for a seat (:func:`record_for`) leaves out what that seat cannot know while
 the game is running: the seed and the deck (which together give the shuffle), and the hidden
@@ -26,16 +31,41 @@ from triage.engine.observer import events_for
 RECORD_FORMAT = "triage.record/1"
 
 
-def make_record(game: Game) -> dict[str, Any]:
-    """The record of ``game`` so far."""
+def make_record(game: Game, hints: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The record of ``game`` so far, with the ``hints`` asked (when there are any)."""
     if game.setup is None:
         raise ValueError("only a dealt game (Game.new) has a record; this one was set up by hand")
     record: dict[str, Any] = {"format": RECORD_FORMAT}
     record.update(game.setup)
     record["actions"] = [dict(entry) for entry in game.history]
+    if hints:
+        record["hints"] = [dict(entry) for entry in hints]
     if game.is_over():
         record["result"] = {"scores": game.scores(), "winner": game.winner}
     return record
+
+
+def check_hints(hints: Any, players: int, source: str = "record") -> None:
+    """``DataError`` unless ``hints`` is a list of ``{"by": SEAT, "at": N, "do": ACTION}``."""
+    if not isinstance(hints, list):
+        raise DataError(f"{source}: 'hints' must be a list")
+    for number, entry in enumerate(hints, start=1):
+        where = f"{source}: hint {number}"
+        if not isinstance(entry, dict) or set(entry) != {"by", "at", "do"}:
+            raise DataError(f"{where} must be an object with exactly 'by', 'at' and 'do'")
+        seat, at = entry["by"], entry["at"]
+        if type(seat) is not int or not 0 <= seat < players:
+            raise DataError(f"{where}: 'by' must be a seat 0 to {players - 1}, got {seat!r}")
+        if type(at) is not int or at < 0:
+            raise DataError(f"{where}: 'at' must be an action number (0 or more), got {at!r}")
+        if not isinstance(entry["do"], dict):
+            raise DataError(f"{where}: 'do' must be an action object")
+
+
+def hints_for(hints: list[dict[str, Any]], viewer: int | None) -> list[dict[str, Any]]:
+    """The hints seat ``viewer`` may see while the game runs: its own (a hint is read from the
+    seat's view, so another seat's hint could tell what only that seat knows, I1-I4)."""
+    return [dict(entry) for entry in hints if viewer is not None and entry["by"] == viewer]
 
 
 def new_game_from_record(record: Any, source: str = "record") -> Game:
@@ -54,6 +84,8 @@ def new_game_from_record(record: Any, source: str = "record") -> Game:
         raise DataError(f"{source}: 'seed' must be a whole number, got {seed!r}")
     if not isinstance(record["actions"], list):
         raise DataError(f"{source}: 'actions' must be a list")
+    if "hints" in record:
+        check_hints(record["hints"], players, source)
     config = make_config(record["config"], source=f"{source}: config")
     deck = parse_deck({"cards": record["deck"]}, f"{source}: deck")
     return Game.new(players=players, deck=deck, seed=seed, config=config)
@@ -96,7 +128,7 @@ def record_for(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     assert game is not None
     if game.is_over():
         return dict(record)
-    return {
+    filtered = {
         "format": RECORD_FORMAT,
         "players": record["players"],
         "config": record["config"],
@@ -104,6 +136,10 @@ def record_for(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         "actions": [dict(entry) for entry in record["actions"]],
         "events": events,
     }
+    own_hints = hints_for(record.get("hints", []), viewer)
+    if own_hints:
+        filtered["hints"] = own_hints
+    return filtered
 
 
 def save_record(game: Game, path: str | Path) -> None:

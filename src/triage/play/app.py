@@ -18,6 +18,10 @@ Input never acts by surprise:
   started typing it, naming the action now at that number.
 
 ``?`` (or F1, or ``help`` on the command line) opens the help: keys, commands, rules in short.
+F2 (or ``hint``) asks the expert bot for the seat's move and why, and points at it in the list
+(kept in the record as a hint, never played). The layout follows the terminal's size
+(:mod:`triage.play.layout`): at 80x24 the board takes the whole width, at 40x12 the seat's own
+hospital, the actions and the prompt stay.
 """
 
 from __future__ import annotations
@@ -29,14 +33,16 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
 from triage.engine import RuleError, public_event
 from triage.engine.text import describe_action, describe_event, render_position
+from triage.bots.hints import suggest_move
 from triage.play.help import help_lines
+from triage.play.layout import LAYOUT_CSS, layout_classes, own_board
 from triage.play.parse import CommandError, choose
 from triage.play.session import Session
 
@@ -243,7 +249,8 @@ class TriageApp(App[None]):
     """The terminal game around a :class:`Session`."""
 
     TITLE = "Triage"
-    CSS = """
+    CSS = (
+        """
     #board-scroll { width: 1fr; border: round $primary; }
     #side { width: 48; }
     #actions { height: 1fr; border: round $secondary; }
@@ -256,10 +263,13 @@ class TriageApp(App[None]):
     #help-scroll { width: 108; max-width: 100%; height: 90%; border: round $primary; background: $surface; }
     #help { padding: 0 1; }
     """
+        + LAYOUT_CSS
+    )
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "help", "Help"),
         Binding("f1", "help", "Help", key_display="F1"),
+        Binding("f2", "hint", "Hint", key_display="F2"),
         Binding("colon", "focus_command", "Command line"),
         Binding("escape", "focus_actions", "Action list"),
         Binding("v", "next_view", "Watch another seat", show=False),
@@ -281,11 +291,15 @@ class TriageApp(App[None]):
         self.list_version = 0
         #: The list version when the player began the line now on the command line.
         self.typed_against = 0
+        #: The hint shown: (list version, index in the list, its line), or None.
+        self.hinted: tuple[int, int, str] | None = None
+        #: Whether the board was drawn once (a resize before that has nothing to redraw).
+        self.drawn = False
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal():
-            with VerticalScroll(id="board-scroll"):
+        with Horizontal(id="main"):
+            with ScrollableContainer(id="board-scroll"):
                 yield Static(id="board")
             with Vertical(id="side"):
                 yield ActionList(id="actions", markup=False)
@@ -426,8 +440,11 @@ class TriageApp(App[None]):
         seat = self.viewer
         names = session.names()
         names[seat] += " - you" if session.is_human(seat) else " - watched"
+        seen = session.view_for(seat)
+        tiny = self.board_screen.has_class("tiny")
+        self.drawn = True
         self.board_screen.query_one("#board", Static).update(
-            Text(render_position(session.view_for(seat), names))
+            Text(own_board(seen, names) if tiny else render_position(seen, names))
         )
         game = session.game
         self.sub_title = f"round {game.round}/{game.config.rounds}, {game.phase}; seat on screen: {seat}"
@@ -474,6 +491,10 @@ class TriageApp(App[None]):
         """Say what Enter would take, so a pick is seen before it is confirmed."""
         if 0 <= message.option_index < len(self.legal):
             number = message.option_index + 1
+            hinted = self.hinted
+            if hinted is not None and hinted[:2] == (self.list_version, message.option_index):
+                self.set_status(hinted[2])
+                return
             self.set_status(f"{number}. {describe_action(self.legal[number - 1])}: Enter takes it")
 
     def line_started(self) -> None:
@@ -488,6 +509,9 @@ class TriageApp(App[None]):
             return
         if text.lower() in ("quit", "exit"):
             self.exit()
+            return
+        if text.lower() == "hint":
+            self.action_hint()
             return
         if text.isdigit() and self.typed_against != self.list_version and self.legal:
             self.typed_against = self.list_version
@@ -554,6 +578,45 @@ class TriageApp(App[None]):
             "y: quit    n or Escape: keep playing",
         ]
         self.push_screen(ConfirmScreen(question), lambda yes: self.exit() if yes else None)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Lay the board out for the terminal's size (:mod:`triage.play.layout`)."""
+        narrow, tiny = layout_classes(event.size.width, event.size.height)
+        screen = self.board_screen
+        changed = screen.has_class("tiny") != tiny
+        screen.set_class(narrow, "narrow")
+        screen.set_class(tiny, "tiny")
+        if changed and self.drawn:
+            self.refresh_board()
+
+    def action_hint(self) -> None:
+        """Ask the expert for the seat's move, in a thread (it searches for a while)."""
+        session = self.session
+        if not session.human_to_move() or session.turn != self.ready_seat:
+            self.set_status("A hint is for your own decision.", error=True)
+            return
+        seat, at, seen, legal = session.hint_request()
+        self.set_status("Thinking about a hint...")
+
+        def think() -> None:
+            action = suggest_move(seen, legal, f"{session.seed}:{at}")
+            self.call_from_thread(self.hint_ready, seat, at, seen, action)
+
+        self.run_worker(think, thread=True, group="hint")
+
+    def hint_ready(self, seat: int, at: int, seen: dict[str, Any], action: dict[str, Any]) -> None:
+        """Back from the hint's thread: keep it, point at it in the list and say why."""
+        session = self.session
+        if session.turn != seat or len(session.game.history) != at:
+            return  # the position moved on: this hint is for a position that is gone
+        reason = session.keep_hint(seat, at, seen, action)
+        index = self.legal.index(action) if action in self.legal else None
+        number = f"{index + 1}. " if index is not None else ""
+        line = f"Hint: {number}{describe_action(action)} - {reason}"
+        if index is not None:
+            self.hinted = (self.list_version, index, line + " (Enter takes it)")
+            self.board_screen.query_one("#actions", ActionList).highlighted = index
+        self.set_status(line)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

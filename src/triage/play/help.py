@@ -17,6 +17,7 @@ KEYS = [
     ("digits", "in the list: point at an action by its number (1 then 2 points at 12)"),
     ("Enter", "in the list: take the action pointed at (or click it once more)"),
     ("a letter", "in the list: starts a typed command on the command line"),
+    ("F2", "a hint: the Expert bot's move for you and why, pointed at in the list (kept as a hint)"),
     ("v", "in the list, watching bots only: look from the next seat"),
     ("q  (Ctrl+Q anywhere)", "quit; with --save the game is saved after every action"),
 ]
@@ -69,6 +70,7 @@ def command_lines() -> list[str]:
         *(f"  {usage}" for usage in USAGE.values()),
         "  A payment part may be partial: heal P01 2 staff=1 pays one Staff and the rest in tokens.",
         "  help (or ?) shows this help; a number picks that action from the list.",
+        "  hint asks the Expert bot for your move and why (the record keeps it as a hint, not a move).",
     ]
 
 

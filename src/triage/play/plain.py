@@ -21,7 +21,8 @@ from triage.play.session import Session
 
 HELP = [
     "Type the number of an action, or the action itself.",
-    "Other commands: board (show the board again), log (this seat's whole log), help, quit.",
+    "Other commands: board (show the board again), log (this seat's whole log),",
+    "hint (the Expert bot's move for you, and why; kept in the record as a hint), help, quit.",
     "",
     *help_lines(keys=False),
 ]
@@ -110,6 +111,9 @@ class PlainGame:
             if word == "board":
                 self.show_board(seat)
                 continue
+            if word == "hint":
+                self.show_hint()
+                continue
             if word == "log":
                 for text in session.log_for(seat):
                     self.say(f"  . {text}")
@@ -130,6 +134,13 @@ class PlainGame:
                 continue
             self.say(f"{session.seat_name(seat)}: {describe_action(action)}")
             return True
+
+    def show_hint(self) -> None:
+        """The expert's move for this seat, its number in the list and why."""
+        action, reason = self.session.hint()
+        legal = self.session.legal()
+        number = f"{legal.index(action) + 1}. " if action in legal else ""
+        self.say(f"hint: {number}{describe_action(action)} - {reason}")
 
     def confirm(self, question: str) -> bool:
         """A yes-or-no question; the end of input answers yes (a script that stops, stops)."""

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from triage.bots import PLAYER_LEVELS, Bot, make_bot, seat_names
+from triage.bots.hints import hint_reason, suggest_move
 from triage.engine import Config, DataError, Game, RuleError, events_for, view
 from triage.engine.cards import CardSpec
 from triage.engine.choices import action_choices
@@ -91,6 +92,8 @@ class Session:
     save_path: Path | None = None
     events: list[Event] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
+    #: The hints asked so far (``{"by", "at", "do"}``): saved in the record, never moves.
+    hints: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.game.num_players:
@@ -140,7 +143,8 @@ class Session:
                 seats = parse_seats(list(saved), game.num_players)
             except ValueError as error:
                 raise DataError(f"{path}: 'seats': {error}") from None
-        return cls(game, seats, Path(save_path or path), events)
+        hints = [dict(entry) for entry in record.get("hints", [])]
+        return cls(game, seats, Path(save_path or path), events, hints=hints)
 
     # ------------------------------------------------------------------ asking
 
@@ -229,6 +233,27 @@ class Session:
             action = self.bot_action()
             yield seat, action, self.act(action)
 
+    def hint_request(self) -> tuple[int, int, dict[str, Any], list[Action]]:
+        """What a hint for the human seat to move is asked from: the seat, the action number,
+        that seat's view only and its legal actions (so :func:`suggest_move` may run in a
+        thread, without the game)."""
+        seat = self.turn
+        if seat is None or not self.is_human(seat):
+            raise ValueError("a hint is for a human seat's decision")
+        return seat, len(self.game.history), view(self.game, seat), self.game.legal_actions()
+
+    def keep_hint(self, seat: int, at: int, seen: dict[str, Any], action: Action) -> str:
+        """Record the hint (saved with the game) and say why, from the seat's forecast."""
+        self.hints.append({"by": seat, "at": at, "do": action})
+        self.save()
+        return hint_reason(seen, action_choices(self.game, seat), action)
+
+    def hint(self) -> tuple[Action, str]:
+        """The expert's move for the human seat to move and one line why (kept as a hint)."""
+        seat, at, seen, legal = self.hint_request()
+        action = suggest_move(seen, legal, f"{self.seed}:{at}")
+        return action, self.keep_hint(seat, at, seen, action)
+
     def run_bots(self) -> None:
         for _ in self.bot_steps():
             pass
@@ -240,7 +265,7 @@ class Session:
     # ------------------------------------------------------------------ saving
 
     def record(self) -> dict[str, Any]:
-        record = make_record(self.game)
+        record = make_record(self.game, self.hints)
         record["seats"] = list(self.seats)
         return record
 

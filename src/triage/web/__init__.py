@@ -22,3 +22,6 @@ DEFAULT_BODY_TIMEOUT = 20.0
 
 #: Spectators' records and WebSocket hellos (whole games, without a token) per client address.
 DEFAULT_WATCH_RATE = "60/minute"
+
+#: Hints (the ``expert``'s suggested move) one seat may ask for: each costs a search.
+DEFAULT_HINT_RATE = "12/minute"

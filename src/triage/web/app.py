@@ -24,8 +24,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
-from triage.web import DEFAULT_DB_URL, DEFAULT_LIMITS_STORAGE, DEFAULT_WATCH_RATE, notify
+from triage.web import DEFAULT_DB_URL, DEFAULT_HINT_RATE, DEFAULT_LIMITS_STORAGE, DEFAULT_WATCH_RATE, notify
 from triage.web.errors import WebError
+from triage.web.hints import add_hint_routes
 from triage.web.limits import RateLimited, RateLimits, RequestBodyLimit
 from triage.web.live import FIRST_MESSAGE_SECONDS
 from triage.web.lobby import add_lobby_routes
@@ -56,11 +57,12 @@ def save_statement_count(path: Path, kinds: dict[str, int]) -> None:
 def create_app_from_env() -> FastAPI:
     """The app of each process of ``triage serve --workers N``, configured by the environment
     that ``serve`` sets: TRIAGE_WEB_DB, TRIAGE_WEB_RATE_CREATE, TRIAGE_WEB_RATE_ACT,
-    TRIAGE_WEB_RATE_WATCH and TRIAGE_WEB_LIMITS_STORAGE."""
+    TRIAGE_WEB_RATE_WATCH, TRIAGE_WEB_RATE_HINT and TRIAGE_WEB_LIMITS_STORAGE."""
     rates = RateLimits(
         create=os.environ["TRIAGE_WEB_RATE_CREATE"],
         act=os.environ["TRIAGE_WEB_RATE_ACT"],
         watch=os.environ.get("TRIAGE_WEB_RATE_WATCH", DEFAULT_WATCH_RATE),
+        hint=os.environ.get("TRIAGE_WEB_RATE_HINT", DEFAULT_HINT_RATE),
         storage=os.environ.get("TRIAGE_WEB_LIMITS_STORAGE", DEFAULT_LIMITS_STORAGE),
     )
     return create_app(os.environ["TRIAGE_WEB_DB"], rates)
@@ -83,6 +85,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     add_watch_routes(app)
     add_live_routes(app)  # presence, clocks, stand-in bots
     add_review_routes(app)  # the game-over summary and replay of the page
+    add_hint_routes(app)  # the expert's suggested move for a seat (kept as a hint)
     add_lobby_routes(app)  # the waiting room's bots and the rematch
     add_page_routes(app)
     declare_error_bodies(app)

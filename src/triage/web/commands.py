@@ -14,6 +14,7 @@ from triage.web import (
     DEFAULT_CREATE_RATE,
     DEFAULT_DB_URL,
     DEFAULT_HEADER_TIMEOUT,
+    DEFAULT_HINT_RATE,
     DEFAULT_LIMITS_STORAGE,
     DEFAULT_WATCH_RATE,
 )
@@ -40,6 +41,9 @@ def serve(
         DEFAULT_WATCH_RATE,
         help="Spectators' records and WebSocket hellos one client address may fetch, e.g. 60/minute.",
     ),
+    rate_hint: str = typer.Option(
+        DEFAULT_HINT_RATE, help="Hints (the expert's suggested move) one seat may ask for, e.g. 12/minute."
+    ),
     limits_storage: str = typer.Option(
         DEFAULT_LIMITS_STORAGE,
         help="Where the rate limits are counted: memory:// (each process) or redis://host:6379 (shared by every process).",
@@ -65,7 +69,7 @@ def serve(
     from triage.web.limits import MAX_WS_MESSAGE
     from triage.web.server import ServerConfig, run
 
-    rates = _rates(rate_create, rate_act, rate_watch, limits_storage)
+    rates = _rates(rate_create, rate_act, rate_watch, limits_storage, rate_hint)
     _check_database(db)
     if workers > 1 and not db.startswith("postgresql"):
         _refuse(
@@ -92,24 +96,34 @@ def serve(
     }
     if workers > 1:
         # Each worker process builds its own app (uvicorn needs an import string for that).
-        os.environ.update(
-            TRIAGE_WEB_DB=db,
-            TRIAGE_WEB_RATE_CREATE=rate_create,
-            TRIAGE_WEB_RATE_ACT=rate_act,
-            TRIAGE_WEB_LIMITS_STORAGE=limits_storage,
-            TRIAGE_WEB_RATE_WATCH=rate_watch,
-        )
+        os.environ.update(worker_environment(db, rates))
         run(ServerConfig("triage.web.app:create_app_from_env", factory=True, **options))
     else:
         run(ServerConfig(create_app(db, rates), **options))
 
 
-def _rates(rate_create: str, rate_act: str, rate_watch: str, storage: str) -> RateLimits:
+def worker_environment(db: str, rates: RateLimits) -> dict[str, str]:
+    """The settings each worker process reads (``triage.web.app.create_app_from_env``)."""
+    return {
+        "TRIAGE_WEB_DB": db,
+        "TRIAGE_WEB_RATE_CREATE": rates.create,
+        "TRIAGE_WEB_RATE_ACT": rates.act,
+        "TRIAGE_WEB_LIMITS_STORAGE": rates.storage,
+        "TRIAGE_WEB_RATE_WATCH": rates.watch,
+        "TRIAGE_WEB_RATE_HINT": rates.hint,
+    }
+
+
+def _rates(
+    rate_create: str, rate_act: str, rate_watch: str, storage: str, rate_hint: str = DEFAULT_HINT_RATE
+) -> RateLimits:
     """The rate limits of the options, their store checked now rather than inside the server."""
     from triage.web.limits import RateLimits
 
     try:
-        rates = RateLimits(create=rate_create, act=rate_act, watch=rate_watch, storage=storage)
+        rates = RateLimits(
+            create=rate_create, act=rate_act, watch=rate_watch, storage=storage, hint=rate_hint
+        )
         rates.check_storage()
     except ValueError as error:
         _refuse(str(error))

@@ -37,7 +37,13 @@ from limits.strategies import MovingWindowRateLimiter
 from triage.engine import DataError, make_config
 from triage.engine.cards import CardSpec, parse_deck
 from triage.engine.config import Config
-from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE, DEFAULT_LIMITS_STORAGE, DEFAULT_WATCH_RATE
+from triage.web import (
+    DEFAULT_ACT_RATE,
+    DEFAULT_CREATE_RATE,
+    DEFAULT_HINT_RATE,
+    DEFAULT_LIMITS_STORAGE,
+    DEFAULT_WATCH_RATE,
+)
 from triage.web.errors import WebError
 
 Scope = MutableMapping[str, Any]
@@ -431,6 +437,8 @@ class RateLimits:
     act: str = DEFAULT_ACT_RATE
     #: What a spectator (no token) may fetch of whole games: records and WebSocket hellos.
     watch: str = DEFAULT_WATCH_RATE
+    #: The ``expert``'s suggestions a seat may ask for (counted per seat, not per address).
+    hint: str = DEFAULT_HINT_RATE
     storage: str = DEFAULT_LIMITS_STORAGE
     _limiter: Windows = field(init=False, repr=False)
     _local: ProcessWindows = field(init=False, repr=False)
@@ -442,7 +450,8 @@ class RateLimits:
         shared = self.storage.split("://", 1)[0] != "memory"
         self._limiter = MovingWindowRateLimiter(rate_storage(self.storage)) if shared else self._local
         self._items = {}
-        for kind, text in (("create", self.create), ("act", self.act), ("watch", self.watch)):
+        kinds = (("create", self.create), ("act", self.act), ("watch", self.watch), ("hint", self.hint))
+        for kind, text in kinds:
             try:
                 self._items[kind] = parse_many(text)
             except ValueError:
@@ -482,7 +491,12 @@ class RateLimited(WebError):
     """429 with the seconds to wait (sent as ``Retry-After``)."""
 
     def __init__(self, kind: str, rate: str, retry_after: int) -> None:
-        what = {"create": "tables created", "act": "actions", "watch": "records and hellos watched"}[kind]
+        what = {
+            "create": "tables created",
+            "act": "actions",
+            "watch": "records and hellos watched",
+            "hint": "hints",
+        }[kind]
         super().__init__(
             429, "rate_limited", f"too many {what} from this client (limit {rate}); retry in {retry_after} s"
         )

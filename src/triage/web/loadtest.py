@@ -63,6 +63,7 @@ def start_server(
     workers: int = 1,
     statements_file: Path | None = None,
     rate_watch: str = UNLIMITED,
+    rate_hint: str = UNLIMITED,
 ) -> subprocess.Popen[bytes]:
     """``triage serve`` on 127.0.0.1:``port``, once it answers; with ``statements_file`` its
     processes count their database statements into it (when they stop)."""
@@ -83,6 +84,8 @@ def start_server(
         rate_act,
         "--rate-watch",
         rate_watch,
+        "--rate-hint",
+        rate_hint,
     ]
     if workers != 1:
         command += ["--workers", str(workers)]

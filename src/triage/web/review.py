@@ -42,20 +42,25 @@ def final_summary(table: LiveTable) -> dict[str, Any]:
 
 def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
     """The all-seeing position after ``step`` actions of a finished game's record, with that
-    action and its events (step 0: the deal)."""
+    action and its events (step 0: the deal), and ``rounds``: the step each round starts at
+    (``[{"round", "step"}, ...]``), for stepping a whole round at a time."""
     total = len(record["actions"])
     if not 0 <= step <= total:
         raise WebError(422, "invalid_request", f"'step' must be from 0 to {total}, got {step}")
+    answer: dict[str, Any] = {}
+    rounds: list[dict[str, int]] = []
     for number, (game, events, entry) in enumerate(replay_steps(record, "record")):
+        if not rounds or rounds[-1]["round"] != game.round:
+            rounds.append({"round": game.round, "step": number})
         if number == step:
-            return {
+            answer = {
                 "step": step,
                 "steps": total,
                 "action": entry,
                 "events": events,
                 "state": state_dict(game),
             }
-    raise AssertionError("unreachable: the record has that many steps")
+    return {**answer, "rounds": rounds}
 
 
 def add_review_routes(app: FastAPI) -> None:

@@ -20,6 +20,7 @@ from triage.bots import PLAYER_LEVELS
 from triage.web import payloads
 from triage.web.clocks import note_stand_ins, time_rules
 from triage.web.errors import WebError
+from triage.web.hints import record_with_hints
 from triage.web.limits import RateLimits
 from triage.web.live import serve_socket
 from triage.web.live_table import LiveTable
@@ -253,7 +254,8 @@ def add_watch_routes(app: FastAPI) -> None:
             count_request(app, "watch", http)
 
         def record_of(live: LiveTable) -> str:
-            text = payloads.table_record(live, seat_for(live, authorization) if authorization else None)
+            seat = seat_for(live, authorization) if authorization else None
+            text = record_with_hints(service_of(app), live, payloads.table_record(live, seat), seat)
             return note_stand_ins(live, text)
 
         return Response(await on_table(app, table_id, record_of), media_type="application/json")

@@ -147,10 +147,24 @@ class TimingRow(Base):
     state: Mapped[Any] = mapped_column(JSON)
 
 
+class HintRow(Base):
+    """A move the ``expert`` suggested to a seat (never a move played; see triage.web.hints)."""
+
+    __tablename__ = "hints"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    by: Mapped[int] = mapped_column(Integer)
+    #: The number of actions the table held when the seat asked.
+    at: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+
+
 TABLES = Base.metadata.tables[TableRow.__tablename__]
 TIMINGS = Base.metadata.tables[TimingRow.__tablename__]
 SEATS = Base.metadata.tables[SeatRow.__tablename__]
 ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
+HINTS = Base.metadata.tables[HintRow.__tablename__]
 #: Columns added since the first stored version, all nullable: :meth:`Store._check_schema`
 #: adds them to an older database (any other missing column is refused).
 ADDED_COLUMNS = ((TABLES, TABLES.c.host), (TABLES, TABLES.c.rematch), (SEATS, SEATS.c.name))
@@ -755,6 +769,22 @@ class Store:
             }
             for row in rows
         ]
+
+    def add_hint(self, table_id: str, by: int, at: int, action: dict[str, Any]) -> None:
+        """Keep a hint given to seat ``by`` at action number ``at`` (the record's ``hints``)."""
+        row = {"table_id": table_id, "by": by, "at": at, "action": json_text(action)}
+        with self._writing(), _Transaction(self.autocommit) as connection:
+            connection.execute(HINTS.insert(), row)
+
+    def hints(self, table_id: str) -> list[dict[str, Any]]:
+        """The table's hints in the order they were given, as the record holds them."""
+        with _Transaction(self.autocommit) as connection:
+            rows = connection.execute(
+                select(HINTS.c.by, HINTS.c.at, HINTS.c.action)
+                .where(HINTS.c.table_id == table_id)
+                .order_by(HINTS.c.id)
+            ).all()
+        return [{"by": by, "at": at, "do": json.loads(action)} for by, at, action in rows]
 
     @staticmethod
     def _seats(connection: Connection, table_id: str) -> list[SeatInfo]:

@@ -8,6 +8,7 @@ import { isWaiting } from "./lobby.js";
 import { ITEM_HELP, ITEM_NAMES, me, seatName, state } from "./state.js";
 import { act } from "./table.js";
 import { askPass } from "./bar.js";
+import { drawHint } from "./hint.js";
 
 /**
  * @typedef {import("./state.js").Choice} Choice
@@ -415,6 +416,7 @@ export function drawPanel() {
     drawErrorNear(panel, "panel");
     return;
   }
+  drawHint(panel);
   if (state.selected) drawSelection(panel, state.selected);
   else drawHints(panel);
   drawErrorNear(panel, state.selected ? "do:" : "panel");
@@ -439,29 +441,44 @@ function defaultActions(choice) {
   switch (choice.type) {
     case "admit": return choice.spaces.map((/** @type {number} */ space) => [{ type: "admit", card: choice.card, space }, `Admit ${choice.card} to space ${space}`]);
     case "reject": return [[{ type: "reject", card: choice.card }, `Reject ${choice.card}`]];
-    case "heal": {
-      const amount = choice.amount.max;
-      const entry = healEffect(choice, amount);
-      const pay = entry?.default_pay;
-      const action = { type: "heal", patient: choice.patient, amount, ...(pay ? { pay } : {}) };
-      const outcome = entry ? `: ${entry.effect}` : "";
-      return [[action, `Heal ${choice.patient} by ${amount}` + (pay ? ` (${payText(pay, "healing")})` : "") + outcome]];
-    }
+    case "heal": return healLines(choice);
     case "diagnose": case "treat": {
       const verb = choice.type === "diagnose" ? "Diagnose" : "Treat";
       const action = { type: choice.type, patient: choice.patient, pay: choice.default_pay };
       return [[action, `${verb} ${choice.patient} (${payText(choice.default_pay, choice.token)})`]];
     }
     case "helicopter": {
+      // T7: each removal alone, each removal with everyone drawing, and everyone drawing alone.
       /** @type {[Record<string, any>, string][]} */
       const flights = choice.remove.map((/** @type {string} */ id) => [{ type: "helicopter", remove: id, draw_all: false }, `Helicopter: remove ${id}`]);
-      if (choice.draw_all) flights.push([{ type: "helicopter", remove: null, draw_all: true }, "Helicopter: everyone draws"]);
+      if (choice.draw_all) {
+        for (const id of choice.remove) flights.push([{ type: "helicopter", remove: id, draw_all: true }, `Helicopter: remove ${id}, everyone draws`]);
+        flights.push([{ type: "helicopter", remove: null, draw_all: true }, "Helicopter: everyone draws"]);
+      }
       return flights;
     }
     case "buy": return [[{ type: "buy", item: choice.item }, `Buy ${ITEM_NAMES[choice.item] || choice.item}`]];
     case "pass": return [[{ type: "pass" }, "Pass: end your Treatment this round"]];
     default: return [];
   }
+}
+
+/**
+ * Every heal amount on offer, each with its default payment and what it does.
+ * @param {Choice} choice
+ * @returns {[Record<string, any>, string][]}
+ */
+function healLines(choice) {
+  /** @type {[Record<string, any>, string][]} */
+  const lines = [];
+  for (let amount = choice.amount.max; amount >= choice.amount.min; amount -= 1) {
+    const entry = healEffect(choice, amount);
+    const pay = entry?.default_pay;
+    const action = { type: "heal", patient: choice.patient, amount, ...(pay ? { pay } : {}) };
+    const outcome = entry ? `: ${entry.effect}` : "";
+    lines.push([action, `Heal ${choice.patient} by ${amount}` + (pay ? ` (${payText(pay, "healing")})` : "") + outcome]);
+  }
+  return lines;
 }
 
 /**

@@ -4,6 +4,7 @@ import { drawBar } from "./bar.js";
 import { drawDeck, drawMarket, drawMe, drawOthers } from "./board.js";
 import { choicesOn } from "./choices.js";
 import { $, button, el } from "./dom.js";
+import { markHint } from "./hint.js";
 import { drawLobby } from "./lobby.js";
 import { drawLog } from "./log.js";
 import { drawOver } from "./over.js";
@@ -83,6 +84,7 @@ export function draw() {
   drawClocks();
   drawAlerts();
   if (state.replay) drawReplay();
+  markHint();
   document.body.classList.toggle("is-over", view.phase === "over");
   document.body.classList.toggle("watching", state.seat === null);
   restoreFocus();

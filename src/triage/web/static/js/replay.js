@@ -5,6 +5,7 @@ import { cardBody } from "./board.js";
 import { $, button, el, plural } from "./dom.js";
 import { eventText } from "./log.js";
 import { restoreFocus } from "./render.js";
+import { roundTargets, stepDeck, stepHoldings } from "./replay_round.js";
 import { ITEM_NAMES, says, seatName, state } from "./state.js";
 
 export async function startReplay() {
@@ -14,7 +15,7 @@ export async function startReplay() {
     record = await api("GET", `/api/tables/${state.tableId}/record`, undefined, state.token);
     first = await api("GET", `/api/tables/${state.tableId}/replay?step=0`, undefined, state.token);
   } catch (e) { setStatus(refusal(e).message, true); return; }
-  state.replay = { step: 0, steps: record.actions.length, record, stepView: first };
+  state.replay = { step: 0, steps: record.actions.length, record, stepView: first, rounds: first.rounds || [] };
   drawReplay();
   const box = $("#replay");
   box.scrollIntoView({ block: "start" });
@@ -28,6 +29,7 @@ async function replayGo(step) {
   replay.step = Math.max(0, Math.min(replay.steps, step));
   try {
     replay.stepView = await api("GET", `/api/tables/${state.tableId}/replay?step=${replay.step}`, undefined, state.token);
+    replay.rounds = replay.stepView ? replay.stepView.rounds || replay.rounds : replay.rounds;
   } catch (e) { setStatus(refusal(e).message, true); }
   drawReplay();
 }
@@ -75,6 +77,7 @@ function replayPlayer(player, seat) {
     else add(slot, "space " + space);
   }
   for (const patient of player.terminals) add({ kind: "terminal", ...patient }, "beside");
+  section.appendChild(stepHoldings(player));
   section.appendChild(row);
   if (player.pending.length) section.appendChild(el("p", "hint", "Arrived, not yet admitted: " + player.pending.join(", ")));
   return section;
@@ -84,15 +87,20 @@ function replayPlayer(player, seat) {
 function replayControls() {
   const replay = /** @type {import("./state.js").Replay} */ (state.replay);
   const controls = el("div", "replay-controls");
-  /** @type {(text: string, key: string, step: number) => void} */
+  /** @type {(text: string, key: string, step: number) => HTMLButtonElement} */
   const stepTo = (text, key, step) => {
     const node = button(text, "", key, async () => { state.focusKey = key; await replayGo(step); restoreFocus(); });
     node.disabled = step < 0 || step > replay.steps || step === replay.step;
     controls.appendChild(node);
+    return node;
   };
+  // A whole round at a time (the server names each round's first step), or one action.
+  const rounds = roundTargets(replay.rounds, replay.step);
   stepTo("« Start", "replay-start", 0);
+  stepTo(rounds.back[0], "replay-round-back", rounds.back[1]).title = "Back to the start of a round";
   stepTo("◀ Back", "replay-back", replay.step - 1);
   stepTo("Next ▶", "replay-next", replay.step + 1);
+  stepTo(rounds.next[0], "replay-round-next", rounds.next[1]).title = "On to the start of the next round";
   stepTo("End »", "replay-end", replay.steps);
   controls.appendChild(button("Close replay", "", null, () => {
     state.replay = null;
@@ -116,6 +124,7 @@ export function drawReplay() {
   if (!replay.stepView) return;
   const position = replay.stepView.state;
   box.appendChild(el("p", "hint", `Round ${position.round}, ${position.phase}; deck ${plural(position.deck.length, "card")}`));
+  box.appendChild(stepDeck(position));
   const events = replay.stepView.events.map((/** @type {Record<string, any>} */ event) => eventText(event));
   if (events.length) {
     const list = el("ul", "replay-events");

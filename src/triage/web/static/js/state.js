@@ -13,7 +13,7 @@
  * @typedef {{patients: Record<string, Deadline>, choices: Record<string, any>[], pass: {dies: AtRisk[], may_die: AtRisk[]}, rescue?: Record<string, string[]>}} Forecast
  * @typedef {{where: string, code: string, message: string, rule?: string}} Refusal
  * @typedef {{seat: number, url: string}} Invite
- * @typedef {{step: number, steps: number, record: Record<string, any>, stepView: Record<string, any> | null}} Replay
+ * @typedef {{step: number, steps: number, record: Record<string, any>, stepView: Record<string, any> | null, rounds: {round: number, step: number}[]}} Replay
  */
 
 /**
