@@ -81,15 +81,21 @@ class Reveal:
 class UndoReach:
     """How far back a seat may undo now: ``steps`` trailing actions that revealed nothing;
     ``reveal`` the latest action of its turn that revealed something (None: none did);
-    ``events`` how many events the ``steps`` actions caused (the table's log withholds them)."""
+    ``step_events`` how many events each of the ``steps`` actions caused, oldest first (a log
+    withholds or drops them)."""
 
     steps: int
     reveal: Reveal | None
-    events: int
+    step_events: tuple[int, ...]
+
+    def events(self, steps: int | None = None) -> int:
+        """How many events the last ``steps`` undoable actions caused (default: all of them)."""
+        counts = self.step_events if steps is None else self.step_events[len(self.step_events) - steps :]
+        return sum(counts)
 
 
 #: Nothing to undo: a turn that has not begun, or a game another seat decides.
-NO_REACH = UndoReach(0, None, 0)
+NO_REACH = UndoReach(0, None, ())
 
 
 def _name(action: Action) -> str:
@@ -176,7 +182,7 @@ def _walk(game: Game, seat: int) -> tuple[UndoReach, list[Game]]:
         if found is not None:
             reveal = Reveal(number, dict(entry["do"]), found[0], found[1])
             befores, counts = [], []
-    return UndoReach(len(befores), reveal, sum(counts)), befores
+    return UndoReach(len(befores), reveal, tuple(counts)), befores
 
 
 def undo_reach(game: Game, seat: int) -> UndoReach:

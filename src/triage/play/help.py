@@ -18,6 +18,7 @@ KEYS = [
     ("Enter", "in the list: take the action pointed at (or click it once more)"),
     ("a letter", "in the list: starts a typed command on the command line"),
     ("v", "in the list, watching bots only: look from the next seat"),
+    ("undo  or  u", "on the command line: take back your last action this turn (never past a reveal)"),
     ("q  (Ctrl+Q anywhere)", "quit; with --save the game is saved after every action"),
 ]
 
