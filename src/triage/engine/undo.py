@@ -197,6 +197,13 @@ def undo_reach(game: Game, seat: int) -> UndoReach:
     return _walk(game, seat)[0]
 
 
+def sealed_point(game: Game, seat: int) -> tuple[UndoReach, Game]:
+    """``seat``'s reach and the game before all of its undoable actions: the last position
+    every other seat may be shown (``game`` itself when nothing can be undone)."""
+    reach, befores = _walk(game, seat)
+    return reach, befores[0] if befores else game
+
+
 def undo_refusal(game: Game, seat: int, reach: UndoReach) -> UndoError:
     """Why ``seat`` cannot undo (``reach.steps`` is 0): whose decision it is, or the reveal."""
     if game.is_over():

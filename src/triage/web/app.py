@@ -30,6 +30,7 @@ from triage.web.limits import RateLimited, RateLimits, RequestBodyLimit
 from triage.web.live import FIRST_MESSAGE_SECONDS
 from triage.web.review import add_review_routes
 from triage.web.routes import add_seat_routes, add_table_routes, add_watch_routes
+from triage.web.undo import add_undo_routes
 from triage.web.schemas import ERROR_MEANINGS
 from triage.web.storage import Store
 from triage.web.tables import TableService
@@ -81,6 +82,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     add_seat_routes(app)
     add_watch_routes(app)
     add_review_routes(app)  # the game-over summary and replay of the page
+    add_undo_routes(app)  # a seat takes back actions of its turn (issue 20)
     add_page_routes(app)
     declare_error_bodies(app)
     return app

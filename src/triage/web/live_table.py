@@ -95,6 +95,10 @@ class LiveTable:
     journal: Journal = field(default_factory=Journal)
     #: The memory estimate the table cache last counted for this table.
     counted_bytes: int = 0
+    #: The sealed point (:mod:`triage.web.sealing`) with the position it was worked out for.
+    sealed: Any = field(default=None, repr=False, compare=False)
+    #: The last undo (seat, expected, steps, action count after, answer): a repeat gets the answer.
+    last_undo: Any = field(default=None, repr=False, compare=False)
 
     @property
     def actions(self) -> int:

@@ -30,6 +30,7 @@ from triage.web.schemas import (
     TableRequest,
     errors,
 )
+from triage.web.sealing import visible_game
 from triage.web.seats import seat_for
 from triage.web.tables import TableService
 
@@ -210,7 +211,7 @@ def add_watch_routes(app: FastAPI) -> None:
     )
     async def public_view(table_id: str) -> JSONResponse:
         return JSONResponse(
-            await on_table(app, table_id, lambda live: payloads.view_payload(live.game, None))
+            await on_table(app, table_id, lambda live: payloads.view_payload(visible_game(live, None), None))
         )
 
     @app.websocket("/api/tables/{table_id}/ws")
