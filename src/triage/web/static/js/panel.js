@@ -7,6 +7,7 @@ import { draw } from "./render.js";
 import { ITEM_HELP, ITEM_NAMES, me, seatName, state } from "./state.js";
 import { act } from "./table.js";
 import { askPass } from "./bar.js";
+import { drawUndo } from "./undo.js";
 
 /**
  * @typedef {import("./state.js").Choice} Choice
@@ -417,6 +418,7 @@ export function drawPanel() {
   if (state.selected) drawSelection(panel, state.selected);
   else drawHints(panel);
   drawErrorNear(panel, state.selected ? "do:" : "panel");
+  drawUndo(panel);
   drawAllActions(panel);
 }
 
