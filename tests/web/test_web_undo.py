@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from web_helpers import auth, create, service_of, tokens_of
 
@@ -16,6 +17,7 @@ from triage.engine.undo import undo_reach
 from triage.web.app import create_app
 from triage.web.limits import RateLimits
 from triage.web.sealing import sealed
+from triage.web.storage import Conflict
 
 UNLIMITED = "100000/second"
 
@@ -194,3 +196,18 @@ def test_a_finished_game_with_undos_replays_without_them(client: TestClient) -> 
     assert record["actions"] == [dict(entry) for entry in live.game.history]
     steps = client.get(f"/api/tables/{table_id}/replay", params={"step": len(record["actions"])}).json()
     assert steps["steps"] == len(live.game.history)
+
+
+def test_the_store_deletes_undone_actions_in_one_conditional_write(client: TestClient) -> None:
+    created = create(client, players=1, seed=0)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    live = service_of(client).get(table_id)
+    for _ in range(2):
+        post(client, table_id, tokens[0], "actions", live.game.legal_actions(0)[0])
+    store = service_of(client).store
+    with pytest.raises(Conflict):  # the table no longer has 99 actions: nothing is deleted
+        store.undo_actions(table_id, 1, 99, {})
+    assert len(store.actions_from(table_id, 0)) == 2
+    store.undo_actions(table_id, 1, 2, {"actions": 1})
+    assert store.actions_from(table_id, 0) == [dict(live.game.history[0])]
+    assert store.version(table_id) == (1, 0)
