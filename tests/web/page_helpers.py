@@ -130,6 +130,8 @@ def pass_round(server: ServerProcess, table_id: str, tokens: dict[int, str], adm
         if state["phase"] == "over" or state["round"] != start:
             return
         seat = state["turn"]
+        # The seat's own view: another seat's shows the table before the seat's undoable actions.
+        state = view(server, table_id, tokens[seat])
         player = state["players"][seat]
         if player["pending"]:
             card = player["pending"][0]

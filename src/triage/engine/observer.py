@@ -233,6 +233,11 @@ def events_for(events: list[Event], viewer: int | None) -> list[Event]:
     return [event_for(event, viewer) for event in events]
 
 
+def has_secret(event: Event) -> bool:
+    """Whether ``event`` holds a part some viewers do not see (C3): an undo never crosses it."""
+    return event.get("secret") is not None
+
+
 def public_event(event: Event) -> Event:
     """The event as a spectator sees it."""
     return event_for(event, None)

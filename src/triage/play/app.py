@@ -41,6 +41,7 @@ from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 from triage.engine import RuleError, public_event
 from triage.engine.text import describe_action, describe_event, render_position
 from triage.bots.hints import suggest_move
+from triage.engine.undo import UndoError
 from triage.play.help import help_lines
 from triage.play.layout import LAYOUT_CSS, layout_classes, own_board
 from triage.play.parse import CommandError, choose
@@ -426,6 +427,23 @@ class TriageApp(App[None]):
         self.set_status(f"{session.seat_name(seat)}: {describe_action(action)}")
         self.advance()
 
+    def undo_human(self) -> None:
+        """``undo`` or ``u``: take back the last action of the seat at the device, within its
+        turn and never past a reveal; the log is written again without the undone events."""
+        session = self.session
+        if session.turn is None or session.turn != self.ready_seat:
+            return
+        seat = session.turn
+        try:
+            undone = session.undo()
+        except UndoError as error:
+            rule = f" (rule {error.rule})" if error.rule else ""
+            self.set_status(f"Refused: {error.code}: {error.message}{rule}", error=True)
+            return
+        self.logged = (None, 0)
+        self.set_status(f"{session.seat_name(seat)}: undone: {undone}")
+        self.advance()
+
     # -------------------------------------------------------------- drawing
 
     def hide_board(self) -> None:
@@ -450,12 +468,14 @@ class TriageApp(App[None]):
         self.sub_title = f"round {game.round}/{game.config.rounds}, {game.phase}; seat on screen: {seat}"
         self.refresh_log(seat)
         self.legal = session.legal() if session.human_to_move() and session.turn == seat else []
-        self.board_screen.query_one("#actions", ActionList).show(
+        actions = self.board_screen.query_one("#actions", ActionList)
+        actions.show(
             [
                 Text(f"{number:>2}. {describe_action(action)}")
                 for number, action in enumerate(self.legal, start=1)
             ]
         )
+        actions.border_subtitle = session.undo_line() if self.legal else ""
         self.list_version += 1
 
     def refresh_log(self, seat: int) -> None:
@@ -512,6 +532,9 @@ class TriageApp(App[None]):
             return
         if text.lower() == "hint":
             self.action_hint()
+            return
+        if text.lower() in ("undo", "u"):
+            self.undo_human()
             return
         if text.isdigit() and self.typed_against != self.list_version and self.legal:
             self.typed_against = self.list_version

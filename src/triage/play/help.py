@@ -19,6 +19,7 @@ KEYS = [
     ("a letter", "in the list: starts a typed command on the command line"),
     ("F2", "a hint: the Expert bot's move for you and why, pointed at in the list (kept as a hint)"),
     ("v", "in the list, watching bots only: look from the next seat"),
+    ("undo  or  u", "on the command line: take back your last action this turn (never past a reveal)"),
     ("q  (Ctrl+Q anywhere)", "quit; with --save the game is saved after every action"),
 ]
 

@@ -15,13 +15,15 @@ from typing import TextIO
 
 from triage.engine import RuleError, public_event
 from triage.engine.text import describe_action, describe_event, render_position
+from triage.engine.undo import UndoError
 from triage.play.help import help_lines
 from triage.play.parse import CommandError, choose
 from triage.play.session import Session
 
 HELP = [
     "Type the number of an action, or the action itself.",
-    "Other commands: board (show the board again), log (this seat's whole log),",
+    "Other commands: board (show the board again), log (this seat's whole log), undo or u (take back",
+    "your last action this turn, never past a draw, a diagnosis or anything else revealed),",
     "hint (the Expert bot's move for you, and why; kept in the record as a hint), help, quit.",
     "",
     *help_lines(keys=False),
@@ -108,6 +110,10 @@ class PlainGame:
                 for text in HELP:
                     self.say(text)
                 continue
+            if word in ("undo", "u"):
+                if self.undo(seat):
+                    return True
+                continue
             if word == "board":
                 self.show_board(seat)
                 continue
@@ -142,6 +148,19 @@ class PlainGame:
         number = f"{legal.index(action) + 1}. " if action in legal else ""
         self.say(f"hint: {number}{describe_action(action)} - {reason}")
 
+    def undo(self, seat: int) -> bool:
+        """Take back the seat's last action (True: the board is shown again), or say why not."""
+        try:
+            undone = self.session.undo()
+        except UndoError as error:
+            rule = f" (rule {error.rule})" if error.rule else ""
+            self.say(f"refused: {error.code}: {error.message}{rule}")
+            return False
+        count = len(self.session.events)
+        self.seen = [min(seen, count) for seen in self.seen]
+        self.say(f"{self.session.seat_name(seat)}: undone: {undone}")
+        return True
+
     def confirm(self, question: str) -> bool:
         """A yes-or-no question; the end of input answers yes (a script that stops, stops)."""
         answer = self.read(question)
@@ -172,6 +191,8 @@ class PlainGame:
         self.say(f"{session.seat_name(seat)} to decide. Legal actions:")
         for number, action in enumerate(session.legal(), start=1):
             self.say(f"  {number:>3}. {describe_action(action)}")
+        if undo_line := session.undo_line():
+            self.say(undo_line)
 
 
 def run_plain(session: Session, stdin: TextIO, stdout: TextIO) -> int:

@@ -33,7 +33,8 @@ from triage.engine.choices import action_choices
 from triage.engine.forecast import forecast
 from triage.engine.records import load_record, make_record, replay_steps
 from triage.engine.summary import player_rows
-from triage.engine.text import describe_event
+from triage.engine.text import describe_action, describe_event
+from triage.engine.undo import UndoError, UndoReach, undo, undo_reach, undo_refusal
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -210,6 +211,46 @@ class Session:
         self.events.extend(events)
         self.save()
         return events
+
+    def undo_reach(self) -> UndoReach | None:
+        """How far back the human seat to move may undo (None: no human decides now)."""
+        seat = self.turn
+        if seat is None or not self.is_human(seat):
+            return None
+        return undo_reach(self.game, seat)
+
+    def undo(self) -> str:
+        """Take back the last action of the human seat to move, within its turn and never past
+        a reveal (:mod:`triage.engine.undo`); its events leave the log and the save file.
+        Returns the undone action in words; raises :class:`UndoError` and changes nothing when
+        it may not."""
+        seat = self.turn
+        if seat is None:
+            raise UndoError("game_over", "the game is over; nothing is taken back", "R4")
+        if not self.is_human(seat):
+            raise UndoError("not_your_turn", f"it is {self.seat_name(seat)}'s decision, a bot's", "R1")
+        reach = undo_reach(self.game, seat)
+        if reach.steps == 0:
+            raise undo_refusal(self.game, seat, reach)
+        undone = self.game.history[-1]["do"]
+        dropped = reach.events(1)
+        self.game = undo(self.game, seat)
+        del self.events[len(self.events) - dropped :]
+        # A hint asked in a position that held the undone action would tell of it: it goes too.
+        self.hints = [hint for hint in self.hints if hint["at"] <= len(self.game.history)]
+        self.save()
+        return describe_action(undone)
+
+    def undo_line(self) -> str:
+        """What the seat to move may undo now, in a few words (empty when no human decides)."""
+        reach = self.undo_reach()
+        if reach is None:
+            return ""
+        if reach.steps:
+            return f"undo: {reach.steps} action(s) can be taken back (type undo or u)"
+        if reach.reveal is not None and reach.reveal.number == len(self.game.history) - 1:
+            return f"undo: not past {reach.reveal.describe()} (rule {reach.reveal.rule})"
+        return ""
 
     def bot_request(self) -> tuple[Bot, dict[str, Any], list[Action], random.Random]:
         """Everything the bot at the seat to move decides from: the bot, that seat's view only,

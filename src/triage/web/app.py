@@ -32,6 +32,7 @@ from triage.web.live import FIRST_MESSAGE_SECONDS
 from triage.web.lobby import add_lobby_routes
 from triage.web.review import add_review_routes
 from triage.web.routes import add_live_routes, add_seat_routes, add_table_routes, add_watch_routes
+from triage.web.undo import add_undo_routes
 from triage.web.schemas import ERROR_MEANINGS
 from triage.web.storage import Store
 from triage.web.tables import TableService
@@ -87,6 +88,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) ->
     add_review_routes(app)  # the game-over summary and replay of the page
     add_hint_routes(app)  # the expert's suggested move for a seat (kept as a hint)
     add_lobby_routes(app)  # the waiting room's bots and the rematch
+    add_undo_routes(app)  # a seat takes back actions of its turn (issue 20)
     add_page_routes(app)
     declare_error_bodies(app)
     return app

@@ -74,14 +74,22 @@ class Journal:
             self.log_bytes += len(text) + 1
         return log
 
-    def record_text(self, game: Game, viewer: int | None) -> str:
+    def record_text(
+        self,
+        game: Game,
+        viewer: int | None,
+        shown_actions: int | None = None,
+        shown_events: int | None = None,
+    ) -> str:
         """The record as JSON text (``make_record`` once the game is over; until then
-        ``record_for``'s form, filtered for ``viewer``), from the encoded parts."""
-        actions = "[" + ",".join(self.actions) + "]"
+        ``record_for``'s form, filtered for ``viewer``), from the encoded parts; up to the
+        sealed point (``shown_actions`` and ``shown_events``) for a seat that may not see
+        another seat's undoable actions (:mod:`triage.web.sealing`)."""
+        actions = "[" + ",".join(self.actions[:shown_actions]) + "]"
         if game.is_over():
             result = json.dumps({"scores": game.scores(), "winner": game.winner})
             return f'{self._setup[:-1]}, "actions": {actions}, "result": {result}}}'
         assert game.setup is not None
         head = {"format": RECORD_FORMAT, "players": game.setup["players"], "config": game.setup["config"]}
-        events = "[" + ",".join(self.log(viewer)) + "]"
+        events = "[" + ",".join(self.log(viewer)[:shown_events]) + "]"
         return f'{json.dumps({**head, "viewer": viewer})[:-1]}, "actions": {actions}, "events": {events}}}'

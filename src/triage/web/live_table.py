@@ -106,6 +106,10 @@ class LiveTable:
     rematch: str | None = None
     #: Presence, clocks and stand-in bots (:mod:`triage.web.clocks`); None until first needed.
     timing: TableTiming | None = None
+    #: The sealed point (:mod:`triage.web.sealing`) with the position it was worked out for.
+    sealed: Any = field(default=None, repr=False, compare=False)
+    #: The last undo (seat, expected, steps, action count after, answer): a repeat gets the answer.
+    last_undo: Any = field(default=None, repr=False, compare=False)
 
     @property
     def actions(self) -> int:

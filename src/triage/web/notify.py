@@ -46,6 +46,9 @@ def on_notice(service: TableService, payload: str) -> None:
     if table is None:
         return
     try:
+        if notice.get("undone"):  # a seat's undo took actions back: replay the table from the store
+            service.rebuild(table)
+            return
         service.take_in(table, start, count, entries)
     except WebError as error:
         log.warning("table %s: could not catch up after a notification: %s", table_id, error.message)

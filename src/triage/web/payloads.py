@@ -16,6 +16,7 @@ from triage.engine import Game, events_for, public_event, spectator_view, view
 from triage.engine.choices import action_choices
 from triage.engine.forecast import forecast
 from triage.web.live_table import Event, LiveTable, Subscriber, facts
+from triage.web.sealing import sealed, shown_events, undo_info, visible_game
 from triage.web.storage import seat_facts
 
 
@@ -34,18 +35,22 @@ def events_seen(events: list[Event], seat: int | None) -> list[Event]:
 
 
 def view_answer(table: LiveTable, seat: int) -> dict[str, Any]:
-    """The seat's view with the table's action number (``actions``) for idempotent actions."""
-    return {**view_payload(table.game, seat), "actions": table.actions}
+    """The seat's view with the table's action number (``actions``) for idempotent actions;
+    another seat's undoable actions are not in it (:mod:`triage.web.sealing`), and the seat
+    that may undo is told how far (``undo``)."""
+    game = visible_game(table, seat)
+    return {**view_payload(game, seat), "actions": len(game.history), "undo": undo_info(table, seat)}
 
 
 def legal_answer(table: LiveTable, seat: int) -> dict[str, Any]:
     """The seat's choices with what each will do (the engine's forecast), at ``actions``; none
     while the table waits for its players."""
-    choices = [] if table.waiting else action_choices(table.game, seat)
+    game = visible_game(table, seat)
+    choices = [] if table.waiting else action_choices(game, seat)
     return {
-        "actions": table.actions,
+        "actions": len(game.history),
         "choices": choices,
-        "forecast": forecast(view_payload(table.game, seat), choices),
+        "forecast": forecast(view_payload(game, seat), choices),
     }
 
 
@@ -53,14 +58,18 @@ def table_record(table: LiveTable, seat: int | None) -> str:
     """The record as JSON text; until the game is over, filtered for the seat (or for
     spectators). Built from the table's journal: nothing is replayed, and only what was
     committed since the last request is encoded."""
-    return table.follow().record_text(table.game, seat)
+    journal = table.follow()
+    point = sealed(table)
+    if not point.holding or seat == point.holder:
+        return journal.record_text(table.game, seat)
+    return journal.record_text(point.game, seat, point.actions, point.events)
 
 
 def summary(table: LiveTable) -> dict[str, Any]:
     """Public facts about a table, for the lobby."""
     return {
         "table_id": table.id,
-        **facts(table.game),
+        **facts(sealed(table).game),
         "seats": seat_facts(table.seats),
         "public": table.public,
         # A creator who chose the seed could work out the deal: a practice table.
@@ -99,6 +108,7 @@ def message_for(
     }
     if seat is not None:  # deadlines, effects and payments, from what the seat sees alone
         message["forecast"] = forecast(seen, choices)
+        message["undo"] = undo_info(table, seat, game)
     message.update(extra)
     return message
 
@@ -106,8 +116,10 @@ def message_for(
 def hello(table: LiveTable, seat: int | None) -> str:
     """The first message of a (re)connected client as JSON text: its current view and its log
     so far (from the table's journal, where each event is encoded once per viewer)."""
-    log = table.follow().log(seat)
-    first = message_for(table, seat, "hello", seats=seat_facts(table.seats), **lobby_facts(table))
+    log = table.follow().log(seat)[: shown_events(table, seat)]
+    first = message_for(
+        table, seat, "hello", visible_game(table, seat), seats=seat_facts(table.seats), **lobby_facts(table)
+    )
     return f'{json.dumps(first)[:-1]}, "log": [{",".join(log)}]}}'
 
 

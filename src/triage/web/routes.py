@@ -36,6 +36,7 @@ from triage.web.schemas import (
     TableRequest,
     errors,
 )
+from triage.web.sealing import visible_game
 from triage.web.seats import seat_for
 from triage.web.tables import TableService
 
@@ -266,7 +267,11 @@ def add_watch_routes(app: FastAPI) -> None:
         summary="The spectators' view: what every player knows",
     )
     async def public_view(table_id: str) -> JSONResponse:
-        return GameJSON(await read_table(app, table_id, lambda live: payloads.view_payload(live.game, None)))
+        return GameJSON(
+            await read_table(
+                app, table_id, lambda live: payloads.view_payload(visible_game(live, None), None)
+            )
+        )
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def live_updates(websocket: WebSocket, table_id: str) -> None:

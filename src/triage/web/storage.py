@@ -51,7 +51,9 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
+    func,
     inspect,
     select,
     text,
@@ -606,6 +608,29 @@ class Store:
         with _Transaction(self.autocommit) as connection:
             if connection.execute(PG_ADD_ACTIONS, parameters).first() is None:
                 raise Conflict(f"table {table_id} no longer has {start} actions")
+
+    def undo_actions(self, table_id: str, keep: int, count: int, facts: dict[str, Any]) -> None:
+        """A seat's undo: delete the actions numbered ``keep`` and after, in one transaction,
+        only if the table still has ``count`` actions (else :class:`Conflict`: another process
+        acted first); the other processes are told (PostgreSQL), so they replay the table."""
+        with self._writing(), _Transaction(self.engine) as connection:
+            moved = connection.execute(
+                update(TABLES)
+                .where(TABLES.c.id == table_id, TABLES.c.actions == count)
+                .values(actions=keep, facts=facts)
+            )
+            if moved.rowcount != 1:
+                raise Conflict(f"table {table_id} no longer has {count} actions")
+            connection.execute(
+                delete(ACTIONS).where(ACTIONS.c.table_id == table_id, ACTIONS.c.number >= keep)
+            )
+            # A hint asked in a position that held an undone action would tell of it (issue 20).
+            connection.execute(delete(HINTS).where(HINTS.c.table_id == table_id, HINTS.c.at > keep))
+            if self.notifies:
+                payload = json.dumps(
+                    {"table": table_id, "start": keep, "count": keep, "actions": [], "undone": True}
+                )
+                connection.execute(select(func.pg_notify(CHANNEL, payload)))
 
     def claim_seat(
         self, table_id: str, seat: int, token_hash: str, invite_hash: str | None, name: str | None = None

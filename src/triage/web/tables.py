@@ -42,6 +42,7 @@ from triage.web.journal import Journal
 from triage.web.limits import MAX_LIVE_BYTES, check_table_limits, check_table_room
 from triage.web.live_table import Event, LiveTable, Step, facts
 from triage.web.payloads import hello, lobby_message, update_messages
+from triage.web.sealing import sealed
 from triage.web.seats import (
     check_bot_names,
     check_creator_seats,
@@ -53,6 +54,7 @@ from triage.web.seats import (
 )
 from triage.web.storage import Conflict, SeatInfo, StorageError, Store, StoredTable, token_digest
 from triage.web.turns import BOT_BUDGET, Turns
+from triage.web.withhold import commit_point, deliver_steps, remember
 
 MAX_SEED = 2**63 - 1
 #: Threads doing the service's store and game work (each holds at most one database connection).
@@ -323,6 +325,8 @@ class TableService:
             actions, seats_version = version
             if actions > table.actions:
                 self.catch_up(table)
+            elif actions < table.actions:  # another process's undo took actions back
+                self.rebuild(table)
             if seats_version != table.seats_version:
                 with storage_refused():
                     table.seats, table.seats_version = self.store.seats(table.id)
@@ -349,6 +353,7 @@ class TableService:
         if entries is None:
             with storage_refused():
                 entries = self.store.actions_from(table.id, table.actions)
+        before = sealed(table)
         for entry in entries:
             number = table.actions
             try:
@@ -360,9 +365,9 @@ class TableService:
                 return
             table.events.extend(events)
             applied = table.game.history[-1]
-            Step(
-                number, applied, events, update_messages(table, table.game, number, applied, events)
-            ).deliver()
+            step = Step(number, applied, events, update_messages(table, table.game, number, applied, events))
+            deliver_steps(table, [step], before, sealed(table))
+            before = sealed(table)
         if entries and table.bots_to_move():
             self.turns.move_bots(table)
 
@@ -462,9 +467,10 @@ class TableService:
     ) -> dict[str, Any] | None:
         start = steps[0].number
         check_table_room(table.actions, table.follow().record_bytes)
+        before, after = sealed(table), commit_point(table, game, steps)
         try:
             self.store.add_actions(
-                table.id, start, [step.entry for step in steps], facts(game), request, answer
+                table.id, start, [step.entry for step in steps], facts(after.game), request, answer
             )
         except Conflict:
             # Another process acted first: take in what it stored; the client looks again.
@@ -478,7 +484,8 @@ class TableService:
         table.game = game
         for step in steps:
             table.events.extend(step.events)
-            step.deliver()
+        remember(table, after)
+        deliver_steps(table, steps, before, after)  # another seat never gets undoable actions
         self.timekeeper.committed(table, steps)
         if self.live.get(table.id) is table:
             self._recount(table)

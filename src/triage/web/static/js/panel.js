@@ -9,6 +9,7 @@ import { ITEM_HELP, ITEM_NAMES, me, seatName, state } from "./state.js";
 import { act } from "./table.js";
 import { askPass } from "./bar.js";
 import { drawHint } from "./hint.js";
+import { drawUndo } from "./undo.js";
 
 /**
  * @typedef {import("./state.js").Choice} Choice
@@ -420,6 +421,7 @@ export function drawPanel() {
   if (state.selected) drawSelection(panel, state.selected);
   else drawHints(panel);
   drawErrorNear(panel, state.selected ? "do:" : "panel");
+  drawUndo(panel);
   drawAllActions(panel);
 }
 

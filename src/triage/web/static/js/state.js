@@ -43,6 +43,7 @@
  * @property {boolean} allOpen
  * @property {number} retries  reconnections tried since the last message of the server
  * @property {number | null} cleanupSeen  the round whose Cleanup summary the player put away
+ * @property {{steps: number, reason: string | null} | null} undo  how far the seat may undo now (js/undo.js)
  */
 
 /** @type {PageState} */
@@ -50,7 +51,7 @@ export const state = {
   tableId: null, seat: null, token: null, socket: null, retry: null,
   view: null, choices: [], forecast: null, actions: null, log: [], summary: null, final: null,
   selected: null, heal: {}, pay: {}, error: null, notice: null,
-  bots: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0, cleanupSeen: null,
+  undo: null, bots: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0, cleanupSeen: null,
 };
 
 /** @type {Record<string, string>} */

@@ -123,6 +123,7 @@ async function receive(message) {
   }
   const wasOver = state.view && state.view.phase === "over";
   Object.assign(state, { view: message.view, choices: message.choices, forecast: message.forecast || null, actions: message.actions });
+  state.undo = message.undo || null; // how far the seat may undo (js/undo.js)
   if (state.view && state.view.phase === "over" && !wasOver) await loadSummary();
   draw();
 }
@@ -141,6 +142,7 @@ async function refresh() {
     if (legal.actions !== view.actions) continue;
     if (state.actions !== null && view.actions <= state.actions) return;
     Object.assign(state, { view, choices: legal.choices, forecast: legal.forecast, actions: view.actions });
+    state.undo = view.undo || null; // how far the seat may undo (js/undo.js)
     return;
   }
 }
