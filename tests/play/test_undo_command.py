@@ -97,3 +97,18 @@ def test_the_app_undoes_from_the_command_line(tmp_path):
             assert "undo_past_reveal" in status and "diagnose P21" in status
 
     asyncio.run(scenario())
+
+
+def test_an_undo_drops_the_hints_asked_after_the_point_it_returns_to(tmp_path):
+    """A hint asked in a position that held the undone action would tell of it: it leaves the
+    session and the save file; the hint asked before stays."""
+    save = tmp_path / "game.json"
+    session = solo_in_treatment(save)
+    at = len(session.game.history)
+    session.hint()
+    session.act(first_of(session, "heal"))
+    session.hint()
+    assert [hint["at"] for hint in session.hints] == [at, at + 1]
+    session.undo()
+    assert [hint["at"] for hint in session.hints] == [at]
+    assert [hint["at"] for hint in load_record(save)["hints"]] == [at]

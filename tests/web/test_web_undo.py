@@ -211,3 +211,47 @@ def test_the_store_deletes_undone_actions_in_one_conditional_write(client: TestC
     store.undo_actions(table_id, 1, 2, {"actions": 1})
     assert store.actions_from(table_id, 0) == [dict(live.game.history[0])]
     assert store.version(table_id) == (1, 0)
+
+
+def test_an_undo_drops_the_hints_asked_after_the_point_it_returns_to(client: TestClient) -> None:
+    """A hint asked in a position holding the undone action would tell of it once the game is
+    over: the undo deletes it with the action, and keeps the hints asked before."""
+    created = create(client, players=1, seed=0)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    seat, quiet = to_a_quiet_action(client, table_id, tokens)
+    number = service_of(client).get(table_id).actions
+    assert post(client, table_id, tokens[seat], "hint", {"expected": number}).status_code == 200
+    assert (
+        post(client, table_id, tokens[seat], "actions", {"action": quiet, "expected": number}).status_code
+        == 200
+    )
+    assert post(client, table_id, tokens[seat], "hint", {"expected": number + 1}).status_code == 200
+    assert [hint["at"] for hint in service_of(client).store.hints(table_id)] == [number, number + 1]
+    assert post(client, table_id, tokens[seat], "undo", {"expected": number + 1}).status_code == 200
+    assert [hint["at"] for hint in service_of(client).store.hints(table_id)] == [number]
+    record = client.get(f"/api/tables/{table_id}/record", headers=auth(tokens[seat])).json()
+    assert [hint["at"] for hint in record["hints"]] == [number]
+
+
+def test_a_stand_in_bots_moves_are_shown_at_once_and_never_undone(client: TestClient) -> None:
+    """A stand-in bot (triage.web.clocks) plays for an absent seat where everyone sees it: while it
+    stands in, nothing of the seat is held back, and the player back in the same turn cannot take
+    its moves back (the move is noted as the stand-in's, as Timekeeper.committed notes it)."""
+    created = create(client, players=1, seed=0, clock={"bank": 600}, stand_in="greedy")
+    table_id, tokens = created["table_id"], tokens_of(created)
+    seat, quiet = to_a_quiet_action(client, table_id, tokens)
+    live = service_of(client).get(table_id)
+    number = live.actions
+    assert (
+        post(client, table_id, tokens[seat], "actions", {"action": quiet, "expected": number}).status_code
+        == 200
+    )
+    with live.lock:
+        assert live.timing is not None and sealed(live).holder == seat
+        live.timing.seats[seat].stand_in = "greedy"  # as Timekeeper.take_over leaves it
+        assert sealed(live).holder is None, "a stand-in's seat holds nothing back"
+        live.timing.stand_in_moves.append(number)
+        live.timing.seats[seat].stand_in = None  # the player is back
+    refused = post(client, table_id, tokens[seat], "undo", {"expected": number + 1})
+    assert refused.status_code == 409 and refused.json()["code"] == "nothing_to_undo", refused.json()
+    assert live.actions == number + 1
