@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 from triage.web import notify
+from triage.web.sealing import sealed
 from triage.web.storage import MAX_NOTICE, Store, notice
 from triage.web.tables import TableService
 
@@ -39,11 +40,20 @@ def test_a_notified_process_takes_in_the_actions_in_order_and_tells_its_subscrib
             json.dumps({"table": table.id, "start": start, "count": table.actions, "actions": carried}),
         )
         assert mirror.game.history == table.game.history
-    numbers = []
+    # The spectator is shown every action once, in order: an update each, or one hello for the
+    # actions a human seat held back while it could undo them (triage.web.sealing), up to the
+    # sealed point (what every seat may see now).
+    shown = 0
     while not subscriber.queue.empty():
         message = subscriber.queue.get_nowait()
-        numbers.append((json.loads(message) if isinstance(message, str) else message)["number"])
-    assert numbers == list(range(table.actions))
+        data = json.loads(message) if isinstance(message, str) else message
+        if data["type"] == "update":
+            assert data["number"] == shown
+            shown += 1
+        else:
+            assert data["type"] == "hello" and data["actions"] >= shown
+            shown = data["actions"]
+    assert shown == sealed(mirror).actions and shown > 6
     notify.on_notice(watching, "not json")  # someone else's notification on the channel: ignored
     notify.on_notice(watching, json.dumps({"table": "nope", "start": 0, "count": 1, "actions": None}))
 

@@ -198,13 +198,21 @@ async def play_table(
 
 
 async def spectate(session: aiohttp.ClientSession, load: Load, table_id: str) -> None:
-    """A spectator of the table: counts the updates it is sent, until cancelled."""
+    """A spectator of the table: counts the actions it is shown after its first hello, until
+    cancelled (an update each, or a hello at once for the actions a human seat could still undo,
+    held back from spectators until sealed: triage.web.sealing)."""
     try:
         async with session.ws_connect(f"/api/tables/{table_id}/ws") as socket:
             await socket.send_json({"spectate": True})
+            seen: int | None = None
             async for message in socket:
-                if message.type is aiohttp.WSMsgType.TEXT and '"update"' in message.data[:40]:
-                    load.spectator_updates += 1
+                if message.type is not aiohttp.WSMsgType.TEXT:
+                    continue
+                shown = json.loads(message.data).get("actions")
+                if isinstance(shown, int):
+                    if seen is not None and shown > seen:
+                        load.spectator_updates += shown - seen
+                    seen = shown if seen is None else max(seen, shown)
     except (TimeoutError, aiohttp.ClientError) as error:
         load.errors += 1
         load.last_error = f"spectator of {table_id}: {error!r}"
