@@ -151,7 +151,7 @@ def test_play_names_every_registered_bot_in_its_help_and_seats_the_expert_levels
     )
     assert result.exit_code == 0, result.output
     assert load_record(save)["seats"] == ["human", "expert-novice"]
-    assert "Player 1 (expert-novice, Novice)" in result.output
+    assert "Player 1 (expert-novice, Gentle)" in result.output
     result = runner.invoke(app, ["play", "--plain", "--bots", "human,clever"], input="")
     assert (
         result.exit_code == 2 and "unknown seat 'clever'" in result.output and "expert-club" in result.output

@@ -205,3 +205,15 @@ def test_serve_refuses_a_bad_database_url_clearly() -> None:
     result = CliRunner().invoke(app, ["serve", "--db", "not a url"])
     assert result.exit_code == 2
     assert "--db 'not a url' is not a database URL" in result.output
+
+
+def test_the_levels_are_offered_gentlest_first_with_the_terminal_games_names(client: TestClient) -> None:
+    """One list of levels (triage.bots.PLAYER_LEVELS) for the web form and ``triage play``:
+    gentlest first, each with its friendly label and how it plays; no balance-testing bot."""
+    from triage.bots import player_levels
+
+    levels = client.get("/api/levels").json()
+    assert levels == player_levels()
+    assert [level["name"] for level in levels][:3] == ["expert-novice", "expert-club", "expert"]
+    assert sorted(level["name"] for level in levels) == client.get("/api/bots").json()
+    assert all(level["label"] and level["description"] for level in levels)

@@ -71,6 +71,12 @@ def test_solo_against_a_bot_from_the_home_page_your_hospital_first_on_a_phone(
     assert levels[: len(order)] == order
     assert page.locator("#solo-bot").input_value() == order[0]
     assert page.locator("#solo-bot option").first.inner_text().startswith("Gentle: ")
+    # The names and lines are the server's levels (triage.bots.PLAYER_LEVELS), as in the terminal game.
+    for level in call(server, "GET", "/api/levels"):
+        option = page.locator(f'#solo-bot option[value="{level["name"]}"]')
+        assert option.inner_text() == f"{level['label']}: {level['description']}"
+        stand_in = page.locator(f'#stand-in-level option[value="{level["name"]}"]')
+        assert stand_in.inner_text() == f"{level['label']}: {level['description']}"
     page.click("#solo")  # one click from the home page
     page.wait_for_selector("#me .card[data-card]")  # the first two patients (arrived, or terminal beside)
     admit_all(page)

@@ -39,14 +39,14 @@ class BotLevel:
     description: str
 
 
-#: The opponents offered to players (the terminal game, the web form), strongest first. Every
+#: The opponents offered to players (the terminal game, the web form), gentlest first. Every
 #: other built-in bot (the habit bots, ``montecarlo``) is for the simulator and the ladder only:
 #: they exist to test the game's balance or to measure the levels, not to be played against.
 PLAYER_LEVELS: tuple[BotLevel, ...] = (
-    BotLevel("expert", "Expert", "plays to win: weighs every move over the games its view allows"),
-    BotLevel("expert-club", "Club", "a solid club player: thinks ahead, but less deeply"),
-    BotLevel("expert-novice", "Novice", "a gentle opponent who looks only a little ahead"),
-    BotLevel("greedy", "Beginner", "follows simple habits: saves the dying first, then cures by deadline"),
+    BotLevel("expert-novice", "Gentle", "thinks briefly and leaves chances: for your first games"),
+    BotLevel("expert-club", "Club", "a careful club player: thinks ahead, but less deeply"),
+    BotLevel("expert", "Expert", "searches hard before each move: the toughest opponent"),
+    BotLevel("greedy", "Quick", "saves the dying first, then cures by deadline; plays at once"),
     BotLevel("random", "Random", "plays any legal move at random"),
 )
 

@@ -16,7 +16,7 @@ import orjson
 from fastapi import Body, FastAPI, Header, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 
-from triage.bots import PLAYER_LEVELS
+from triage.bots import PLAYER_LEVELS, player_levels
 from triage.web import payloads
 from triage.web.clocks import note_stand_ins, time_rules
 from triage.web.errors import WebError
@@ -116,6 +116,13 @@ def add_table_routes(app: FastAPI) -> None:
     @app.get("/api/bots", summary="The bot levels offered to players (balance-testing bots are not)")
     async def bots() -> list[str]:
         return sorted(level.name for level in PLAYER_LEVELS)
+
+    @app.get(
+        "/api/levels",
+        summary="The bot levels as players meet them, gentlest first: name, friendly label, how it plays",
+    )
+    async def levels() -> list[dict[str, str]]:
+        return player_levels()
 
     @app.post(
         "/api/tables",

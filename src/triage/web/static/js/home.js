@@ -17,6 +17,8 @@ export async function showHome() {
   state.tableId = null;
   setStatus("");
   try { state.bots = await api("GET", "/api/bots"); } catch (e) { state.bots = ["random"]; }
+  // The levels' friendly names and lines come from the server (triage.bots.PLAYER_LEVELS), as in the terminal game.
+  try { state.levels = await api("GET", "/api/levels"); } catch (e) { state.levels = []; }
   drawBotLevels();
   drawSeatChoices();
   drawMyGames();
@@ -84,28 +86,15 @@ async function drawMyGames() {
   for (const item of items) list.appendChild(item);
 }
 
-/**
- * The bot levels a person picks from: a friendly name and one line on how it plays, gentlest
- * first. The server's other bots (habits, for balance work) follow under their own names.
- * @type {[string, string, string][]}
- */
-const LEVELS = [
-  ["expert-novice", "Gentle", "thinks briefly and leaves chances: for your first games"],
-  ["expert-club", "Fair", "a careful club player"],
-  ["expert", "Strong", "searches hard before each move: the toughest opponent"],
-  ["greedy", "Quick", "saves the dying first, then cures by deadline; plays at once"],
-  ["random", "Random", "plays any legal move at random"],
-];
-
 /** @returns {string} the gentlest bot on offer: the default opponent */
 export function defaultBot() {
-  for (const [name] of LEVELS) if (state.bots.includes(name)) return name;
+  for (const { name } of state.levels) if (state.bots.includes(name)) return name;
   return state.bots[0];
 }
 
 /** @returns {string[]} the levels (gentlest first), then the other bots */
 export function orderedBots() {
-  const order = LEVELS.map(([name]) => name);
+  const order = state.levels.map((level) => level.name);
   return state.bots.slice().sort((a, b) => {
     const ia = order.indexOf(a), ib = order.indexOf(b);
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
@@ -119,8 +108,8 @@ export function orderedBots() {
  * @returns {HTMLOptionElement}
  */
 export function botOption(name, prefix) {
-  const level = LEVELS.find(([known]) => known === name);
-  const text = level ? `${level[1]}: ${level[2]}` : name === "human" ? name : `${name} (for balance testing)`;
+  const level = state.levels.find((known) => known.name === name);
+  const text = level ? `${level.label}: ${level.description}` : name === "human" ? name : `${name} (for balance testing)`;
   const option = el("option", "", (prefix || "") + text);
   option.value = name;
   return option;
@@ -132,6 +121,14 @@ function drawBotLevels() {
   select.innerHTML = "";
   for (const name of orderedBots()) select.appendChild(botOption(name));
   select.value = chosen && state.bots.includes(chosen) ? chosen : defaultBot();
+  // The stand-in for an absent player (clocks.js): the same levels, by the same names.
+  const standIn = /** @type {HTMLSelectElement | null} */ (document.querySelector("#stand-in-level"));
+  if (standIn && state.levels.length) {
+    const kept = standIn.value;
+    standIn.innerHTML = "";
+    for (const level of state.levels) standIn.appendChild(botOption(level.name));
+    standIn.value = state.levels.some((level) => level.name === kept) ? kept : defaultBot();
+  }
 }
 
 export function drawSeatChoices() {

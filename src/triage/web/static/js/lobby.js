@@ -130,7 +130,9 @@ function drawHostChoice(box) {
   select.id = "lobby-bot";
   if (!state.bots.length && !botsAsked) {
     botsAsked = true;  // once per page: a table opened straight from its address
-    api("GET", "/api/bots").then((bots) => { state.bots = bots; if (state.view) drawLobby(); }).catch(() => {});
+    Promise.all([api("GET", "/api/bots"), api("GET", "/api/levels")])
+      .then(([bots, levels]) => { state.bots = bots; state.levels = levels; if (state.view) drawLobby(); })
+      .catch(() => {});
   }
   const levels = state.bots.length ? orderedBots() : ["random"];
   for (const name of levels) select.appendChild(botOption(name));

@@ -36,6 +36,7 @@
  * @property {Refusal | null} error
  * @property {string | null} notice
  * @property {string[]} bots
+ * @property {{name: string, label: string, description: string}[]} levels  the levels as players meet them (GET /api/levels), gentlest first
  * @property {boolean} firstDrawn
  * @property {Replay | null} replay
  * @property {Invite[]} invites
@@ -51,7 +52,7 @@ export const state = {
   tableId: null, seat: null, token: null, socket: null, retry: null,
   view: null, choices: [], forecast: null, actions: null, log: [], summary: null, final: null,
   selected: null, heal: {}, pay: {}, error: null, notice: null,
-  undo: null, bots: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0, cleanupSeen: null,
+  undo: null, bots: [], levels: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0, cleanupSeen: null,
 };
 
 /** @type {Record<string, string>} */
