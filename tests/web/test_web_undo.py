@@ -255,3 +255,27 @@ def test_a_stand_in_bots_moves_are_shown_at_once_and_never_undone(client: TestCl
     refused = post(client, table_id, tokens[seat], "undo", {"expected": number + 1})
     assert refused.status_code == 409 and refused.json()["code"] == "nothing_to_undo", refused.json()
     assert live.actions == number + 1
+
+
+def test_a_commit_keeps_its_sealed_point_for_the_reads_after_it(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each read of another seat works from the sealed point; the commit works it out once and
+    keeps it on the table, so the reads after it replay nothing."""
+    from triage.web import sealing
+
+    created = create(client, players=1, seed=0)
+    table_id, tokens = created["table_id"], tokens_of(created)
+    seat, quiet = to_a_quiet_action(client, table_id, tokens)
+    live = service_of(client).get(table_id)
+    number = live.actions
+    assert (
+        post(client, table_id, tokens[seat], "actions", {"action": quiet, "expected": number}).status_code
+        == 200
+    )
+    worked: list[int] = []
+    original = sealing.seal
+    monkeypatch.setattr(sealing, "seal", lambda *args: worked.append(1) or original(*args))
+    assert sealed(live).holder == seat and sealed(live).actions <= number
+    assert client.get(f"/api/tables/{table_id}/public").status_code == 200
+    assert worked == []

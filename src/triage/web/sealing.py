@@ -62,14 +62,24 @@ def _stand_in_moved(table: LiveTable, since: int) -> bool:
 
 def sealed(table: LiveTable) -> Sealed:
     """The table's sealed point now, worked out once per position (kept on the table)."""
-    key = (len(table.game.history), len(table.events), table.bot_of(table.game.turn or 0))
     cached = table.sealed
-    if cached is not None and cached[0] is table.game and cached[1] == key:
+    if cached is not None and cached[0] is table.game and cached[1] == _position(table):
         point: Sealed = cached[2]
         return point
     point = seal(table, table.game, len(table.events))
-    table.sealed = (table.game, key, point)
+    keep_sealed(table, point)
     return point
+
+
+def keep_sealed(table: LiveTable, point: Sealed) -> None:
+    """Keep ``point`` on the table as the sealed point of its game as it stands now."""
+    table.sealed = (table.game, _position(table), point)
+
+
+def _position(table: LiveTable) -> tuple[int, int, str | None]:
+    """What a kept sealed point must still match: the history, the events, and who plays the
+    seat to move (a stand-in bot coming or going changes what is held back)."""
+    return len(table.game.history), len(table.events), table.bot_of(table.game.turn or 0)
 
 
 def visible_game(table: LiveTable, seat: int | None) -> Game:

@@ -8,7 +8,7 @@ from typing import Any
 
 from triage.web.live_table import LiveTable, Step
 from triage.web.payloads import hello
-from triage.web.sealing import Sealed, seal
+from triage.web.sealing import Sealed, keep_sealed, seal
 
 
 def commit_point(table: LiveTable, game: Any, steps: list[Step]) -> Sealed:
@@ -18,7 +18,7 @@ def commit_point(table: LiveTable, game: Any, steps: list[Step]) -> Sealed:
 
 def remember(table: LiveTable, point: Sealed) -> None:
     """Keep ``point`` as the table's sealed point (it was worked out for the table's game)."""
-    table.sealed = ((id(table.game), len(table.game.history), len(table.events)), point)
+    keep_sealed(table, point)
 
 
 def deliver_steps(table: LiveTable, steps: list[Step], before: Sealed, after: Sealed) -> None:
