@@ -321,3 +321,50 @@ def test_no_bank_runs_in_the_waiting_room_and_the_first_seat_s_starts_with_play(
     started = live(client, table_id)
     turn = turn_of(client, table_id)
     assert started["clock"]["running"] == turn and started["clock"]["remaining"][turn] == pytest.approx(50)
+
+
+def test_a_stand_in_makes_the_absent_players_held_actions_everyones(
+    client: TestClient, clock: FakeClock
+) -> None:
+    """While a seat can still undo, its actions are held back from the others (triage.web.sealing);
+    once a stand-in bot plays for it, nothing will undo them: a spectator is shown them at once."""
+    from triage.engine.undo import undo_reach
+    from triage.web.sealing import sealed
+
+    created = create(client, players=1, seed=0, stand_in="greedy", clock={"bank": 60})
+    table_id, tokens = created["table_id"], tokens_of(created)
+    service = service_of(client)
+    live = service.get(table_id)
+    for _ in range(40):  # the seat plays until one of its actions is held back
+        if sealed(live).actions < live.actions:
+            break
+        seat = live.game.turn
+        action = next(
+            (a for a in live.game.legal_actions(seat) if undo_reach(_after(live.game, a, seat), seat).steps),
+            live.game.legal_actions(seat)[0],
+        )
+        assert (
+            client.post(
+                f"/api/tables/{table_id}/actions", headers=auth(tokens[seat]), json=action
+            ).status_code
+            == 200
+        )
+    assert sealed(live).actions < live.actions, "no action was held back"
+    watcher = live.subscribe(None)
+    with live.lock:
+        service.timekeeper.take_over(live, live.game.turn, "time")
+    shown = [json.loads(m) if isinstance(m, str) else m for m in _drain(watcher)]
+    assert any(m["type"] == "hello" and m["actions"] >= live.actions - 1 for m in shown), shown
+
+
+def _after(game: Any, action: dict[str, Any], seat: int) -> Any:
+    trial = game.copy()
+    trial.apply(action, seat)
+    return trial
+
+
+def _drain(subscriber: Any) -> list[Any]:
+    out = []
+    while not subscriber.queue.empty():
+        out.append(subscriber.queue.get_nowait())
+    return out

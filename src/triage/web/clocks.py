@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from triage.bots import PLAYER_LEVELS
 from triage.web.errors import WebError
+from triage.web.sealing import sealed
+from triage.web.withhold import deliver_steps
 
 if TYPE_CHECKING:
     from triage.web.live_table import LiveTable, Step, Subscriber
@@ -335,8 +337,11 @@ class Timekeeper:
         assert timing.rules is not None
         self._settle(timing, self.now())
         mine = timing.seats[seat]
+        held = sealed(table)
         mine.stand_in, mine.reason = timing.rules.stand_in, reason
         log.info("table %s: a %s bot plays for seat %d (%s)", table.id, mine.stand_in, seat, reason)
+        # What the absent player could still have undone is everyone's now: the others get it.
+        deliver_steps(table, [], held, sealed(table))
         self.save(table)
         self.announce(table, force=True)
         self.service.turns.move_bots(table)
