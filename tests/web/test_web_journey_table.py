@@ -11,6 +11,7 @@ shortest, 5 s. The guest plays in another origin (``localhost``): another browse
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -155,5 +156,58 @@ def test_a_table_from_invitation_through_an_absence_to_the_rematch(
     facts = call(server, "GET", f"/api/tables/{rematch_id}")
     assert [seat["name"] for seat in facts["seats"]] == [HOST, GUEST] and not facts["waiting"]
     check_state(page, width, shots, "rematch")
+    guest.close()
+    assert errors == [], f"script errors in the guest's page: {errors}"
+
+
+def test_the_readme_picture_of_a_table_shows_names_clocks_presence_undo_and_a_hint(
+    server: ServerProcess,
+    page: sync_api.Page,
+    browser_context: sync_api.BrowserContext,
+    shots: Path,
+) -> None:
+    """The README's picture of the table page (``journey-table-readme-*``): two named players online with
+    their clocks, the one to move with an arrival admitted (Undo offered) and a hint shown."""
+    created = call(
+        server,
+        "POST",
+        "/api/tables",
+        {
+            "players": 2,
+            "creator_seats": [0],
+            "name": HOST,
+            "seed": 5,
+            "clock": {"bank": 600, "increment": 30},
+        },
+    )
+    table_id, token = created["table_id"], created["seats"][0]["token"]
+    page.set_viewport_size(WIDTHS["desktop"])
+    page.goto(server.url + "/")
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"triage.seat.{table_id}", json.dumps({"seat": 0, "token": token})],
+    )
+    page.goto(f"{server.url}/#/t/{table_id}")
+    errors: list[str] = []
+    guest = guest_tab(browser_context, "desktop", errors)
+    open_the_invitation(guest, server, created["invites"][0]["url"])
+    pages = {0: page, 1: guest}
+    mover = pages[view(server, table_id, token)["turn"]]
+    wait_for_presence(mover, 0, "online")
+    wait_for_presence(mover, 1, "online")
+    mover.locator("#me .pending button.card").first.click()  # an arrival, admitted: nothing revealed
+    mover.locator("#panel button.primary").click()
+    mover.wait_for_selector("#panel button.undo[aria-disabled='false']")
+    mover.click("#panel [data-key='hint']")
+    mover.locator(".hint-said strong").wait_for(timeout=30_000)
+    titles = (
+        mover.locator("#me .player-title").inner_text() + mover.locator("#others .player-title").inner_text()
+    )
+    assert HOST in titles and GUEST in titles
+    assert mover.locator(".seat-live .clock").count() == 2
+    for width in ("desktop", "phone"):
+        mover.set_viewport_size(WIDTHS[width])
+        mover.evaluate("window.scrollTo(0, 0)")
+        check_state(mover, width, shots, "readme")
     guest.close()
     assert errors == [], f"script errors in the guest's page: {errors}"
