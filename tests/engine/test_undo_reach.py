@@ -2,7 +2,7 @@
 
 The properties: undoing actions then playing the same actions again gives the original game
 (D1: the state, every view and the history); an undo never takes back an action that drew a
-card (A1, T7), showed a treatment side (T1, A7, C3) or ended the turn (T9); the game undone to
+card (A1, T7), flew a Helicopter (T7), showed a treatment side (T1, A7, C3) or ended the turn (T9); the game undone to
 is the game as it stood before those actions."""
 
 from __future__ import annotations
@@ -85,6 +85,25 @@ def test_a_helicopter_that_draws_is_a_reveal() -> None:
     assert refused.value.code == "undo_past_reveal"
 
 
+def test_any_helicopter_flight_is_a_reveal() -> None:
+    """A flight that only removes a patient draws nothing, yet every seat saw it (T7): the
+    issue's list of reveals names the Helicopter, so it is never taken back."""
+    game = admitted()
+    flight = next(
+        (
+            action
+            for action in game.legal_actions()
+            if action["type"] == "helicopter" and not action["draw_all"]
+        ),
+        None,
+    )
+    assert flight is not None, "seed 0 offers a flight without draws after the admissions"
+    game.apply(flight)
+    reach = undo_reach(game, 0)
+    assert reach.steps == 0 and reach.reveal is not None and reach.reveal.rule == "T7"
+    assert "Helicopter" in reach.reveal.what
+
+
 def test_nothing_to_undo_at_the_start_of_a_turn() -> None:
     game = Game.new(players=2, seed=5)
     while game.turn == 0:
@@ -149,7 +168,7 @@ def test_undo_then_redo_is_the_same_game(spec: dict[str, Any], choice_seed: int,
 @given(st.fixed_dictionaries(GAME_FIELDS), st.integers(0, 2**32))
 def test_undo_never_crosses_a_reveal(spec: dict[str, Any], choice_seed: int) -> None:
     """Through a whole game: an action counts as undoable only while no card was drawn or
-    shuffled, no event holds a secret, no seat's knowledge or the public fronts changed and the
+    shuffled, no Helicopter flew, no event holds a secret, no seat's knowledge or the public fronts changed and the
     decision stayed with the seat; after such an action the reach starts again from 0."""
     rng = random.Random(choice_seed)
     game = deal(spec)
@@ -165,6 +184,7 @@ def test_undo_never_crosses_a_reveal(spec: dict[str, Any], choice_seed: int) -> 
         events = game.apply(action)
         revealed = (
             game.turn != seat
+            or action["type"] == "helicopter"
             or game.round != before.round
             or any(event["type"] in ("drawn", "deck_reshuffled", "checked") for event in events)
             or _knowledge_changed(before, game)

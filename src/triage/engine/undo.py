@@ -124,6 +124,8 @@ def reveal_of(
         return "reshuffled the deck", "V1"
     if any(event["type"] == "drawn" for event in events):
         return ("drew new patients", "T7") if action["type"] == "helicopter" else ("drew from the deck", "A1")
+    if action["type"] == "helicopter":  # every seat saw the flight and the patient leave (T7)
+        return "flew a Helicopter", "T7"
     if any(has_secret(event) for event in events):
         return "showed a checked patient", "C3"
     seen = Seat(game, None)
