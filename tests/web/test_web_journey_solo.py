@@ -8,6 +8,7 @@ are the README's picture of a solo table (``journey-solo-*``)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,14 @@ def take_back_a_quiet_action(page: sync_api.Page, button: sync_api.Locator, widt
     check_state(page, width, shots, "taken-back")
 
 
+def diagnose_button(page: sync_api.Page) -> sync_api.Locator | None:
+    """A diagnosis in the full legal list (quiet_button has opened it), or None."""
+    for button in page.locator("#panel .all-actions button[data-action]").all():
+        if json.loads(button.get_attribute("data-action") or "{}").get("type") == "diagnose":
+            return button
+    return None
+
+
 @pytest.mark.parametrize("width", ["desktop", "phone"])
 def test_a_whole_solo_game_with_a_hint_and_an_undo(
     server: ServerProcess, page: sync_api.Page, shots: Path, width: str
@@ -78,6 +87,9 @@ def test_a_whole_solo_game_with_a_hint_and_an_undo(
             assert len(local_game(server, table, tokens[0]).history) == before  # the action is gone
             undone = True
             continue  # play on from the same position
+        if not undone and (button := diagnose_button(page)) is not None:
+            button.click()  # a reveal (T1); a heal after it is quiet, and may be taken back
+            continue
         pass_turn(page)
     page.wait_for_selector("#over:not([hidden])")
     check_state(page, width, shots, "game-over")
