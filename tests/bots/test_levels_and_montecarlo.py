@@ -16,7 +16,7 @@ from triage.play.session import seat_kinds
 
 def test_players_are_offered_the_levels_and_never_the_balance_testing_bots():
     offered = [level["name"] for level in player_levels()]
-    assert offered[:3] == ["expert", "expert-club", "expert-novice"]
+    assert offered[:3] == ["expert-novice", "expert-club", "expert"]  # gentlest first
     assert seat_kinds()[1:] == offered
     for name in ("greedy-farm", "greedy-noterminal", "greedy-market", "montecarlo"):
         assert name in simulator_bots() and name not in offered and name not in seat_kinds()
