@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from tests.engine.test_properties import GAME_FIELDS, deal
 from triage.engine import Game, make_config, state_dict, view
-from triage.engine.undo import UNDO_ERROR_CODES, UndoError, undo, undo_reach
+from triage.engine.undo import UNDO_ERROR_CODES, UndoError, sealed_point, undo, undo_reach
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -201,3 +201,30 @@ def _knowledge_changed(before: Game, after: Game) -> bool:
         for seat in range(after.num_players)
         for part in ("cards", "knowledge")
     )
+
+
+@SETTINGS
+@given(st.fixed_dictionaries(GAME_FIELDS), st.integers(0, 2**32), st.integers(0, 2**32))
+def test_a_sealed_point_from_the_last_one_equals_one_from_the_deal(
+    spec: dict[str, Any], choice_seed: int, other_seed: int
+) -> None:
+    """Through a whole game, the sealed point worked out from the previous one (what the web
+    server keeps) equals the one replayed from the deal (D1), reach and reveal included; a
+    start from another deal or past an undo is checked and falls back to the deal."""
+    rng = random.Random(choice_seed)
+    game = deal(spec)
+    stranger = Game.new(players=game.num_players, seed=other_seed % 1000)
+    start, start_reveal = None, None
+    while game.turn is not None:
+        seat = game.turn
+        expected = sealed_point(game, seat)
+        for hint in ((start, start_reveal), (stranger, None)):
+            reach, before = sealed_point(game, seat, *hint)
+            assert reach == expected[0]
+            assert before.history == expected[1].history
+            assert state_dict(before) == state_dict(expected[1])
+        start, start_reveal = expected[1], expected[0].reveal
+        if expected[0].steps and rng.random() < 0.2:
+            game = undo(game, seat)
+            continue
+        game.apply(rng.choice(game.legal_actions()))

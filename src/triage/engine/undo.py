@@ -158,23 +158,24 @@ def _trailing_run(game: Game, seat: int) -> int:
     return count
 
 
-def _walk(game: Game, seat: int) -> tuple[UndoReach, list[Game]]:
+def _walk(
+    game: Game, seat: int, start: Game | None = None, start_reveal: Reveal | None = None
+) -> tuple[UndoReach, list[Game]]:
     """Replay the game, checking each action of the seat's trailing run for a reveal; returns
-    the reach and, per undoable action from the oldest, the game just before it."""
+    the reach and, per undoable action from the oldest, the game just before it. The replay
+    begins at ``start`` when it is an earlier position of this game that :func:`_replay_from`
+    can trust (``start_reveal``: the reveal that sealed it), else at the deal."""
     if game.turn != seat:
         return NO_REACH, []
     run = _trailing_run(game, seat)
     if run == 0:
         return NO_REACH, []
-    replay = fresh_deal(game)
     history = game.history
     first = len(history) - run
-    for entry in history[:first]:
-        replay.apply(entry["do"], entry["by"])
-    reveal: Reveal | None = None
+    replay, reveal = _replay_from(game, seat, first, start, start_reveal)
     befores: list[Game] = []
     counts: list[int] = []
-    for number in range(first, len(history)):
+    for number in range(max(first, len(replay.history)), len(history)):
         entry = history[number]
         befores.append(replay.copy())
         state = _public_state(replay)
@@ -185,6 +186,45 @@ def _walk(game: Game, seat: int) -> tuple[UndoReach, list[Game]]:
             reveal = Reveal(number, dict(entry["do"]), found[0], found[1])
             befores, counts = [], []
     return UndoReach(len(befores), reveal, tuple(counts)), befores
+
+
+def _replay_from(
+    game: Game, seat: int, first: int, start: Game | None, start_reveal: Reveal | None
+) -> tuple[Game, Reveal | None]:
+    """A copy of the game at the trailing run's first action (``first``), or later when
+    ``start`` lies inside the run just after the reveal ``start_reveal`` (the actions before it
+    cannot be undone); with the reveal that sealed it. Starting at a known position instead of
+    the deal saves replaying the whole game on every commit (D1 makes both exact)."""
+    if start is not None and _is_prefix(start, game):
+        known = len(start.history)
+        if known <= first:
+            replay = start.copy()
+            for entry in game.history[known:first]:
+                replay.apply(entry["do"], entry["by"])
+            return replay, None
+        if (
+            start_reveal is not None
+            and start_reveal.number == known - 1
+            and game.history[known - 1]["by"] == seat
+        ):
+            return start.copy(), start_reveal
+    replay = fresh_deal(game)
+    for entry in game.history[:first]:
+        replay.apply(entry["do"], entry["by"])
+    return replay, None
+
+
+def _is_prefix(start: Game, game: Game) -> bool:
+    """Whether ``start`` is an earlier (or the same) position of ``game``: same deal, and its
+    history the beginning of the game's."""
+    known = len(start.history)
+    return (
+        start.setup == game.setup
+        and start.deck_key == game.deck_key
+        and start.config == game.config
+        and known <= len(game.history)
+        and game.history[:known] == start.history
+    )
 
 
 def undo_reach(game: Game, seat: int) -> UndoReach:
@@ -199,10 +239,14 @@ def undo_reach(game: Game, seat: int) -> UndoReach:
     return _walk(game, seat)[0]
 
 
-def sealed_point(game: Game, seat: int) -> tuple[UndoReach, Game]:
+def sealed_point(
+    game: Game, seat: int, start: Game | None = None, start_reveal: Reveal | None = None
+) -> tuple[UndoReach, Game]:
     """``seat``'s reach and the game before all of its undoable actions: the last position
-    every other seat may be shown (``game`` itself when nothing can be undone)."""
-    reach, befores = _walk(game, seat)
+    every other seat may be shown (``game`` itself when nothing can be undone). ``start`` may
+    name an earlier sealed point of the same game (with the reveal that sealed it), where the
+    replay begins instead of at the deal; the answer is the same either way."""
+    reach, befores = _walk(game, seat, start, start_reveal)
     return reach, befores[0] if befores else game
 
 

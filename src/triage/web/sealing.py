@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from triage.engine import Game
-from triage.engine.undo import NO_REACH, UndoReach, sealed_point
+from triage.engine.undo import NO_REACH, Reveal, UndoReach, sealed_point
 from triage.web.live_table import LiveTable
 
 
@@ -47,10 +47,20 @@ def seal(table: LiveTable, game: Game, events: int) -> Sealed:
     seat = undoing_seat(table, game)
     if seat is None:
         return Sealed(len(game.history), events, game, None, NO_REACH)
-    reach, before = sealed_point(game, seat)
+    reach, before = sealed_point(game, seat, *_last_seal(table))
     if _stand_in_moved(table, len(before.history)):  # the others saw those moves as they came
         return Sealed(len(game.history), events, game, None, NO_REACH)
     return Sealed(len(before.history), events - reach.events(), before, seat, reach)
+
+
+def _last_seal(table: LiveTable) -> tuple[Game | None, Reveal | None]:
+    """Where the table's last sealed point stands (and the reveal that sealed it), for the
+    replay to begin there rather than at the deal (the engine checks it is an earlier
+    position of the same game)."""
+    if table.sealed is None:
+        return None, None
+    point: Sealed = table.sealed[2]
+    return point.game, point.reach.reveal
 
 
 def _stand_in_moved(table: LiveTable, since: int) -> bool:
