@@ -25,9 +25,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
 from triage.web import DEFAULT_DB_URL, DEFAULT_HINT_RATE, DEFAULT_LIMITS_STORAGE, DEFAULT_WATCH_RATE, notify
-from triage.web.errors import WebError
+from triage.web.errors import WebError, error_response
+from triage.web.fast_lane import SeatFastLane
 from triage.web.hints import add_hint_routes
-from triage.web.limits import RateLimited, RateLimits, RequestBodyLimit
+from triage.web.limits import RateLimits, RequestBodyLimit
 from triage.web.live import FIRST_MESSAGE_SECONDS
 from triage.web.lobby import add_lobby_routes
 from triage.web.review import add_review_routes
@@ -69,14 +70,20 @@ def create_app_from_env() -> FastAPI:
     return create_app(os.environ["TRIAGE_WEB_DB"], rates)
 
 
-def create_app(db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None) -> FastAPI:
+def create_app(
+    db_url: str = DEFAULT_DB_URL, rates: RateLimits | None = None, fast_lane: bool = True
+) -> FastAPI:
     """The app, storing its tables at ``db_url`` (any SQLAlchemy URL), holding each client to
-    ``rates`` (default :class:`~triage.web.limits.RateLimits`)."""
+    ``rates`` (default :class:`~triage.web.limits.RateLimits`); ``fast_lane`` serves a seat's
+    hottest requests without FastAPI's routing (:mod:`triage.web.fast_lane`; off only to
+    compare)."""
     app = FastAPI(
         title="Triage",
         summary="Play Triage (Patients and Treatment) in the browser: solo against bots or at a table with friends.",
         lifespan=lifespan_of(db_url),
     )
+    if fast_lane:
+        app.add_middleware(SeatFastLane, api=app)  # inside the body limit: bodies come checked
     app.add_middleware(RequestBodyLimit)
     app.state.rates = rates or RateLimits()
     app.state.first_message_seconds = FIRST_MESSAGE_SECONDS
@@ -150,8 +157,7 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(WebError)
     async def web_error(_request: Request, error: WebError) -> JSONResponse:
-        headers = {"Retry-After": str(error.retry_after)} if isinstance(error, RateLimited) else None
-        return JSONResponse(error.to_dict(), status_code=error.status, headers=headers)
+        return error_response(error)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:

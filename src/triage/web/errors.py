@@ -10,6 +10,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+from starlette.responses import JSONResponse
+
 from triage.engine import RuleError
 from triage.web.storage import StorageError
 
@@ -38,6 +40,15 @@ class WebError(Exception):
             body["rule"] = self.rule
         body.update(self.extra)
         return body
+
+    def headers(self) -> dict[str, str] | None:
+        """Headers that go with the answer (a rate limit's ``Retry-After``)."""
+        return None
+
+
+def error_response(error: WebError) -> JSONResponse:
+    """The answer to a refusal: its status, its JSON body and its headers."""
+    return JSONResponse(error.to_dict(), status_code=error.status, headers=error.headers())
 
 
 #: HTTP status for each engine error code: who-and-when conflicts are 409, the rest 422.

@@ -231,7 +231,10 @@ async def play_game(
     bot thinks); False if a request failed."""
     table_id = created["table_id"]
     headers = {entry["seat"]: {"Authorization": f"Bearer {entry['token']}"} for entry in created["seats"]}
-    turn: int | None = 0
+    facts = await call(session, load, "GET", f"/api/tables/{table_id}")  # the deal may make seat 1 first
+    if facts is None:
+        return False
+    turn: int | None = facts["turn"]
     while turn is not None and time.monotonic() < until:
         if turn not in headers:
             turn = await bot_turn_over(session, load, table_id, turn, until)

@@ -93,7 +93,50 @@ async def seat_answer(
 def count_request(app: FastAPI, kind: str, request: Request) -> None:
     """Hold the client to its rate of ``kind`` requests; the client a rate limit counts is its
     address (uvicorn takes it from trusted proxies)."""
-    cast(RateLimits, app.state.rates).hit(kind, request.client.host if request.client else "unknown")
+    count_client(app, kind, client_host(request))
+
+
+def client_host(request: Request) -> str:
+    """The client's address, as rate limits count it."""
+    return request.client.host if request.client else "unknown"
+
+
+def count_client(app: FastAPI, kind: str, host: str) -> None:
+    """Hold the client at ``host`` to its rate of ``kind`` requests."""
+    cast(RateLimits, app.state.rates).hit(kind, host)
+
+
+# The seat's three hottest requests, shared by their routes and the fast lane
+# (triage.web.fast_lane), which serves them without FastAPI's routing and parameter parsing.
+
+
+async def answer_view(app: FastAPI, table_id: str, authorization: str | None) -> JSONResponse:
+    """``GET /api/tables/{table_id}/view``: the seat's view."""
+    return await seat_answer(app, table_id, authorization, payloads.view_answer)
+
+
+async def answer_legal(app: FastAPI, table_id: str, authorization: str | None) -> JSONResponse:
+    """``GET /api/tables/{table_id}/legal``: the seat's choices with their forecast."""
+    return await seat_answer(app, table_id, authorization, payloads.legal_answer)
+
+
+async def answer_act(
+    app: FastAPI, table_id: str, host: str, body: Any, authorization: str | None
+) -> JSONResponse:
+    """``POST /api/tables/{table_id}/actions``: the seat's action (``body``), from the client
+    at ``host`` (rate-limited per address)."""
+    count_client(app, "act", host)
+    service = service_of(app)
+
+    def take(live: LiveTable) -> dict[str, Any]:
+        seat = service.seat_of(live, authorization)
+        check_playing(service, live)
+        taken, expected = split_action_body(body)
+        service.timekeeper.back(live, seat)  # an action of the seat's player: no stand-in now
+        return service.turns.act(live, seat, taken, expected)
+
+    # No version check first: the commit's conditional write is the check (Turns.act).
+    return GameJSON(await service.on_table(table_id, take, check=False))
 
 
 def split_action_body(body: Any) -> tuple[Any, Any]:
@@ -187,7 +230,7 @@ def add_seat_routes(app: FastAPI) -> None:
         summary="The seat's view (scenario-format.md section 5)",
     )
     async def seat_view(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        return await seat_answer(app, table_id, authorization, payloads.view_answer)
+        return await answer_view(app, table_id, authorization)
 
     @app.get(
         "/api/tables/{table_id}/legal",
@@ -195,7 +238,7 @@ def add_seat_routes(app: FastAPI) -> None:
         summary="The seat's legal actions, one choice per action and target (empty if not its decision)",
     )
     async def seat_legal(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
-        return await seat_answer(app, table_id, authorization, payloads.legal_answer)
+        return await answer_legal(app, table_id, authorization)
 
     @app.post(
         "/api/tables/{table_id}/actions",
@@ -206,18 +249,7 @@ def add_seat_routes(app: FastAPI) -> None:
     async def act(
         table_id: str, http: Request, action: Any = ACTION_BODY, authorization: str | None = AUTH_HEADER
     ) -> JSONResponse:
-        count_request(app, "act", http)
-        service = service_of(app)
-
-        def take(live: LiveTable) -> dict[str, Any]:
-            seat = service.seat_of(live, authorization)
-            check_playing(service, live)
-            taken, expected = split_action_body(action)
-            service.timekeeper.back(live, seat)  # an action of the seat's player: no stand-in now
-            return service.turns.act(live, seat, taken, expected)
-
-        # No version check first: the commit's conditional write is the check (Turns.act).
-        return GameJSON(await service.on_table(table_id, take, check=False))
+        return await answer_act(app, table_id, client_host(http), action, authorization)
 
 
 def add_live_routes(app: FastAPI) -> None:
