@@ -149,7 +149,7 @@ def test_a_searching_bot_past_its_deadline_or_failing_in_its_process_plays_rando
 
     with caplog.at_level(logging.ERROR, logger="triage.web"):
         table = asyncio.run(play())
-    service.threads.shutdown(wait=True)  # a batch the end of the loop cut short
+    service.threads.shutdown()  # a batch the end of the loop cut short
     assert "bot expert failed (no decision within 0.001 s)" in caplog.text
     assert "bot expert failed (EOFError: the worker process died)" in caplog.text
     assert service.store.version(table.id) == (len(table.game.history), 0)

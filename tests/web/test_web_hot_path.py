@@ -18,6 +18,7 @@ import pytest
 from fastapi.responses import JSONResponse
 
 from triage.web import payloads, storage, tables
+from triage.web.clocks import TimeRules
 from triage.web.errors import WebError
 from triage.web.live_table import LiveTable
 from triage.web.routes import GameJSON
@@ -141,3 +142,57 @@ def test_the_store_writes_compact_json_that_reads_back_the_same() -> None:
     value = {"type": "heal", "card": "P07", "pay": {"healing": 2, "staff": 1}, "note": "Zoë", "n": [1, None]}
     assert storage.json_text(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     assert json.loads(storage.json_text(value)) == value
+
+
+def committer_thread(service: TableService, table: LiveTable) -> str:
+    """The name of the thread a seat's action was committed in (through ``write_table``)."""
+
+    def work(live: LiveTable) -> str:
+        seat = live.game.turn
+        assert seat is not None
+        service.turns.act(live, seat, live.game.legal_actions()[0], live.actions)
+        return threading.current_thread().name
+
+    return asyncio.run(service.write_table(table.id, work))
+
+
+def test_an_action_commits_on_the_loop_when_nothing_would_wait(service: TableService) -> None:
+    """An unclocked table in memory, its lock free, no other write under way: the action's
+    SQLite write runs on the event loop itself (no hand-off to a thread and back)."""
+    table = service.create(2, [None, None], 5, None, None)[0]
+    assert committer_thread(service, table) == threading.current_thread().name
+    assert service.store.version(table.id) == (1, 0)
+    service.close()
+
+
+def test_an_action_that_would_wait_commits_in_a_thread_and_once(service: TableService) -> None:
+    """Another write of the process under way, or a table with a clock: the action goes to the
+    service's threads; either way it is stored exactly once."""
+    table = service.create(2, [None, None], 5, None, None)[0]
+    writer = service.store._writer
+    assert writer is not None
+    writer.acquire()  # another write under way: the loop must not wait for it
+    releaser = threading.Timer(0.2, writer.release)
+    releaser.start()
+    assert committer_thread(service, table).startswith("triage-store")
+    releaser.join()
+    assert service.store.version(table.id) == (1, 0)
+    assert len(table.game.history) == 1
+    clocked = service.create(2, [None, None], 5, None, None, time_rules=TimeRules(bank=600, increment=5))[0]
+    assert committer_thread(service, clocked).startswith("triage-store")
+    assert service.store.version(clocked.id)[0] == 1
+    service.close()
+
+
+def test_a_store_refusing_waits_raises_before_storing_anything(service: TableService) -> None:
+    """Within ``without_waiting`` a pooled connection (which may wait) and a write whose turn
+    is taken raise WouldWait; the table is unchanged."""
+    table = service.create(1, [None], 3, None, None)[0]
+    store = service.store
+    with store.without_waiting(), pytest.raises(storage.WouldWait):
+        store.version(table.id)
+    assert store._writer is not None
+    with store._writer, store.without_waiting(), pytest.raises(storage.WouldWait):
+        store.add_actions(table.id, 0, [{"by": 0, "do": {"type": "pass"}}], {})
+    assert store.version(table.id) == (0, 0)
+    service.close()

@@ -135,8 +135,9 @@ async def answer_act(
         service.timekeeper.back(live, seat)  # an action of the seat's player: no stand-in now
         return service.turns.act(live, seat, taken, expected)
 
-    # No version check first: the commit's conditional write is the check (Turns.act).
-    return GameJSON(await service.on_table(table_id, take, check=False))
+    # No version check first: the commit's conditional write is the check (Turns.act). Before
+    # its store write ``take`` changes nothing (the seat is already back on an unclocked table).
+    return GameJSON(await service.write_table(table_id, take))
 
 
 def split_action_body(body: Any) -> tuple[Any, Any]:

@@ -17,6 +17,7 @@ closed. A WebSocket's upgrade ends the header deadline; its first-message window
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 from typing import Any
 
@@ -34,6 +35,21 @@ TIMEOUT_ANSWER = (
 TIMEOUT_BODY = b'{"code": "request_timeout", "message": "the request was not received in time"}'
 
 
+#: CPython collects its youngest objects after 700 new ones, a few times per request here, and
+#: with 500 tables in memory a full collection stops the event loop for 100-300 ms several times
+#: a minute (docs/web.md, "Garbage collection"). Serving, a young collection waits for 20,000.
+YOUNG_COLLECTION_AFTER = 20_000
+
+
+def settle_garbage_collector() -> None:
+    """Set the serving process's collector: the objects of the loaded app (modules, routes,
+    decks) are frozen out of every later collection, and young collections made rarer."""
+    gc.collect()
+    gc.freeze()
+    _young, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION_AFTER, middle, old)
+
+
 class ServerConfig(uvicorn.Config):
     """uvicorn's configuration plus the read deadlines (picklable: each worker process of
     ``--workers N`` receives it)."""
@@ -49,6 +65,11 @@ class ServerConfig(uvicorn.Config):
         super().__init__(app, http=GuardedHttpTools, **options)
         self.header_timeout = header_timeout
         self.body_timeout = body_timeout
+
+    def load(self) -> None:
+        """Load the app (in each worker process), then settle the collector for serving."""
+        super().load()
+        settle_garbage_collector()
 
 
 class GuardedHttpTools(HttpToolsProtocol):

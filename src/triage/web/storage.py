@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 import time
 from collections import Counter
@@ -81,6 +82,21 @@ class StorageError(Exception):
 
 class Conflict(Exception):
     """Another writer changed the table first: the write was not made."""
+
+
+class WouldWait(Exception):
+    """Raised, instead of waiting, by a store asked to refuse waits (:meth:`Store.without_waiting`):
+    the database or this process's write turn is taken. Nothing was stored."""
+
+
+log = logging.getLogger("triage.web")
+
+#: Whether the current thread refuses to wait for the database (see :meth:`Store.without_waiting`).
+_REFUSING = threading.local()
+
+#: Commits on the event loop's connection between two checkpoints of the write-ahead log (that
+#: connection never checkpoints itself: a checkpoint writes the database file and syncs it).
+LOOP_CHECKPOINT_EVERY = 1000
 
 
 class Base(DeclarativeBase):
@@ -222,6 +238,11 @@ ADVANCE_TABLE = (
     .values(actions=bindparam("new_count"), facts=bindparam("new_facts", type_=TABLES.c.facts.type))
 )
 INSERT_ACTIONS = ACTIONS.insert()
+#: The hot write on SQLite in the driver's own words (no statement to compile per action).
+SQLITE_ADVANCE_TABLE = "UPDATE tables SET actions = ?, facts = ? WHERE tables.id = ? AND tables.actions = ?"
+SQLITE_INSERT_ACTIONS = (
+    'INSERT INTO actions (table_id, number, "by", action, request, answer) VALUES (?, ?, ?, ?, ?, ?)'
+)
 READ_VERSION = select(TABLES.c.actions, TABLES.c.seats_version).where(TABLES.c.id == bindparam("at_table"))
 
 
@@ -429,11 +450,18 @@ class Store:
         #: SQLite takes one writer at a time; this process's writers queue here instead (see
         #: :meth:`_writing`).
         self._writer = threading.Lock() if self.engine.dialect.name == "sqlite" else None
+        #: The connections of those writers' hot path, in threads and on the event loop (see
+        #: :meth:`_held_transaction`), and the loop's commits so far.
+        self._held: Connection | None = None
+        self._loop_held: Connection | None = None
+        self._loop_commits = 0
         self.shared = self.notifies if shared is None else shared
         #: Single-statement reads and writes need no transaction: one round trip each.
         self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         Base.metadata.create_all(self.engine)
         self._check_schema()
+        if self._writer is not None:
+            self._connect_held(for_loop=True)  # set up now, not in the first request's count
         self.statements = StatementCount(self.engine) if count_statements else None
 
     def _missing_columns(self) -> list[Any]:
@@ -466,7 +494,75 @@ class Store:
             )
 
     def close(self) -> None:
+        for connection in (self._held, self._loop_held):
+            if connection is not None:
+                connection.close()
         self.engine.dispose()
+
+    @contextmanager
+    def _held_transaction(self) -> Iterator[Connection]:
+        """A transaction on a connection this process keeps for its SQLite writes (taken under
+        :meth:`_writing`, so one thread at a time): no pool checkout per action. A thread's
+        writes wait for a busy database (the busy timeout); the event loop's own connection
+        never waits (:meth:`without_waiting`). A failed connection is let go; the next write
+        opens another."""
+        refusing = _refusing()
+        connection = self._loop_held if refusing else self._held
+        if connection is None:
+            connection = self._connect_held(refusing)
+        try:
+            with _Transaction(connection):
+                yield connection
+        except StorageError as error:
+            if refusing and _busy(error):
+                raise WouldWait("the database is held by another connection") from error
+            raise
+        finally:
+            if connection.invalidated or connection.closed:
+                self._loop_held, self._held = (None, self._held) if refusing else (self._loop_held, None)
+        if refusing:
+            self._loop_commits += 1
+            if self._loop_commits % LOOP_CHECKPOINT_EVERY == 0:
+                threading.Thread(target=self._checkpoint, name="triage-checkpoint", daemon=True).start()
+
+    def _connect_held(self, for_loop: bool) -> Connection:
+        """Open a held connection; the loop's never waits on a lock nor checkpoints."""
+        try:
+            connection = self.engine.connect()
+            if for_loop:
+                connection.exec_driver_sql("PRAGMA busy_timeout = 0")
+                connection.exec_driver_sql("PRAGMA wal_autocheckpoint = 0")
+                connection.commit()
+        except SQLAlchemyError as error:
+            raise StorageError(f"database unavailable: {type(error).__name__}") from error
+        if for_loop:
+            self._loop_held = connection
+        else:
+            self._held = connection
+        return connection
+
+    def _checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file (in a thread, never on the loop)."""
+        try:
+            with _Transaction(self.autocommit) as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        except StorageError:
+            log.warning("the write-ahead log's checkpoint failed; the next one will try again")
+
+    @contextmanager
+    def without_waiting(self) -> Iterator[None]:
+        """Within this block the calling thread (the event loop's) never waits for the database:
+        a SQLite write runs on a connection with no busy timeout, the only store work allowed;
+        anything else, a busy database or another write under way raises :class:`WouldWait`
+        (nothing stored), and the caller does the work in a thread instead. WAL commits do not
+        sync to disk, so such a write takes about as long as a write to memory."""
+        if self._writer is None:
+            raise WouldWait("only SQLite writes may run on the event loop")
+        _REFUSING.active = True
+        try:
+            yield
+        finally:
+            _REFUSING.active = False
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
@@ -478,7 +574,10 @@ class Store:
         if self._writer is None:
             yield
             return
-        if not self._writer.acquire(timeout=STATEMENT_SECONDS):
+        if _refusing():
+            if not self._writer.acquire(blocking=False):
+                raise WouldWait("another write of this process is under way")
+        elif not self._writer.acquire(timeout=STATEMENT_SECONDS):
             raise StorageError(f"database busy: no write finished within {STATEMENT_SECONDS} s")
         try:
             yield
@@ -578,14 +677,13 @@ class Store:
         if self.notifies:
             self._add_actions_postgresql(table_id, start, count, entries, rows, facts)
             return
-        with self._writing(), _Transaction(self.engine) as connection:
-            moved = connection.execute(
-                ADVANCE_TABLE,
-                {"at_table": table_id, "at_start": start, "new_count": count, "new_facts": facts},
+        with self._writing(), self._held_transaction() as connection:
+            moved = connection.exec_driver_sql(
+                SQLITE_ADVANCE_TABLE, (count, json_text(facts), table_id, start)
             )
             if moved.rowcount != 1:
                 raise Conflict(f"table {table_id} no longer has {start} actions")
-            connection.execute(INSERT_ACTIONS, rows)
+            connection.exec_driver_sql(SQLITE_INSERT_ACTIONS, [_action_row(row) for row in rows])
 
     def _add_actions_postgresql(
         self,
@@ -843,12 +941,41 @@ def seat_facts(seats: list[SeatInfo]) -> list[dict[str, Any]]:
     ]
 
 
+def _refusing() -> bool:
+    """Whether the current thread refuses to wait for the database."""
+    return bool(getattr(_REFUSING, "active", False))
+
+
+def _busy(error: StorageError) -> bool:
+    """Whether a store failure was SQLite finding the database locked by another connection."""
+    cause = error.__cause__
+    return isinstance(cause, DBAPIError) and any(
+        word in str(cause.orig).lower() for word in ("locked", "busy")
+    )
+
+
+def _action_row(row: dict[str, Any]) -> tuple[Any, ...]:
+    """An action's row in :data:`SQLITE_INSERT_ACTIONS`'s order."""
+    return (row["table_id"], row["number"], row["by"], row["action"], row["request"], row["answer"])
+
+
+@contextmanager
+def _begun(connection: Connection) -> Iterator[Connection]:
+    """A transaction on an open connection, given as the connection (as ``engine.begin()``)."""
+    with connection.begin():
+        yield connection
+
+
 class _Transaction:
-    """``engine.begin()`` that turns any database failure into :class:`StorageError` (a
+    """``engine.begin()`` (or a held connection's ``begin()``) that turns any database failure into :class:`StorageError` (a
     :class:`Conflict` for a broken uniqueness: another process stored that row first)."""
 
-    def __init__(self, engine: Engine) -> None:
-        self.context: AbstractContextManager[Connection] = engine.begin()  # connects on entering
+    def __init__(self, engine: Engine | Connection) -> None:
+        if not isinstance(engine, Connection) and _refusing():
+            raise WouldWait("a pooled connection may wait: not on the event loop")
+        self.context: AbstractContextManager[Connection] = (
+            _begun(engine) if isinstance(engine, Connection) else engine.begin()  # connects on entering
+        )
 
     def __enter__(self) -> Connection:
         try:

@@ -28,8 +28,6 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from typing import Any, TypeVar
 
 from triage.engine import DataError, Game, RuleError
@@ -52,9 +50,18 @@ from triage.web.seats import (
     open_seat,
     seat_for,
 )
-from triage.web.storage import Conflict, SeatInfo, StorageError, Store, StoredTable, token_digest
+from triage.web.storage import (
+    Conflict,
+    SeatInfo,
+    StorageError,
+    Store,
+    StoredTable,
+    WouldWait,
+    token_digest,
+)
 from triage.web.turns import BOT_BUDGET, Turns
 from triage.web.withhold import commit_point, deliver_steps, remember
+from triage.web.workers import Workers
 
 MAX_SEED = 2**63 - 1
 #: Threads doing the service's store and game work (each holds at most one database connection).
@@ -74,6 +81,11 @@ def new_game(players: int, seed: int | None, config: Config, deck: list[CardSpec
         return Game.new(players=players, deck=deck, seed=game_seed, config=config)
     except (ValueError, DataError) as error:
         raise WebError(422, "invalid_request", str(error)) from None
+
+
+def _unclocked(table: LiveTable) -> bool:
+    """Whether the table runs without time rules (no clock, no stand-in bots)."""
+    return table.timing is None or table.timing.rules is None
 
 
 def replayed(stored: StoredTable) -> tuple[Game, list[Event]]:
@@ -110,22 +122,42 @@ class TableService:
         self.max_live_bytes = max_live_bytes
         #: The sum of the estimates counted for the tables in memory.
         self.live_bytes = 0
-        self.threads = ThreadPoolExecutor(threads, thread_name_prefix="triage-store")
+        self.threads = Workers(threads, "triage-store")
         self.turns = Turns(self, bot_budget, processes)
         #: Presence, clocks and stand-in bots (its clock is injectable: tests set ``now``).
         self.timekeeper = Timekeeper(self)
 
     async def run(self, work: Callable[..., Result], *args: Any) -> Result:
         """``work(*args)`` in a thread of the service's pool: the event loop goes on meanwhile."""
-        loop = asyncio.get_running_loop()
-        self.turns.loop = loop
-        return await loop.run_in_executor(self.threads, partial(work, *args))
+        self.turns.loop = asyncio.get_running_loop()
+        return await self.threads.run(work, *args)
 
     async def on_table(
         self, table_id: str, work: Callable[[LiveTable], Result], check: bool = True
     ) -> Result:
         """``work(table)`` in a thread, on the up-to-date table and under its lock."""
         return await self.run(self.with_table, table_id, work, check)
+
+    async def write_table(self, table_id: str, work: Callable[[LiveTable], Result]) -> Result:
+        """``work(table)``, a short commit: on the event loop when memory is the truth, the
+        table is in memory and keeps no clock (whose bookkeeping writes again after the commit),
+        its lock is free and the store can write without waiting
+        (:meth:`Store.without_waiting`: a SQLite write, which does not sync to disk); in a
+        thread as :meth:`on_table` does (without a version check) whenever any of these would
+        wait. A hand-off to a thread and back costs more CPU than the commit, and under load
+        each one waits for the interpreter's lock. ``work`` must change nothing before its
+        store write, so that a :class:`WouldWait` leaves it free to run again in the thread."""
+        table = None if self.store.shared else self._live_table(table_id)
+        if table is not None and _unclocked(table) and table.lock.acquire(blocking=False):
+            try:
+                with self.store.without_waiting():
+                    self.turns.loop = asyncio.get_running_loop()
+                    return work(table)
+            except WouldWait:
+                pass
+            finally:
+                table.lock.release()
+        return await self.on_table(table_id, work, check=False)
 
     async def read_table(self, table_id: str, work: Callable[[LiveTable], Result]) -> Result:
         """``work(table)`` for a read that needs no database: on the event loop itself when
@@ -162,7 +194,7 @@ class TableService:
     def close(self) -> None:
         """Stop the threads and the bots' processes, then the store."""
         self.turns.close()
-        self.threads.shutdown(wait=True, cancel_futures=True)
+        self.threads.shutdown()
         self.store.close()
 
     def _keep(self, table: LiveTable) -> LiveTable:

@@ -1,0 +1,78 @@
+"""Threads for the service's store and game work, handed work straight from the event loop.
+
+``loop.run_in_executor`` with a :class:`~concurrent.futures.ThreadPoolExecutor` builds, for each
+call, a thread-safe future (a condition and a lock), an asyncio future chained to it and their
+callbacks: under load that bookkeeping cost the server more of its one core than the SQLite
+write the thread was there for (docs/web.md, "CPU per action"). :class:`Workers` puts the
+work and a plain asyncio future on one queue and sets the result from the thread with
+``call_soon_threadsafe``: one queue put and one wake-up of the loop per call.
+
+>>> import asyncio
+>>> workers = Workers(2, "doc")
+>>> asyncio.run(workers.run(sum, [1, 2, 3]))
+6
+>>> workers.shutdown()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from queue import SimpleQueue
+from typing import Any, TypeVar
+
+Result = TypeVar("Result")
+
+#: A queued call: the loop to answer on, its future, the work and its arguments.
+Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[..., Any], tuple[Any, ...]]
+
+
+class Workers:
+    """``count`` daemon threads taking jobs from one queue, in the order they came."""
+
+    def __init__(self, count: int, name: str) -> None:
+        self.jobs: SimpleQueue[Job | None] = SimpleQueue()
+        self.threads = [
+            threading.Thread(target=self._serve, name=f"{name}-{number}", daemon=True)
+            for number in range(count)
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    async def run(self, work: Callable[..., Result], *args: Any) -> Result:
+        """``work(*args)`` in one of the threads; the event loop goes on meanwhile. The work runs
+        even if the awaiting task is cancelled (as a started executor job does)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Result] = loop.create_future()
+        self.jobs.put((loop, future, work, args))
+        return await future
+
+    def shutdown(self) -> None:
+        """Finish the jobs already queued, then stop every thread and wait for it."""
+        for _thread in self.threads:
+            self.jobs.put(None)
+        for thread in self.threads:
+            thread.join()
+
+    def _serve(self) -> None:
+        while (job := self.jobs.get()) is not None:
+            loop, future, work, args = job
+            try:
+                outcome: tuple[Any, BaseException | None] = (work(*args), None)
+            except BaseException as error:  # handed to the awaiting task, as an executor does
+                outcome = (None, error)
+            try:
+                loop.call_soon_threadsafe(_settle, future, *outcome)
+            except RuntimeError:  # the loop has closed: nobody waits for the answer
+                pass
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    """Give the waiting task its answer (unless it stopped waiting)."""
+    if future.cancelled():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
