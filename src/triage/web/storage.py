@@ -94,9 +94,11 @@ log = logging.getLogger("triage.web")
 #: Whether the current thread refuses to wait for the database (see :meth:`Store.without_waiting`).
 _REFUSING = threading.local()
 
-#: Commits on the event loop's connection between two checkpoints of the write-ahead log (that
-#: connection never checkpoints itself: a checkpoint writes the database file and syncs it).
-LOOP_CHECKPOINT_EVERY = 1000
+#: Actions' commits between two checkpoints of SQLite's write-ahead log. No connection of the
+#: server checkpoints at its own commit (SQLite's default every 1,000 pages), which would write
+#: and sync the database file while holding the process's write turn (and, on the event loop,
+#: the loop); a thread of its own does it instead, beside the writers.
+CHECKPOINT_EVERY = 500
 
 
 class Base(DeclarativeBase):
@@ -310,6 +312,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints in a thread (CHECKPOINT_EVERY)
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
@@ -451,10 +454,10 @@ class Store:
         #: :meth:`_writing`).
         self._writer = threading.Lock() if self.engine.dialect.name == "sqlite" else None
         #: The connections of those writers' hot path, in threads and on the event loop (see
-        #: :meth:`_held_transaction`), and the loop's commits so far.
+        #: :meth:`_held_transaction`), and their commits so far.
         self._held: Connection | None = None
         self._loop_held: Connection | None = None
-        self._loop_commits = 0
+        self._commits = 0
         self.shared = self.notifies if shared is None else shared
         #: Single-statement reads and writes need no transaction: one round trip each.
         self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -520,18 +523,16 @@ class Store:
         finally:
             if connection.invalidated or connection.closed:
                 self._loop_held, self._held = (None, self._held) if refusing else (self._loop_held, None)
-        if refusing:
-            self._loop_commits += 1
-            if self._loop_commits % LOOP_CHECKPOINT_EVERY == 0:
-                threading.Thread(target=self._checkpoint, name="triage-checkpoint", daemon=True).start()
+        self._commits += 1
+        if self._commits % CHECKPOINT_EVERY == 0:
+            threading.Thread(target=self._checkpoint, name="triage-checkpoint", daemon=True).start()
 
     def _connect_held(self, for_loop: bool) -> Connection:
-        """Open a held connection; the loop's never waits on a lock nor checkpoints."""
+        """Open a held connection; the loop's never waits on a lock."""
         try:
             connection = self.engine.connect()
             if for_loop:
                 connection.exec_driver_sql("PRAGMA busy_timeout = 0")
-                connection.exec_driver_sql("PRAGMA wal_autocheckpoint = 0")
                 connection.commit()
         except SQLAlchemyError as error:
             raise StorageError(f"database unavailable: {type(error).__name__}") from error
