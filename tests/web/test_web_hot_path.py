@@ -196,3 +196,24 @@ def test_a_store_refusing_waits_raises_before_storing_anything(service: TableSer
         store.add_actions(table.id, 0, [{"by": 0, "do": {"type": "pass"}}], {})
     assert store.version(table.id) == (0, 0)
     service.close()
+
+
+def test_the_write_ahead_log_is_checkpointed_by_its_own_thread(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No connection checkpoints at a commit (which would hold the write turn or the loop); every
+    CHECKPOINT_EVERY actions a thread checkpoints, and the log's pages reach the database."""
+    monkeypatch.setattr(storage, "CHECKPOINT_EVERY", 5)
+    done = threading.Event()
+    real = storage._checkpoint
+    monkeypatch.setattr(storage, "_checkpoint", lambda engine: (real(engine), done.set()))
+    table = service.create(1, [None], 3, None, None)[0]
+    with service.store.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    for number in range(5):
+        service.store.add_actions(table.id, number, [{"by": 0, "do": {"type": "pass"}}], {})
+    assert done.wait(10)
+    with service.store.engine.connect() as connection:
+        busy, log_pages, moved = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+    assert busy == 0 and moved == log_pages
+    service.close()

@@ -463,8 +463,8 @@ class Store:
         self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         Base.metadata.create_all(self.engine)
         self._check_schema()
-        if self._writer is not None:
-            self._connect_held(for_loop=True)  # set up now, not in the first request's count
+        if self._writer is not None:  # set up now, not in the first request's statement count
+            self._loop_held = _connect_held(self.engine, for_loop=True)
         self.statements = StatementCount(self.engine) if count_statements else None
 
     def _missing_columns(self) -> list[Any]:
@@ -512,7 +512,11 @@ class Store:
         refusing = _refusing()
         connection = self._loop_held if refusing else self._held
         if connection is None:
-            connection = self._connect_held(refusing)
+            connection = _connect_held(self.engine, for_loop=refusing)
+            if refusing:
+                self._loop_held = connection
+            else:
+                self._held = connection
         try:
             with _Transaction(connection):
                 yield connection
@@ -525,30 +529,9 @@ class Store:
                 self._loop_held, self._held = (None, self._held) if refusing else (self._loop_held, None)
         self._commits += 1
         if self._commits % CHECKPOINT_EVERY == 0:
-            threading.Thread(target=self._checkpoint, name="triage-checkpoint", daemon=True).start()
-
-    def _connect_held(self, for_loop: bool) -> Connection:
-        """Open a held connection; the loop's never waits on a lock."""
-        try:
-            connection = self.engine.connect()
-            if for_loop:
-                connection.exec_driver_sql("PRAGMA busy_timeout = 0")
-                connection.commit()
-        except SQLAlchemyError as error:
-            raise StorageError(f"database unavailable: {type(error).__name__}") from error
-        if for_loop:
-            self._loop_held = connection
-        else:
-            self._held = connection
-        return connection
-
-    def _checkpoint(self) -> None:
-        """Copy the write-ahead log into the database file (in a thread, never on the loop)."""
-        try:
-            with _Transaction(self.autocommit) as connection:
-                connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-        except StorageError:
-            log.warning("the write-ahead log's checkpoint failed; the next one will try again")
+            threading.Thread(
+                target=_checkpoint, args=(self.autocommit,), name="triage-checkpoint", daemon=True
+            ).start()
 
     @contextmanager
     def without_waiting(self) -> Iterator[None]:
@@ -940,6 +923,27 @@ def seat_facts(seats: list[SeatInfo]) -> list[dict[str, Any]]:
         }
         for info in seats
     ]
+
+
+def _connect_held(engine: Engine, for_loop: bool) -> Connection:
+    """A connection a store keeps for its SQLite writes; the loop's never waits on a lock."""
+    try:
+        connection = engine.connect()
+        if for_loop:
+            connection.exec_driver_sql("PRAGMA busy_timeout = 0")
+            connection.commit()
+    except SQLAlchemyError as error:
+        raise StorageError(f"database unavailable: {type(error).__name__}") from error
+    return connection
+
+
+def _checkpoint(engine: Engine) -> None:
+    """Copy SQLite's write-ahead log into the database file (in a thread, never on the loop)."""
+    try:
+        with _Transaction(engine) as connection:
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+    except StorageError:
+        log.warning("the write-ahead log's checkpoint failed; the next one will try again")
 
 
 def _refusing() -> bool:
