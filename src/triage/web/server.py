@@ -37,7 +37,8 @@ TIMEOUT_BODY = b'{"code": "request_timeout", "message": "the request was not rec
 
 #: CPython collects its youngest objects after 700 new ones, a few times per request here, and
 #: with 500 tables in memory a full collection stops the event loop for 100-300 ms several times
-#: a minute (docs/web.md, "Garbage collection"). Serving, a young collection waits for 20,000.
+#: a minute (docs/web.md, "CPU per action, second round"). Serving, a young collection waits
+#: for 20,000.
 YOUNG_COLLECTION_AFTER = 20_000
 
 

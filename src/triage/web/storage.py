@@ -234,13 +234,8 @@ PG_ADD_ACTIONS = text(
 #: The hot path's statements, built once (a statement built per call costs its construction and
 #: its cache key, about as much as SQLite's own work): the conditional update of a table's count
 #: (SQLite), the insert of its actions and the version read (a read on a shared store).
-ADVANCE_TABLE = (
-    update(TABLES)
-    .where(TABLES.c.id == bindparam("at_table"), TABLES.c.actions == bindparam("at_start"))
-    .values(actions=bindparam("new_count"), facts=bindparam("new_facts", type_=TABLES.c.facts.type))
-)
-INSERT_ACTIONS = ACTIONS.insert()
-#: The hot write on SQLite in the driver's own words (no statement to compile per action).
+#: The hot write on SQLite in the driver's own words (no statement to compile per action; the
+#: PostgreSQL write is ``PG_ADD_ACTIONS``).
 SQLITE_ADVANCE_TABLE = "UPDATE tables SET actions = ?, facts = ? WHERE tables.id = ? AND tables.actions = ?"
 SQLITE_INSERT_ACTIONS = (
     'INSERT INTO actions (table_id, number, "by", action, request, answer) VALUES (?, ?, ?, ?, ?, ?)'
@@ -525,8 +520,11 @@ class Store:
                 raise WouldWait("the database is held by another connection") from error
             raise
         finally:
-            if connection.invalidated or connection.closed:
-                self._loop_held, self._held = (None, self._held) if refusing else (self._loop_held, None)
+            if connection.invalidated or connection.closed:  # let it go: the next write reconnects
+                if refusing:
+                    self._loop_held = None
+                else:
+                    self._held = None
         self._commits += 1
         if self._commits % CHECKPOINT_EVERY == 0:
             threading.Thread(
@@ -972,8 +970,10 @@ def _begun(connection: Connection) -> Iterator[Connection]:
 
 
 class _Transaction:
-    """``engine.begin()`` (or a held connection's ``begin()``) that turns any database failure into :class:`StorageError` (a
-    :class:`Conflict` for a broken uniqueness: another process stored that row first)."""
+    """``engine.begin()`` (or a held connection's ``begin()``) that turns any database failure
+    into :class:`StorageError` (a :class:`Conflict` for a broken uniqueness: another process
+    stored that row first); refused with :class:`WouldWait` on an engine (a pooled connection
+    may wait) while the thread refuses waits."""
 
     def __init__(self, engine: Engine | Connection) -> None:
         if not isinstance(engine, Connection) and _refusing():
