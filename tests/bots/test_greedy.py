@@ -17,7 +17,7 @@ FILLER = {
 }
 
 
-def position(cards, hospital, deck=None, start=None, player=None, rounds=6, players=2):
+def position(cards, hospital, deck=None, start=None, player=None, rounds=6, players=2, config=None):
     """A game in player 0's Treatment (or the given start) with these patients in its hospital."""
     cards = {**FILLER, **cards}
     me = {"hospital": hospital, **(player or {})}
@@ -27,7 +27,7 @@ def position(cards, hospital, deck=None, start=None, player=None, rounds=6, play
     deck = deck if deck is not None else [card for card in cards if card not in placed]
     data = {
         "players": players,
-        "config": {"rounds": rounds},
+        "config": {"rounds": rounds, **(config or {})},
         "cards": cards,
         "deck": deck,
         "start": start or {"round": 1, "phase": "treatment", "turn": 0},
@@ -213,6 +213,21 @@ def test_uses_a_spare_helicopter_in_the_last_round_on_a_dying_patient():
         rounds=1,
     )
     assert decide(game)["type"] == "helicopter" and decide(game)["remove"] == "S"
+
+
+@pytest.mark.parametrize("helicopter_draws, flies", [("wait", True), ("reopen", False)])
+def test_flies_for_draws_after_the_others_passed_only_when_they_cannot_answer(helicopter_draws, flies):
+    """T7: once the others have passed, a draw for everyone is one-sided: they cannot act on
+    theirs. Under V2 ``reopen`` each of them gets a turn for it, so greedy keeps its Helicopter."""
+    game = position(
+        {},
+        {},
+        player={"healing": 3, "diagnostics": 2, "staff": 0, "staff_available": 0, "helicopters": 1},
+        start={"round": 2, "phase": "treatment", "turn": 0},  # R1: seat 1 went first and passed
+        config={"helicopter_draws": helicopter_draws},
+    )
+    action = decide(game)
+    assert (action == {"type": "helicopter", "remove": None, "draw_all": True}) is flies, action
 
 
 def test_beats_random_by_far():

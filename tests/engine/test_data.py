@@ -169,6 +169,10 @@ def test_variant_values_are_validated_with_their_rule_id() -> None:
         ({"terminal_upkeep": "never"}, "terminal_upkeep must be one of death, reward (V3)"),
         ({"quality_floor": "zero"}, "quality_floor (V4) must be a whole number"),
         ({"final_round_order": "leader_last"}, "final_round_order must be one of rotate, trailing_last (R1)"),
+        ({"seat_credits": {"3": [1, 0]}}, "seat_credits.3 must list 3 numbers, one per seat (R1)"),
+        ({"seat_credits": {"3": [1, -1, 0]}}, "seat_credits.3[1] must be a whole number >= 0"),
+        ({"seat_credits": {"5": [0, 0, 0, 0, 0]}}, "unknown configuration key 'seat_credits.5'"),
+        ({"seat_credits": [0, 1]}, "seat_credits must be a table"),
         ({"return_to": {"cured": "sideways"}}, "return_to.cured must be one of top, bottom, discard (V1)"),
         ({"return_to": {"healed": "top"}}, "return_to has no case 'healed'"),
         ({"solo": {"tiers": [{"name": "gold"}]}}, "solo.tiers[0] must be a table of exactly name and score"),
@@ -196,6 +200,7 @@ def test_configuration_round_trips_through_its_dict_with_every_variant() -> None
             "quality_floor": 0,
             "final_round_order": "trailing_last",
             "solo": {"tiers": [{"name": "pass", "score": 20}]},
+            "seat_credits": {"4": [0, 1, 1, 2]},
         }
     )
     assert make_config(config.to_dict()) == config
@@ -232,3 +237,14 @@ def test_a_configuration_made_from_another_works_out_its_own_derived_parts() -> 
     shorter = dataclasses.replace(config, rounds=3)
     assert shorter.derived == {}
     assert view(Game.new(players=2, seed=1, config=shorter), 0)["config"]["rounds"] == 3
+
+
+def test_seat_credits_start_each_seat_with_its_own_credits() -> None:
+    """R1, R3: a seat's start.credits plus its seat_credits for the game's player count only."""
+    from triage.engine.config import make_config
+    from triage.engine.game import Game
+
+    config = make_config({"start": {"credits": 1}, "seat_credits": {"3": [0, 2, 1]}})
+    assert [player.credits for player in Game.new(players=3, seed=0, config=config).players] == [1, 3, 2]
+    assert [player.credits for player in Game.new(players=2, seed=0, config=config).players] == [1, 1]
+    assert [player.credits for player in Game.new(players=1, seed=0, config=config).players] == [1]

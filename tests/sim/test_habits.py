@@ -43,7 +43,17 @@ def totals(habit: str) -> tuple[Counter, Counter]:
     return mine, theirs
 
 
-@pytest.mark.parametrize("name", ["greedy-farm", "greedy-noterminal", "greedy-market"])
+HABIT_NAMES = [
+    "greedy-farm",
+    "greedy-noterminal",
+    "greedy-market",
+    "greedy-farm-noterminal",
+    "greedy-farm-market",
+    "greedy-noterminal-market",
+]
+
+
+@pytest.mark.parametrize("name", HABIT_NAMES)
 def test_habit_bots_are_registered_by_name(name):
     assert name in HABIT_BOTS and make_bot(name).name == name
 
@@ -62,3 +72,19 @@ def test_market_rushes_staff_clinic_and_trial():
     mine, theirs = totals("greedy-market")
     rush = ("staff", "clinical_trial", "outpatient_clinic")
     assert sum(mine[("buy", item)] for item in rush) > 1.5 * sum(theirs[("buy", item)] for item in rush)
+
+
+def test_a_pair_of_habits_keeps_both():
+    """farm + noterminal: flies for draws like farm, never treats a terminal like noterminal."""
+    mine, theirs = totals("greedy-farm-noterminal")
+    assert mine[("treat", None)] == 0 < theirs[("treat", None)]
+    assert mine[("helicopter", True)] >= 1.5 * max(1, theirs[("helicopter", True)])
+
+
+def test_market_pairs_rush_the_market_and_keep_their_other_habit():
+    rush = ("staff", "clinical_trial", "outpatient_clinic")
+    for name in ("greedy-farm-market", "greedy-noterminal-market"):
+        mine, theirs = totals(name)
+        assert sum(mine[("buy", item)] for item in rush) > 1.5 * sum(theirs[("buy", item)] for item in rush)
+    mine, _ = totals("greedy-noterminal-market")
+    assert mine[("treat", None)] == 0

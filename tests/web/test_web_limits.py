@@ -79,6 +79,13 @@ def test_the_big_configuration_is_refused_at_creation(client: TestClient) -> Non
         "limit_exceeded",
         "arrivals",
     )
+    credits = {"seat_credits": {"3": [0, 500, 0]}}
+    refused(
+        client.post("/api/tables", json={"players": 3, "config": credits}),
+        422,
+        "limit_exceeded",
+        "config.seat_credits.3[1] is 500",
+    )
     prices = {"market": {"staff": {"price": 10**6}}}
     refused(client.post("/api/tables", json={"players": 2, "config": prices}), 422, "limit_exceeded", "price")
     open_ended = {"market": {"outpatient_clinic": {"price": 2, "limit": None}}}

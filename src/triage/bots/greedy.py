@@ -13,7 +13,7 @@ Each decision walks a fixed list of priorities and takes the first one the legal
 7. in the last round, spend an unused Helicopter on a patient who would die;
 8. once every other player has passed, fly a Helicopter (bought with spare Credits if need be)
    for one more patient each: this player can still cure its own, the others cannot act on
-   theirs this round (T7);
+   theirs this round (T7; not under V2 ``reopen``, where the draw gives each of them a turn);
 9. pass.
 
 The priorities are written once, on a game and what its seat to move knows there (asked of
@@ -249,6 +249,12 @@ class _Turn:
         others = [p for seat, p in enumerate(self.game.players) if seat != self.seat]
         return bool(others) and all(p.passed for p in others)
 
+    def draws_go_unanswered(self) -> bool:
+        """T7, V2: every other player has passed and, under ``helicopter_draws = "wait"``,
+        cannot act on a patient a Helicopter makes it draw; under ``reopen`` such a draw gives
+        each of them another turn, so it is no longer one-sided."""
+        return self.game.config.helicopter_draws == "wait" and self.others_passed()
+
     def helicopter(self, remove: str | None, draw_all: bool) -> Action | None:
         if self.me.helicopters <= 0:
             return None
@@ -369,13 +375,13 @@ class _Turn:
         terminals = {p.card for p in self.me.terminals}
         remove = doomed[0] if doomed else None
         space_after = self.free_spaces + (1 if remove is not None and remove not in terminals else 0)
-        draw = self.others_passed() and space_after > 0
+        draw = self.draws_go_unanswered() and space_after > 0
         if remove is None and not draw:
             return None
         return self.helicopter(remove, draw)
 
     def draw_after_others_passed(self) -> Action | None:
-        if not self.others_passed() or self.free_spaces == 0:
+        if not self.draws_go_unanswered() or self.free_spaces == 0:
             return None
         if self.power("healing", False) < 3 or self.power("diagnostics", False) < 2:
             return None

@@ -11,6 +11,9 @@ strong play). Each sees only its seat's view, like every bot.
 - ``greedy-noterminal``: never treats terminal patients (T5); they die and cost 1 QoC each (C4).
 - ``greedy-market``: rushes the market (T8): buys Staff, Clinical Trial and Outpatient Clinic
   whenever it can, before anything but saving the dying, until the last two rounds.
+
+Each pair of habits is a bot too (``greedy-farm-noterminal``, ``greedy-farm-market``,
+``greedy-noterminal-market``): habits that are fair alone may not be together.
 """
 
 from __future__ import annotations
@@ -82,10 +85,49 @@ class MarketBot(HabitBot):
     turn_class = _MarketTurn
 
 
-#: The habit bots by name, with a line each for bot lists.
-HABIT_BOTS: dict[str, type[HabitBot]] = {bot.name: bot for bot in (FarmBot, NoTerminalBot, MarketBot)}
-HABIT_DESCRIPTIONS = {
-    "greedy-farm": "greedy that farms known chronic patients with the Helicopter (balance testing)",
-    "greedy-noterminal": "greedy that never treats terminal patients (balance testing)",
-    "greedy-market": "greedy that rushes Staff, Clinical Trial and Outpatient Clinic (balance testing)",
+class _FarmNoTerminalTurn(_NoTerminalTurn, _FarmTurn):
+    """Both habits: farm's steps first (its ``choose``), never a terminal treatment."""
+
+
+class _FarmMarketTurn(_MarketTurn, _FarmTurn):
+    """Save the dying, rush the market, then farm's steps, then greedy's."""
+
+
+class _NoTerminalMarketTurn(_MarketTurn, _NoTerminalTurn):
+    """Rush the market, never treat a terminal patient."""
+
+
+class FarmNoTerminalBot(HabitBot):
+    name = "greedy-farm-noterminal"
+    turn_class = _FarmNoTerminalTurn
+
+
+class FarmMarketBot(HabitBot):
+    name = "greedy-farm-market"
+    turn_class = _FarmMarketTurn
+
+
+class NoTerminalMarketBot(HabitBot):
+    name = "greedy-noterminal-market"
+    turn_class = _NoTerminalMarketTurn
+
+
+#: What each habit does, for bot lists; a pair's name joins its two habits.
+HABIT_LINES = {
+    "farm": "farms known chronic patients with the Helicopter",
+    "noterminal": "never treats terminal patients",
+    "market": "rushes Staff, Clinical Trial and Outpatient Clinic",
 }
+#: The habit bots by name: each habit, then each pair of them.
+HABIT_BOTS: dict[str, type[HabitBot]] = {
+    bot.name: bot
+    for bot in (FarmBot, NoTerminalBot, MarketBot, FarmNoTerminalBot, FarmMarketBot, NoTerminalMarketBot)
+}
+
+
+def _habit_line(name: str) -> str:
+    habits = name.removeprefix("greedy-").split("-")
+    return f"greedy that {' and '.join(HABIT_LINES[habit] for habit in habits)} (balance testing)"
+
+
+HABIT_DESCRIPTIONS = {name: _habit_line(name) for name in HABIT_BOTS}

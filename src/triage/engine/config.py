@@ -83,6 +83,9 @@ class Config:
     final_round_order: str = "rotate"
     #: Solo score tiers (R4 solo), best first: (name, lowest score that earns it).
     solo_tiers: tuple[tuple[str, int], ...] = ()
+    #: R1, R3: Credits each seat starts with on top of ``start.credits``, by player count (2-4),
+    #: to make up for the seat order (:meth:`start_credits`).
+    seat_credits: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     #: What other modules work out from this configuration once (per deck list, for example
     #: the integer action plan or a view's fixed parts): caches hang on what they describe.
     derived: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -100,6 +103,17 @@ class Config:
         if isinstance(self.return_to, str):
             return self.return_to
         return self.return_to.get(case, "top")
+
+    def start_credits(self, players: int, seat: int) -> int:
+        """R1, R3: the Credits ``seat`` starts with in a game of ``players``: ``start.credits``
+        plus that seat's ``seat_credits``, which make up for the order of play.
+
+        >>> config = make_config({"seat_credits": {"3": [0, 0, 2]}})
+        >>> [config.start_credits(3, seat) for seat in range(3)], config.start_credits(2, 1)
+        ([0, 0, 2], 0)
+        """
+        extra = self.seat_credits.get(players)
+        return self.start["credits"] + (extra[seat] if extra else 0)
 
     @property
     def uses_discard(self) -> bool:
@@ -123,6 +137,7 @@ class Config:
                 name: {"price": item.price, "limit": item.limit} for name, item in self.market.items()
             },
             "solo": {"tiers": [{"name": name, "score": score} for name, score in self.solo_tiers]},
+            "seat_credits": {str(count): list(credits) for count, credits in self.seat_credits.items()},
         }
 
 
@@ -252,6 +267,7 @@ def _validate(values: dict[str, Any], source: str) -> Config:
         quality_floor=quality_floor,
         final_round_order=final_round_order,
         solo_tiers=_solo_tiers(values["solo"], source),
+        seat_credits=_seat_credits(values["seat_credits"], source),
         income_diagnostics=_whole(income["diagnostics"], "income.diagnostics", source),
         income_healing=_whole(income["healing"], "income.healing", source),
         start=start,
@@ -396,6 +412,33 @@ def _return_to(value: Any, source: str) -> str | dict[str, str]:
             )
         table[case] = _choice(place, f"return_to.{case}", RETURN_TO, "V1", source)
     return table
+
+
+#: The player counts ``seat_credits`` has a list for (a solo game has no seat order to make up for).
+SEAT_CREDIT_COUNTS: tuple[int, ...] = (2, 3, 4)
+
+
+def _seat_credits(table: Any, source: str) -> dict[int, tuple[int, ...]]:
+    """R1: one list of whole Credits per player count, a number per seat; all-zero lists dropped."""
+    if not isinstance(table, Mapping):
+        raise DataError(
+            f"{source}: seat_credits must be a table of player count = [Credits by seat], got {table!r}"
+        )
+    result: dict[int, tuple[int, ...]] = {}
+    for key, credits in table.items():
+        count = int(key) if str(key).isdigit() else None
+        if count not in SEAT_CREDIT_COUNTS:
+            raise DataError(f"{source}: seat_credits.{key}: the player count must be 2, 3 or 4 (R1)")
+        if not isinstance(credits, (list, tuple)) or len(credits) != count:
+            raise DataError(
+                f"{source}: seat_credits.{key} must list {count} numbers, one per seat (R1), got {credits!r}"
+            )
+        values = tuple(
+            _whole(value, f"seat_credits.{key}[{seat}]", source) for seat, value in enumerate(credits)
+        )
+        if any(values):
+            result[count] = values
+    return result
 
 
 def _solo_tiers(solo: Any, source: str) -> tuple[tuple[str, int], ...]:

@@ -155,10 +155,11 @@ class Game(Flow):
     def initialise_players(self) -> None:
         """R3: every player's starting holdings, before the first Income."""
         start = self.config.start
-        for player in self.players:
+        count = len(self.players)
+        for seat, player in enumerate(self.players):
             player.quality = start["quality"]
             player.vp = start["vp"]
-            player.credits = start["credits"]
+            player.credits = self.config.start_credits(count, seat)
             player.diagnostics = start["diagnostics"]
             player.healing = start["healing"]
             player.staff = start["staff"]

@@ -36,6 +36,8 @@ RULES = [
     ("R4", "Score = VP + QoC after the last round; ties go to the treated-patient track, then Credits."),
     ("R4", "Alone, QoC at 0 or below is a loss. Any Cleanup leaving a QoC at 0 or below ends the game."),
     ("R1", "Each round: Income, Arrival, Treatment, Cleanup; the first player moves on each round."),
+    ("R1 R3", "To even out the seat order, some seats start with Credits: with 3 players the first"),
+    ("", "    and third seats 1 each, with 4 players the fourth seat 1 (by default)."),
     ("R2", "Income: Diagnostics and Healing tokens (2 and 3 by default); Staff are ready again."),
     ("A1-A5", "Arrival: draw 2 patients (default); put each into a free space. Only when no space is free"),
     ("", "    may you reject one: -1 QoC, and it goes back on top of the deck."),

@@ -142,9 +142,15 @@ def purchase_table(players: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: The most a greedy-plus-one-habit bot may win against greedy, and the least the expert must.
+#: The most a greedy-plus-one-habit bot may win against greedy at 2 players, and the least the
+#: expert must; at 3 and 4 players a habit may win at most HABIT_SHARE times its fair share.
 HABIT_CEILING = 0.58
+HABIT_SHARE = 1.16
 EXPERT_FLOOR = 0.80
+#: With the expert in every seat, each seat's win rate stays in this band, by player count.
+EXPERT_SEAT_BANDS: dict[int, tuple[float, float]] = {2: (0.40, 0.60), 3: (0.23, 0.43), 4: (0.15, 0.35)}
+#: Deaths per player per game the default game should see (under expert play).
+DEATHS_BAND = (1.0, 3.5)
 #: The least share of games in which the expert buys each market item.
 MARKET_FLOOR = 0.10
 
@@ -231,7 +237,10 @@ def balance_checks(players: pd.DataFrame) -> list[Check]:
         (players[kind_column("died", kind)] for kind in KINDS), start=pd.Series(0, index=players.index)
     )
     deaths, deaths_half = clustered_mean(died, clusters)
-    checks.append(Check("deaths per player per game", deaths, "1 <= x <= 4", 1, 4, deaths_half))
+    low, high = DEATHS_BAND
+    checks.append(
+        Check("deaths per player per game", deaths, f"{low:g} <= x <= {high:g}", low, high, deaths_half)
+    )
     for kind in CURABLE:
         rate, half = clustered_ratio(
             players[kind_column("cured", kind)], players[kind_column("drawn", kind)], clusters
@@ -245,22 +254,28 @@ def balance_checks(players: pd.DataFrame) -> list[Check]:
 
 def bot_checks(players: pd.DataFrame) -> list[Check]:
     """The targets that name bots: a greedy-plus-one-habit bot (``greedy-HABIT``) against greedy
-    wins at most 58%; the expert against greedy at least 80%; in a run with the expert in every
-    seat, every market item is bought in at least 10% of games."""
+    wins at most 58% at 2 players and at most 1.16 times its fair share at 3 and 4; the expert
+    against greedy at least 80%; in a run with the expert in every seat, every seat's win rate
+    stays in its band (:data:`EXPERT_SEAT_BANDS`) and every market item is bought in at least 10%
+    of games."""
     checks: list[Check] = []
     if not {"bot", "bought_staff"} <= set(players.columns):  # rows without bots or purchases
         return checks
     bots = set(players["bot"])
     clusters = _clusters(players)
+    count = int(players["seat"].max()) + 1  # the player count (a run plays one)
     if len(bots) == 2 and "greedy" in bots:
         (other,) = bots - {"greedy"}
         rows = players.bot == other
         rate, half = clustered_mean(players.loc[rows, "won"], clusters[rows])
         name = f"{other} win rate against greedy"
         if other.startswith("greedy-"):
-            checks.append(Check(name, rate, f"x <= {HABIT_CEILING}", None, HABIT_CEILING, half))
+            ceiling = habit_ceiling(count)
+            checks.append(Check(name, rate, f"x <= {ceiling:g}", None, ceiling, half))
         elif other == "expert":
             checks.append(Check(name, rate, f"x >= {EXPERT_FLOOR}", EXPERT_FLOOR, None, half))
+    if bots == {"expert"} and count in EXPERT_SEAT_BANDS:
+        checks += _expert_seat_checks(players, clusters, EXPERT_SEAT_BANDS[count])
     if bots == {"expert"} and players["seat"].nunique() > 1:
         games = players.groupby("game")
         deals = clusters.groupby(players["game"]).first()
@@ -277,6 +292,30 @@ def bot_checks(players: pd.DataFrame) -> list[Check]:
                     half,
                 )
             )
+    return checks
+
+
+def habit_ceiling(players: int) -> float:
+    """The most a habit bot may win among greedy bots: 58% at 2 players, 1.16 times its fair share
+    at 3 and 4.
+
+    >>> habit_ceiling(2), habit_ceiling(3), habit_ceiling(4)
+    (0.58, 0.387, 0.29)
+    """
+    return HABIT_CEILING if players <= 2 else round(HABIT_SHARE / players, 3)
+
+
+def _expert_seat_checks(players: pd.DataFrame, clusters: pd.Series, band: tuple[float, float]) -> list[Check]:
+    low, high = band
+    checks = []
+    for seat in sorted(players["seat"].unique()):
+        rows = players["seat"] == seat
+        rate, half = clustered_mean(players.loc[rows, "won"].astype(float), clusters[rows])
+        checks.append(
+            Check(
+                f"expert in every seat: seat {seat} win rate", rate, f"{low} <= x <= {high}", low, high, half
+            )
+        )
     return checks
 
 

@@ -265,6 +265,11 @@ def check_config_limits(config: Config) -> None:
         ("config.income.healing", config.income_healing, MAX_INCOME),
     ]
     checks += [(f"config.start.{name}", value, MAX_START[name]) for name, value in config.start.items()]
+    checks += [
+        (f"config.seat_credits.{count}[{seat}]", value, MAX_START["credits"])
+        for count, credits in config.seat_credits.items()
+        for seat, value in enumerate(credits)
+    ]
     for name, item in config.market.items():
         checks.append((f"config.market.{name}.price", item.price, MAX_PRICE))
         if item.limit is not None:

@@ -96,6 +96,15 @@ class SoloOverride(Closed):
     tiers: list[SoloTier] | Omitted = OMITTED
 
 
+class SeatCreditsOverride(Closed):
+    """R1: Credits each seat starts with on top of ``start.credits``, one list per player count."""
+
+    model_config = ConfigDict(populate_by_name=True)
+    two: list[int] | Omitted = Field(None, alias="2", json_schema_extra=_no_default)
+    three: list[int] | Omitted = Field(None, alias="3", json_schema_extra=_no_default)
+    four: list[int] | Omitted = Field(None, alias="4", json_schema_extra=_no_default)
+
+
 class ConfigOverrides(Closed):
     """Overrides of the game configuration (scenario-format.md section 1), merged key by key into
     the defaults; the engine checks the values (and the server's limits bound them)."""
@@ -113,6 +122,7 @@ class ConfigOverrides(Closed):
     start: HoldingsOverride | Omitted = OMITTED
     market: MarketOverride | Omitted = OMITTED
     solo: SoloOverride | Omitted = OMITTED
+    seat_credits: SeatCreditsOverride | Omitted = OMITTED
 
 
 class DeckCard(Closed):
@@ -193,7 +203,7 @@ class TableRequest(BaseModel):
 
     def config_overrides(self) -> dict[str, Any] | None:
         """The configuration as the engine reads it: only the keys the request gave."""
-        return None if self.config is None else self.config.model_dump(exclude_unset=True)
+        return None if self.config is None else self.config.model_dump(exclude_unset=True, by_alias=True)
 
     def deck_cards(self) -> list[dict[str, Any]] | None:
         return None if self.deck is None else [card.model_dump(exclude_unset=True) for card in self.deck]
