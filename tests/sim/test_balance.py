@@ -164,3 +164,39 @@ def test_the_market_target_applies_to_an_expert_only_run():
     assert checks["games in which expert buys staff"].ok
     assert checks["games in which expert buys helicopter"].value == 0.25
     assert not checks["games in which expert buys congress"].ok
+
+
+def three_player_games(winners: list[int], bots: list[str] | None = None) -> pd.DataFrame:
+    """One 3-player game per winner, seat ``winner`` winning, each game its own deal."""
+    names = bots or ["expert"] * 3
+    return rows(
+        *(
+            {"game": game, "deal": game, "seat": seat, "bot": names[seat], "won": seat == winner}
+            for game, winner in enumerate(winners)
+            for seat in range(3)
+        )
+    )
+
+
+def test_an_expert_run_judges_every_seat_against_its_band():
+    """3 players: each seat's win rate in 0.23-0.43 (EXPERT_SEAT_BANDS)."""
+    checks = {check.name: check for check in balance.bot_checks(three_player_games([0, 1, 2] * 10 + [0] * 6))}
+    assert {name for name in checks if "seat" in name} == {
+        f"expert in every seat: seat {seat} win rate" for seat in range(3)
+    }
+    assert checks["expert in every seat: seat 0 win rate"].value == 16 / 36
+    assert not checks["expert in every seat: seat 0 win rate"].ok
+    assert (
+        checks["expert in every seat: seat 1 win rate"].ok
+        and checks["expert in every seat: seat 1 win rate"].target == "0.23 <= x <= 0.43"
+    )
+
+
+def test_a_habit_at_three_players_is_judged_against_its_fair_share():
+    """1.16 times a third: 0.387. A habit winning 40% of 3-player games is over it."""
+    habit = ["greedy-farm", "greedy", "greedy"]
+    checks = {
+        check.name: check for check in balance.bot_checks(three_player_games([0, 0, 1, 2, 1] * 4, habit))
+    }
+    farm = checks["greedy-farm win rate against greedy"]
+    assert farm.value == 0.4 and farm.target == "x <= 0.387" and not farm.ok
