@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+import time
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from triage.bots import BOTS, PLAYER_LEVELS, make_bot, player_levels, simulator_bots
+from triage.bots.expert import candidate_actions
 from triage.bots.montecarlo import MonteCarloBot, score_margin
 from triage.cli import app
 from triage.engine import Game, view
@@ -65,5 +68,51 @@ def test_montecarlo_takes_a_cpu_budget_by_name():
     bot = make_bot("montecarlo-0.01s")
     assert isinstance(bot, MonteCarloBot) and bot.time_limit == 0.01 and bot.name == "montecarlo-0.01s"
     assert make_bot("montecarlo").worlds == 8  # type: ignore[attr-defined]
-    with pytest.raises(ValueError):
-        MonteCarloBot(worlds=0)
+    counted = make_bot("montecarlo-160")
+    assert isinstance(counted, MonteCarloBot) and counted.playouts == 160 and counted.name == "montecarlo-160"
+    for wrong in ({"worlds": 0}, {"playouts": 0}, {"time_limit": -1.0}, {"playouts": 8, "time_limit": 0.1}):
+        with pytest.raises(ValueError, match="montecarlo bot"):
+            MonteCarloBot(**wrong)  # type: ignore[arg-type]
+
+
+def _decision() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A 2-player decision with several candidates (greedy plays up to it)."""
+    game = Game.new(players=2, seed=3)
+    while len(candidate_actions(game.legal_actions())) < 4:
+        game.apply(make_bot("greedy").choose(view(game, game.turn), game.legal_actions(), random.Random(0)))  # type: ignore[arg-type]
+    return view(game, game.turn), game.legal_actions()  # type: ignore[arg-type]
+
+
+def _count_playouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    import triage.bots.montecarlo as module
+
+    calls: list[int] = []
+    real = module.play_out
+
+    def counting(game: Game, policy: Any = module.greedy_policy) -> Game:
+        calls.append(1)
+        return real(game, policy)
+
+    monkeypatch.setattr(module, "play_out", counting)
+    return calls
+
+
+def test_montecarlo_spends_its_playouts_evenly(monkeypatch):
+    """``montecarlo-<N>``: N playouts a decision shared over the candidates, the expert's unit."""
+    view_, legal = _decision()
+    candidates = len(candidate_actions(legal))
+    calls = _count_playouts(monkeypatch)
+    MonteCarloBot(playouts=60).choose(view_, legal, random.Random(1))
+    assert len(calls) == (60 // candidates) * candidates
+
+
+def test_montecarlo_fills_its_time_with_whole_worlds(monkeypatch):
+    """``montecarlo-<S>s`` spends at least its S CPU seconds (so that equal CPU means equal
+    CPU), in more worlds than one."""
+    view_, legal = _decision()
+    candidates = len(candidate_actions(legal))
+    calls = _count_playouts(monkeypatch)
+    start = time.thread_time()
+    MonteCarloBot(time_limit=0.2).choose(view_, legal, random.Random(1))
+    assert time.thread_time() - start >= 0.2
+    assert len(calls) > candidates

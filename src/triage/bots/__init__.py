@@ -61,8 +61,9 @@ BOT_DESCRIPTIONS["montecarlo"] = (
 
 #: ``expert-<N>``: N playouts per decision (reproducible); ``expert-<S>s``: S CPU seconds a decision.
 EXPERT_BUDGET = re.compile(r"expert-(?:([1-9][0-9]*)|([0-9]*\.?[0-9]+)s)")
-#: ``montecarlo-<S>s``: the reference searcher capped at S CPU seconds a decision.
-MONTECARLO_BUDGET = re.compile(r"montecarlo-([0-9]*\.?[0-9]+)s")
+#: ``montecarlo-<N>``: the reference searcher with N playouts a decision; ``montecarlo-<S>s``: S
+#: CPU seconds a decision, filled.
+MONTECARLO_BUDGET = re.compile(r"montecarlo-(?:([1-9][0-9]*)|([0-9]*\.?[0-9]+)s)")
 
 
 def make_bot(name: str) -> Bot:
@@ -78,14 +79,17 @@ def make_bot(name: str) -> Bot:
         if count is not None:
             return ExpertBot(playouts=int(count))
         return ExpertBot(time_limit=float(seconds))
-    capped = MONTECARLO_BUDGET.fullmatch(name)
-    if capped is not None:
-        return MonteCarloBot(time_limit=float(capped.group(1)))
+    searcher = MONTECARLO_BUDGET.fullmatch(name)
+    if searcher is not None:
+        count, seconds = searcher.groups()
+        if count is not None:
+            return MonteCarloBot(playouts=int(count))
+        return MonteCarloBot(time_limit=float(seconds))
     try:
         return BOTS[name]()
     except KeyError:
         raise ValueError(
-            f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; expert-<N> for N playouts a decision, "
+            f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; expert-<N> or montecarlo-<N> for N playouts a decision, "
             "expert-<S>s or montecarlo-<S>s for S seconds; module:Class for your own)"
         ) from None
 

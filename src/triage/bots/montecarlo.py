@@ -1,11 +1,19 @@
 """The ``montecarlo`` reference bot: plain flat Monte-Carlo, the yardstick a search bot must beat.
 
-For each candidate action it draws the same few worlds from its seat's view
+For each candidate action it draws the same worlds from its seat's view
 (:func:`triage.engine.determinize.determinize`), plays the candidate in each, plays the world out to
 its end with the greedy playout policy in every seat, and keeps the candidate with the best mean
 score margin (its score minus the best other score). No halving, no win bonus, no pruning
 beyond the expert's own candidate list: a simple searcher that any cleverer search should beat
 for the same CPU. The ladder (``triage ladder``) keeps measuring the levels against it.
+
+Its budget, so that it can be given the same CPU as the bot it is compared with:
+
+* ``worlds`` (default 8): every candidate is played in that many worlds;
+* ``playouts``: that many playouts a decision, shared evenly (``playouts // candidates`` worlds,
+  at least one): the expert's own budget unit, so ``montecarlo-160`` spends what ``expert`` does;
+* ``time_limit``: CPU seconds a decision, *filled*: worlds are added one at a time (every
+  candidate played in each) until the time is spent; only complete worlds count.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ import time
 from typing import Any
 
 from triage.bots.base import Action
-from triage.bots.expert import order_only, candidate_actions
+from triage.bots.expert import candidate_actions, order_only
 from triage.bots.greedy import GreedyBot
 from triage.bots.policy import Policy, greedy_policy, play_out
 from triage.engine.determinize import determinize
@@ -33,27 +41,43 @@ def score_margin(game: Game, seat: int) -> int:
     return scores[seat] - max(others, default=scores[seat])
 
 
-class MonteCarloBot:
-    """Flat Monte-Carlo over determinized worlds (see the module docstring).
+def _positive(value: Any, what: str, whole: bool) -> None:
+    if whole and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise ValueError(f"montecarlo bot: {what} must be a whole number of at least 1, got {value!r}")
+    if not whole and not (isinstance(value, (int, float)) and value > 0):
+        raise ValueError(f"montecarlo bot: {what} must be positive seconds, got {value!r}")
 
-    ``worlds`` playouts per candidate; ``time_limit`` (CPU seconds per decision, None: no cap)
-    stops early, keeping the candidates whose worlds were all played, so equal CPU can be
-    given to the bots a ladder compares."""
+
+class MonteCarloBot:
+    """Flat Monte-Carlo over determinized worlds (see the module docstring for its budgets)."""
 
     #: It searches for a noticeable time a decision: shells run it off their event loop.
     searches = True
 
     def __init__(
-        self, worlds: int = DEFAULT_WORLDS, time_limit: float | None = None, policy: Policy = greedy_policy
+        self,
+        worlds: int = DEFAULT_WORLDS,
+        time_limit: float | None = None,
+        policy: Policy = greedy_policy,
+        playouts: int | None = None,
     ) -> None:
-        if not isinstance(worlds, int) or worlds < 1:
-            raise ValueError(f"montecarlo bot: worlds must be a whole number of at least 1, got {worlds!r}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"montecarlo bot: time_limit must be positive seconds, got {time_limit!r}")
+        _positive(worlds, "worlds", whole=True)
+        if playouts is not None:
+            _positive(playouts, "playouts", whole=True)
+        if time_limit is not None:
+            _positive(time_limit, "time_limit", whole=False)
+        if playouts is not None and time_limit is not None:
+            raise ValueError("montecarlo bot: give playouts or a time limit, not both")
         self.worlds = worlds
+        self.playouts = playouts
         self.time_limit = time_limit
         self.policy = policy
-        self.name = "montecarlo" if time_limit is None else f"montecarlo-{time_limit:g}s"
+        if time_limit is not None:
+            self.name = f"montecarlo-{time_limit:g}s"
+        elif playouts is not None:
+            self.name = f"montecarlo-{playouts}"
+        else:
+            self.name = "montecarlo"
         self._greedy = GreedyBot()
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
@@ -65,20 +89,34 @@ class MonteCarloBot:
             candidates.insert(0, fallback)
         if len(candidates) == 1 or order_only(legal):
             return fallback
-        deadline = math.inf if self.time_limit is None else time.thread_time() + self.time_limit
         seed = rng.getrandbits(64)
-        worlds = [determinize(view, random.Random(seed + number)) for number in range(self.worlds)]
-        best, best_mean = fallback, -math.inf
         seat: int = view["viewer"]
-        for candidate in candidates:
-            total = 0
-            for world in worlds:
+        totals = [0] * len(candidates)
+        worlds = self._world_count(len(candidates))
+        timed = self.time_limit is not None
+        deadline = time.thread_time() + self.time_limit if self.time_limit is not None else math.inf
+        played = 0
+        while played < worlds or (timed and time.thread_time() < deadline):
+            world = determinize(view, random.Random(seed + played))
+            margins = []
+            for candidate in candidates:
                 game = world.copy()
                 game.apply(candidate)
-                total += score_margin(play_out(game, self.policy), seat)
-            mean = total / len(worlds)
-            if mean > best_mean:
-                best, best_mean = candidate, mean
-            if time.thread_time() > deadline:
-                break
-        return best
+                margins.append(score_margin(play_out(game, self.policy), seat))
+                if played and time.thread_time() > deadline:
+                    break  # this world is incomplete: it does not count
+            else:
+                totals = [total + margin for total, margin in zip(totals, margins)]
+                played += 1
+                continue
+            break
+        best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
+        return candidates[best]
+
+    def _world_count(self, candidates: int) -> int:
+        """Worlds to play before the time, if any, is looked at."""
+        if self.time_limit is not None:
+            return 1
+        if self.playouts is not None:
+            return max(1, self.playouts // candidates)
+        return self.worlds
