@@ -33,11 +33,11 @@ def advance(game, steps):
 def test_expert_levels_are_registered(name, level):
     bot = make_bot(name)
     assert isinstance(bot, ExpertBot) and bot.level == level and bot.name == name
-    assert bot.budget.playouts == LEVELS[level][0]
+    assert bot.budget.playouts == LEVELS[level].playouts
 
 
 def test_levels_grow_in_budget():
-    budgets = [LEVELS[level][0] for level in ("novice", "club", "expert")]
+    budgets = [LEVELS[level].playouts for level in ("novice", "club", "expert")]
     assert budgets == sorted(budgets) and len(set(budgets)) == 3
 
 
@@ -95,7 +95,7 @@ def searched_budgets(monkeypatch, name, players):
 def test_level_budgets_scale_with_the_players_and_explicit_ones_do_not(monkeypatch):
     """A playout of a 4-player game costs about twice a 2-player one: levels halve their
     playouts there (and double them solo) to keep within their time; expert-<N> keeps N."""
-    playouts = LEVELS["novice"][0]
+    playouts = LEVELS["novice"].playouts
     assert searched_budgets(monkeypatch, "expert-novice", 2) == {playouts}
     assert searched_budgets(monkeypatch, "expert-novice", 4) == {playouts // 2}
     assert searched_budgets(monkeypatch, "expert-novice", 1) == {playouts * 2}
@@ -210,7 +210,7 @@ def test_never_reads_hidden_state(seed):
     first, second = (determinize(seen, random.Random(draw)) for draw in (1, 2))
     assert hidden_backs(first, seat) != hidden_backs(second, seat) or first.deck != second.deck
     # The expert level's playouts without its CPU-time cap: a busy machine must not change them.
-    bot = ExpertBot(playouts=LEVELS["expert"][0])
+    bot = ExpertBot(playouts=LEVELS["expert"].playouts)
     choices = [
         bot.choose(view(world, seat), world.legal_actions(), random.Random(7))
         for world in (game, first, second)

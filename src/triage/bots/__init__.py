@@ -67,8 +67,9 @@ MONTECARLO_BUDGET = re.compile(r"montecarlo-(?:([1-9][0-9]*)|([0-9]*\.?[0-9]+)s)
 
 
 def make_bot(name: str) -> Bot:
-    """A bot by name: one of :data:`BOTS`, ``expert-<N>`` (N playouts a decision) or
-    ``expert-<S>s`` (S CPU seconds a decision), or ``module:Class`` for a designer's own bot."""
+    """A bot by name: one of :data:`BOTS`, ``expert-<N>`` or ``montecarlo-<N>`` (N playouts a
+    decision), ``expert-<S>s`` or ``montecarlo-<S>s`` (S CPU seconds a decision), or
+    ``module:Class`` for a designer's own bot."""
     if not isinstance(name, str):
         raise ValueError(f"a bot name must be text, got {name!r}")
     if ":" in name:
@@ -89,8 +90,8 @@ def make_bot(name: str) -> Bot:
         return BOTS[name]()
     except KeyError:
         raise ValueError(
-            f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; expert-<N> or montecarlo-<N> for N playouts a decision, "
-            "expert-<S>s or montecarlo-<S>s for S seconds; module:Class for your own)"
+            f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; expert-<N> for N playouts a decision, "
+            "expert-<S>s for S seconds, montecarlo-<N> and montecarlo-<S>s alike; module:Class for your own)"
         ) from None
 
 

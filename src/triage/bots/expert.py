@@ -3,10 +3,9 @@
 The bot sees only its seat's view. For each decision it draws *worlds*: full games consistent
 with that view (:func:`triage.engine.determinize.determinize`, I4), so whatever it cannot know is
 guessed afresh in each world. Every candidate action is tried in the same worlds and the game is
-played out to its end with the fast greedy playout policy (:mod:`triage.bots.policy`) in every
-seat; the candidate with the best average result is chosen. This is flat Monte-Carlo over
-determinized worlds: a one-step improvement of the greedy policy, averaged over what the bot
-cannot see.
+played out to its end with a fast playout policy (:mod:`triage.bots.policy`) in every seat; the
+candidate with the best average result is chosen. This is flat Monte-Carlo over determinized
+worlds: a one-step improvement of the playout policy, averaged over what the bot cannot see.
 
 The budget is a number of playouts per decision, spent by *sequential halving*: every
 candidate gets a few playouts, the better half keeps going with more, and so on, so the budget
@@ -14,7 +13,9 @@ goes where the choice is close. Candidates are first reduced to the moves that d
 substance (one admission space per card, at most two payment mixes per step, a heal in full or
 as far as the means reach), and the greedy bot's own choice is always one of them.
 
-Levels differ only by budget (:data:`LEVELS`). The budget in playouts makes the bot
+Levels differ by budget and by playout policy (:data:`LEVELS`): the expert level's playouts
+farm known chronic patients as a strong player does (:func:`triage.bots.policy.farming_policy`),
+the gentler levels' play greedy's priorities. The budget in playouts makes the bot
 reproducible: the same view and the same generator give the same choice. A CPU-time cap per
 decision (``time_limit``) is a safety net on slow machines; when it cuts a search short the
 choice may depend on the machine's speed.
@@ -30,16 +31,25 @@ from typing import Any
 
 from triage.bots.base import Action
 from triage.bots.greedy import GreedyBot
-from triage.bots.policy import Policy, greedy_policy, play_out
+from triage.bots.policy import Policy, farming_policy, greedy_policy, play_out
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
 
-#: Playouts per decision in a 2-player game (scaled by 2 / players) and the CPU-seconds safety
-#: cap of each level.
-LEVELS: dict[str, tuple[int, float]] = {
-    "novice": (12, 0.05),
-    "club": (48, 0.12),
-    "expert": (160, 0.25),
+
+@dataclass(frozen=True)
+class Level:
+    """A level: playouts per decision in a 2-player game (scaled by 2 / players), the
+    CPU-seconds safety cap of a decision, and the policy its playouts follow in every seat."""
+
+    playouts: int
+    time_limit: float
+    policy: Policy
+
+
+LEVELS: dict[str, Level] = {
+    "novice": Level(12, 0.05, greedy_policy),
+    "club": Level(48, 0.12, greedy_policy),
+    "expert": Level(80, 0.25, farming_policy),
 }
 DEFAULT_LEVEL = "expert"
 
@@ -67,21 +77,20 @@ class Budget:
             raise ValueError("expert bot: give a number of playouts, a time limit, or both")
 
 
-def level_budget(level: str) -> Budget:
+def level_of(name: str) -> Level:
     try:
-        playouts, limit = LEVELS[level]
+        return LEVELS[name]
     except KeyError:
-        raise ValueError(f"unknown expert level {level!r} (levels: {', '.join(LEVELS)})") from None
-    return Budget(playouts, limit)
+        raise ValueError(f"unknown expert level {name!r} (levels: {', '.join(LEVELS)})") from None
 
 
 class ExpertBot:
     """Flat Monte-Carlo search over determinized worlds (see the module docstring).
 
-    ``level`` picks a budget from :data:`LEVELS`. ``playouts`` alone sets an iteration budget
-    (reproducible, no time cap); ``time_limit`` alone a budget in CPU seconds per decision (the
-    number of playouts is then estimated from the first ones); both, an iteration budget with
-    that cap.
+    ``level`` picks a budget and a playout policy from :data:`LEVELS`. ``playouts`` alone sets
+    an iteration budget (reproducible, no time cap); ``time_limit`` alone a budget in CPU seconds
+    per decision (the number of playouts is then estimated from the first ones); both, an
+    iteration budget with that cap. ``policy`` replaces the level's playout policy.
     """
 
     #: It searches for tenths of a second a decision: shells run it off their event loop.
@@ -92,20 +101,20 @@ class ExpertBot:
         level: str = DEFAULT_LEVEL,
         playouts: int | None = None,
         time_limit: float | None = None,
-        policy: Policy = greedy_policy,
+        policy: Policy | None = None,
     ) -> None:
-        base = level_budget(level)
+        chosen = level_of(level)
         self.level = level
         #: A level's playouts are for a 2-player game and scale with the players (a playout
         #: of a 4-player game costs about twice as much); an explicit budget is kept as given.
         self.scaled = playouts is None and time_limit is None
         if self.scaled:
-            self.budget = base
+            self.budget = Budget(chosen.playouts, chosen.time_limit)
             self.name = "expert" if level == DEFAULT_LEVEL else f"expert-{level}"
         else:
             self.budget = Budget(playouts, time_limit)
             self.name = f"expert-{playouts}" if time_limit is None else f"expert-{time_limit:g}s"
-        self.policy = policy
+        self.policy = policy if policy is not None else chosen.policy
         self._greedy = GreedyBot()
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
@@ -193,20 +202,18 @@ def order_only(legal: list[Action]) -> bool:
 
 
 def outcome(game: Game, seat: int) -> float:
-    """A finished game's worth to ``seat``: a win counts most, the score margin breaks ties
-    between equal win chances (R4 winner; margin over the best other player)."""
+    """A finished game's worth to ``seat``: its score margin over the best other player (R4), in
+    units of 40 points; solo, a game kept (QoC above 0) counts 1 and the score breaks ties.
+
+    The margin, not the win: a playout's margin says by how much a move helped, where a win says
+    only whether it tipped this world, so candidates are told apart in fewer worlds (measured
+    against the win first in docs/bots.md, "Strength against the yardstick")."""
     scores = game.scores()
     mine = scores[seat]
     if len(scores) == 1:
         return (1.0 if game.winner == 0 else 0.0) + mine / 40.0
     best_other = max(score for other, score in enumerate(scores) if other != seat)
-    if game.winner == seat:
-        win = 1.0
-    elif game.winner is None and mine >= best_other:
-        win = 0.5
-    else:
-        win = 0.0
-    return win + (mine - best_other) / 40.0
+    return (mine - best_other) / 40.0
 
 
 class _Search:
