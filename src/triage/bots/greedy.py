@@ -143,6 +143,9 @@ def _admission(game: Game, seat: int, player: PlayerState) -> Action:
 class _Turn:
     """One Treatment decision of the greedy priorities (see :mod:`triage.bots.greedy`)."""
 
+    #: The steps tried in order (method names); a habit inserts or replaces one.
+    priorities: tuple[str, ...] = PRIORITIES
+
     def __init__(self, game: Game, seat: int, player: PlayerState) -> None:
         self.game = game
         self.seat = seat
@@ -263,7 +266,7 @@ class _Turn:
     # -------------------------------------------------------------- priorities
 
     def choose(self) -> Action:
-        for name in PRIORITIES:
+        for name in self.priorities:
             action: Action | None = getattr(self, name)()
             if action is not None:
                 return action

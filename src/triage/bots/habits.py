@@ -19,10 +19,13 @@ Each pair of habits is a bot too (``greedy-farm-noterminal``, ``greedy-farm-mark
 from __future__ import annotations
 
 from triage.bots.base import Action
-from triage.bots.greedy import GreedyBot, _Turn
+from triage.bots.greedy import PRIORITIES, GreedyBot, _Turn
 
 
 class _FarmTurn(_Turn):
+    #: Farming comes right after the diagnoses: before treating, healing or investing.
+    priorities = (*PRIORITIES[:3], "farm_known_chronic", *PRIORITIES[3:])
+
     def farm_known_chronic(self) -> Action | None:
         """T7 + T4 + V1: fly for the known chronic patient on top of the deck (I3: seen)."""
         top = self.knower.deck_top()
@@ -31,14 +34,6 @@ class _FarmTurn(_Turn):
         if self.power("diagnostics", congress=False) < (self.cards[top].diagnosis or 0):
             return None
         return self.fly_to_draw()
-
-    def choose(self) -> Action:
-        first = (self.save_the_dying, self.diagnose_the_risky, self.diagnose_fresh, self.farm_known_chronic)
-        for step in first:
-            action = step()
-            if action is not None:
-                return action
-        return super().choose()
 
 
 class _NoTerminalTurn(_Turn):
