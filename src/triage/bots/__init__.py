@@ -74,18 +74,17 @@ def make_bot(name: str) -> Bot:
         raise ValueError(f"a bot name must be text, got {name!r}")
     if ":" in name:
         return _designer_bot(name)
-    budget = EXPERT_BUDGET.fullmatch(name)
-    if budget is not None:
-        count, seconds = budget.groups()
-        if count is not None:
-            return ExpertBot(playouts=int(count))
-        return ExpertBot(time_limit=float(seconds))
-    searcher = MONTECARLO_BUDGET.fullmatch(name)
-    if searcher is not None:
-        count, seconds = searcher.groups()
-        if count is not None:
-            return MonteCarloBot(playouts=int(count))
-        return MonteCarloBot(time_limit=float(seconds))
+    searchers: tuple[tuple[re.Pattern[str], Callable[..., Bot]], ...] = (
+        (EXPERT_BUDGET, ExpertBot),
+        (MONTECARLO_BUDGET, MonteCarloBot),
+    )
+    for pattern, searcher in searchers:
+        budget = pattern.fullmatch(name)
+        if budget is not None:
+            count, seconds = budget.groups()
+            if count is not None:
+                return searcher(playouts=int(count))
+            return searcher(time_limit=float(seconds))
     try:
         return BOTS[name]()
     except KeyError:

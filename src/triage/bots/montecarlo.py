@@ -11,7 +11,8 @@ Its budget, so that it can be given the same CPU as the bot it is compared with:
 
 * ``worlds`` (default 8): every candidate is played in that many worlds;
 * ``playouts``: that many playouts a decision, shared evenly (``playouts // candidates`` worlds,
-  at least one): the expert's own budget unit, so ``montecarlo-160`` spends what ``expert`` does;
+  at least one): the expert's own budget unit, so ``montecarlo-80`` plays as many games a
+  decision as ``expert`` (whose farming playouts run a little longer);
 * ``time_limit``: CPU seconds a decision, *filled*: worlds are added one at a time (every
   candidate played in each) until the time is spent; only complete worlds count.
 """
