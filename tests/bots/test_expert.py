@@ -9,7 +9,7 @@ import pytest
 from triage.bots import BOT_DESCRIPTIONS, BOTS, bot_names, make_bot
 from triage.bots.expert import LEVELS, Budget, ExpertBot, _Search, candidate_actions
 from triage.bots.greedy import GreedyBot
-from triage.bots.policy import greedy_policy, play_out
+from triage.bots.policy import farming_policy, greedy_policy, play_out
 from triage.engine import Game, make_config, view
 from triage.engine.determinize import determinize
 from triage.scenario import build_game
@@ -34,6 +34,16 @@ def test_expert_levels_are_registered(name, level):
     bot = make_bot(name)
     assert isinstance(bot, ExpertBot) and bot.level == level and bot.name == name
     assert bot.budget.playouts == LEVELS[level].playouts
+
+
+def test_the_expert_level_plays_farming_playouts_and_the_gentler_levels_greedy_ones():
+    """Levels differ by playout policy as well as budget; an explicit budget (expert-<N>) keeps
+    the expert level's policy, so expert-80 is the expert without its CPU cap."""
+    assert make_bot("expert").policy is farming_policy
+    assert make_bot("expert-80").policy is farming_policy
+    assert make_bot("expert-club").policy is greedy_policy
+    assert make_bot("expert-novice").policy is greedy_policy
+    assert LEVELS["expert"].playouts == 80
 
 
 def test_levels_grow_in_budget():

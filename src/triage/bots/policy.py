@@ -1,11 +1,12 @@
-"""A fast playout policy for search: the greedy bot's priorities, run on a game.
+"""Fast playout policies for search: the greedy bot's priorities (and greedy's with farming), run on a game.
 
 Search bots (:mod:`triage.bots.expert`) play thousands of games to their end inside *determinized
 worlds*, full games drawn to fit the searching bot's view. Building a view for every move of those
 playouts would cost more than the move itself, so the playouts run the greedy priorities
 (:func:`triage.bots.greedy.greedy_action`) on the world directly. They act on what the seat to
 move would know in that world (its own memory of card backs, I2), so the players it simulates
-make :class:`~triage.bots.greedy.GreedyBot`'s choices.
+make :class:`~triage.bots.greedy.GreedyBot`'s choices (with :func:`farming_policy`, those of
+``greedy-farm``).
 """
 
 from __future__ import annotations
@@ -32,9 +33,8 @@ def farming_policy(game: Game) -> Action:
     """Greedy's priorities plus farming known chronic patients with the Helicopter (the
     ``greedy-farm`` habit, :mod:`triage.bots.habits`): the expert level's playouts. A playout
     that takes the farming chances a strong player takes values the positions that offer them
-    (and the ones that leave them to the other player) as they will be played: with it, the
-    expert wins about 0.70 of 2-player games against flat Monte-Carlo on greedy playouts at the
-    same number of playouts, against 0.60 with greedy playouts (docs/bots.md, "Strength")."""
+    (and the ones that leave them to the other player) as they will be played; measured against
+    the reference searcher in docs/bots.md ("Strength against the yardstick")."""
     return greedy_action(game, FarmBot.turn_class)
 
 
