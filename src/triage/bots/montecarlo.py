@@ -99,20 +99,24 @@ class MonteCarloBot:
         played = 0
         while played < worlds or (timed and time.thread_time() < deadline):
             world = determinize(view, random.Random(seed + played))
-            margins = []
-            for candidate in candidates:
-                game = world.copy()
-                game.apply(candidate)
-                margins.append(score_margin(play_out(game, self.policy), seat))
-                if played and time.thread_time() > deadline:
-                    break  # this world is incomplete: it does not count
-            else:
-                totals = [total + margin for total, margin in zip(totals, margins)]
-                played += 1
-                continue
-            break
+            margins = self._margins(world, candidates, seat, deadline if played else math.inf)
+            if margins is None:
+                break  # the time ran out within this world: it does not count
+            totals = [total + margin for total, margin in zip(totals, margins)]
+            played += 1
         best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
         return candidates[best]
+
+    def _margins(self, world: Game, candidates: list[Action], seat: int, deadline: float) -> list[int] | None:
+        """Each candidate's score margin in ``world``, or None when the deadline passes first."""
+        margins = []
+        for candidate in candidates:
+            game = world.copy()
+            game.apply(candidate)
+            margins.append(score_margin(play_out(game, self.policy), seat))
+            if time.thread_time() > deadline:
+                return None
+        return margins
 
     def _world_count(self, candidates: int) -> int:
         """Worlds to play before the time, if any, is looked at."""
