@@ -59,9 +59,9 @@ def test_greedy_games_lose_some_patients_and_cure_every_kind():
 
 @pytest.fixture(scope="module")
 def searching_bots() -> pd.DataFrame:
-    """20 deals, each played from both seats, with the expert's cheapest level in every seat (it
-    searches the same way as the default level, at a twelfth of the cost)."""
-    return results(2, ("expert-novice", "expert-novice"), 40, duplicate=True)
+    """60 games with the expert's search in every seat on a small budget (``expert-12``: the
+    default level's search and playouts at about a seventh of its cost)."""
+    return results(2, ("expert-12", "expert-12"), 60, duplicate=True)
 
 
 def test_searching_bots_in_every_seat_lose_some_patients_and_cure_every_kind(searching_bots):
@@ -74,7 +74,7 @@ def test_searching_bots_in_every_seat_lose_some_patients_and_cure_every_kind(sea
 
 def test_searching_bots_buy_every_market_item(searching_bots):
     """Target: every market item bought in at least 10% of games (T8). The full run measures the
-    Clinical Trial and the Outpatient Clinic at about 0.3 each; out of 40 games fewer than 4 is
+    Clinical Trial and the Outpatient Clinic at about 0.3 each; out of 60 games fewer than 6 is
     unlikely (under 1%) unless one of them stopped selling, as when the expert took the first
     listed of two equal moves and never bought the Clinic (4% of games)."""
     bought = balance.purchase_table(searching_bots).iloc[0]
@@ -84,7 +84,8 @@ def test_searching_bots_buy_every_market_item(searching_bots):
 
 def test_searching_bots_in_every_seat_have_no_huge_first_player_edge(searching_bots):
     """Target: under 5 points, which only thousands of games can show (docs/simulate.md). These
-    40 games measure +5 +-27 points, so the test fails only on a gross tilt: a true edge of 80
-    points (seat 0 winning 90% of games) fails it about 99 times in 100."""
+    60 games measure -30 +-24 points (160 games of the same bots: -10 +-16), so the test fails
+    only on a gross tilt: a true edge of 80 points (seat 0 winning 90% of games) fails it nearly
+    always."""
     edge, _ = balance.first_player_edge(searching_bots)
     assert abs(edge) < 45

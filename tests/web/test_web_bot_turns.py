@@ -165,8 +165,8 @@ def test_a_decision_in_a_worker_process_is_the_one_made_here(tmp_path: Path) -> 
     seen, legal = view(game, 0), game.legal_actions(0)
     pool = thinking.ThinkingPool(1)
     try:
-        assert pool.submit("expert-novice", seen, legal, "t:1").result(30) == thinking.decide(
-            "expert-novice", seen, legal, "t:1"
+        assert pool.submit("expert-12", seen, legal, "t:1").result(30) == thinking.decide(
+            "expert-12", seen, legal, "t:1"
         )
         with pytest.raises(KeyError):
             pool.submit("expert", {}, legal, "t:1").result(30)

@@ -43,8 +43,10 @@ class BotLevel:
 #: other built-in bot (the habit bots, ``montecarlo``) is for the simulator and the ladder only:
 #: they exist to test the game's balance or to measure the levels, not to be played against.
 PLAYER_LEVELS: tuple[BotLevel, ...] = (
-    BotLevel("expert-novice", "Gentle", "thinks briefly and leaves chances: for your first games"),
-    BotLevel("expert-club", "Club", "a careful club player: thinks ahead, but less deeply"),
+    BotLevel(
+        "expert-novice", "Gentle", "sound priorities, but overlooks one move in five: for your first games"
+    ),
+    BotLevel("expert-club", "Club", "a sound club player who knows the Helicopter's tricks; answers at once"),
     BotLevel("expert", "Expert", "searches hard before each move: the toughest opponent"),
     BotLevel("greedy", "Quick", "saves the dying first, then cures by deadline; plays at once"),
     BotLevel("random", "Random", "plays any legal move at random"),

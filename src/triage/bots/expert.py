@@ -13,9 +13,11 @@ goes where the choice is close. Candidates are first reduced to the moves that d
 substance (one admission space per card, at most two payment mixes per step, a heal in full or
 as far as the means reach), and the greedy bot's own choice is always one of them.
 
-Levels differ by budget and by playout policy (:data:`LEVELS`): the expert level's playouts
-farm known chronic patients as a strong player does (:func:`triage.bots.policy.farming_policy`),
-the gentler levels' play greedy's priorities. The budget in playouts makes the bot
+Levels differ in kind (:data:`LEVELS`), because this search's strength grows slowly with its
+budget (docs/bots.md): the expert searches, with playouts that farm known chronic patients as a
+strong player does (:func:`triage.bots.policy.farming_policy`); the club level plays those same
+priorities without searching; the novice level plays greedy's priorities and slips, one move in
+five chosen at random among the moves that differ in substance. The budget in playouts makes the bot
 reproducible: the same view and the same generator give the same choice. A CPU-time cap per
 decision (``time_limit``) is a safety net on slow machines; when it cuts a search short the
 choice may depend on the machine's speed.
@@ -31,6 +33,7 @@ from typing import Any
 
 from triage.bots.base import Action
 from triage.bots.greedy import GreedyBot
+from triage.bots.habits import FarmBot
 from triage.bots.policy import Policy, farming_policy, greedy_policy, play_out
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
@@ -38,17 +41,22 @@ from triage.engine.game import Game
 
 @dataclass(frozen=True)
 class Level:
-    """A level: playouts per decision in a 2-player game (scaled by 2 / players), the
-    CPU-seconds safety cap of a decision, and the policy its playouts follow in every seat."""
+    """A level: playouts per decision in a 2-player game (scaled by 2 / players; 0 plays
+    ``player``'s choice without searching), the CPU-seconds safety cap of a decision, the policy
+    the playouts follow in every seat, the priorities that pick the move the search starts from
+    (or plays, without search), and the share of moves it ``slips``: chosen at random among the
+    moves that differ in substance, as a beginner overlooks things."""
 
     playouts: int
     time_limit: float
     policy: Policy
+    player: type[GreedyBot] = GreedyBot
+    slips: float = 0.0
 
 
 LEVELS: dict[str, Level] = {
-    "novice": Level(12, 0.05, greedy_policy),
-    "club": Level(48, 0.12, greedy_policy),
+    "novice": Level(0, 0.05, greedy_policy, slips=0.2),
+    "club": Level(0, 0.05, farming_policy, player=FarmBot),
     "expert": Level(80, 0.25, farming_policy),
 }
 DEFAULT_LEVEL = "expert"
@@ -87,13 +95,15 @@ def level_of(name: str) -> Level:
 class ExpertBot:
     """Flat Monte-Carlo search over determinized worlds (see the module docstring).
 
-    ``level`` picks a budget and a playout policy from :data:`LEVELS`. ``playouts`` alone sets
+    ``level`` picks a budget, a playout policy, the priorities and the slips from
+    :data:`LEVELS`; a level without playouts does not search. ``playouts`` alone sets
     an iteration budget (reproducible, no time cap); ``time_limit`` alone a budget in CPU seconds
     per decision (the number of playouts is then estimated from the first ones); both, an
     iteration budget with that cap. ``policy`` replaces the level's playout policy.
     """
 
-    #: It searches for tenths of a second a decision: shells run it off their event loop.
+    #: A searching level thinks for tenths of a second a decision: shells run it off their
+    #: event loop (set per bot: the levels that do not search answer at once).
     searches = True
 
     def __init__(
@@ -108,25 +118,33 @@ class ExpertBot:
         #: A level's playouts are for a 2-player game and scale with the players (a playout
         #: of a 4-player game costs about twice as much); an explicit budget is kept as given.
         self.scaled = playouts is None and time_limit is None
+        self.budget: Budget | None
         if self.scaled:
-            self.budget = Budget(chosen.playouts, chosen.time_limit)
+            self.budget = Budget(chosen.playouts, chosen.time_limit) if chosen.playouts else None
             self.name = "expert" if level == DEFAULT_LEVEL else f"expert-{level}"
         else:
             self.budget = Budget(playouts, time_limit)
             self.name = f"expert-{playouts}" if time_limit is None else f"expert-{time_limit:g}s"
+        #: A level that plays its priorities without searching answers at once.
+        self.searches = self.budget is not None
+        self.slips = chosen.slips if self.scaled else 0.0
         self.policy = policy if policy is not None else chosen.policy
-        self._greedy = GreedyBot()
+        self._player = chosen.player()
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         candidates = candidate_actions(legal)
-        fallback = self._greedy.choose(view, legal, rng)
+        if self.slips and rng.random() < self.slips:
+            return rng.choice(candidates)
+        fallback = self._player.choose(view, legal, rng)
+        budget = self.budget
+        if budget is None:
+            return fallback
         if fallback not in candidates:
             candidates.append(fallback)
         if len(candidates) == 1 or order_only(legal):
             return fallback
-        budget = self.budget
         if self.scaled and budget.playouts is not None:
             players = max(1, len(view["players"]))
             budget = Budget(max(1, round(budget.playouts * 2 / players)), budget.time_limit)

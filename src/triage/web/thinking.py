@@ -39,7 +39,7 @@ Action = dict[str, Any]
 def bot_deadline(name: str) -> float:
     """Seconds a decision of the bot ``name`` may take: its CPU budget plus a margin."""
     bot = make_bot(name)
-    limit = bot.budget.time_limit if isinstance(bot, ExpertBot) else None
+    limit = bot.budget.time_limit if isinstance(bot, ExpertBot) and bot.budget is not None else None
     return UNCAPPED_DEADLINE if limit is None else limit + DEADLINE_MARGIN
 
 
