@@ -17,10 +17,11 @@ Levels differ in kind (:data:`LEVELS`), because this search's strength grows slo
 budget (docs/bots.md): the expert searches, with playouts that farm known chronic patients as a
 strong player does (:func:`triage.bots.policy.farming_policy`); the club level plays those same
 priorities without searching; the novice level plays greedy's priorities and slips, one move in
-five chosen at random among the moves that differ in substance. The budget in playouts makes the bot
-reproducible: the same view and the same generator give the same choice. A CPU-time cap per
-decision (``time_limit``) is a safety net on slow machines; when it cuts a search short the
-choice may depend on the machine's speed.
+five chosen at random among the moves that differ in substance.
+
+The budget in playouts makes the bot reproducible: the same view and the same generator give
+the same choice. A CPU-time cap per decision (``time_limit``) is a safety net on slow machines;
+when it cuts a search short the choice may depend on the machine's speed.
 """
 
 from __future__ import annotations
@@ -42,10 +43,10 @@ from triage.engine.game import Game
 @dataclass(frozen=True)
 class Level:
     """A level: playouts per decision in a 2-player game (scaled by 2 / players; 0 plays
-    ``player``'s choice without searching), the CPU-seconds safety cap of a decision, the policy
-    the playouts follow in every seat, the priorities that pick the move the search starts from
-    (or plays, without search), and the share of moves it ``slips``: chosen at random among the
-    moves that differ in substance, as a beginner overlooks things."""
+    ``player``'s choice without searching, and the cap then goes unused), the CPU-seconds safety
+    cap of a decision, the policy the playouts follow in every seat, the priorities that pick the
+    move the search starts from (or plays, without search), and the share of moves it ``slips``:
+    chosen at random among the moves that differ in substance, as a beginner overlooks things."""
 
     playouts: int
     time_limit: float
