@@ -48,16 +48,6 @@ def test_the_expert_level_plays_farming_playouts_and_the_gentler_levels_greedy_o
     assert LEVELS["expert"].playouts == 80
 
 
-def first_choices(name, seeds=range(6), steps=12):
-    """``name``'s choice at ``steps`` greedy moves into each of several games."""
-    bot = make_bot(name)
-    chosen = []
-    for seed in seeds:
-        game = advance(Game.new(players=2, seed=seed), steps)
-        chosen.append(bot.choose(view(game, game.turn), game.legal_actions(), random.Random(seed)))
-    return chosen
-
-
 def test_the_levels_differ_in_kind():
     """The expert searches; the club plays the farming priorities the expert's playouts follow,
     without searching; the novice plays greedy's priorities and slips one move in five."""
@@ -323,9 +313,9 @@ def duplicate_match(first, second, deals, seed=500):
 
 
 def test_each_level_beats_the_one_below_on_duplicated_deals():
-    """The levels' order on small samples (the full figures, 0.72 and 0.78 or more, are
-    simulations: docs/bots.md): a mirror wins half, a broken level loses most games. The
-    searching side is the expert's search on a twelfth of its budget, to keep the test quick."""
+    """The levels' order on small samples (the full figures, 0.72 and 0.90, are simulations:
+    docs/bots.md, "The levels"): a mirror wins half, a broken level loses most games. The
+    searching side is the expert's search on 6 playouts instead of 80, to keep the test quick."""
     wins, games = duplicate_match("expert-club", "expert-novice", deals=30)
     assert wins >= 0.6 * games
     wins, games = duplicate_match("expert-6", "expert-club", deals=6)
