@@ -135,13 +135,13 @@ class ExpertBot:
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
-        candidates = candidate_actions(legal)
         if self.slips and rng.random() < self.slips:
-            return rng.choice(candidates)
+            return rng.choice(candidate_actions(legal))
         fallback = self._player.choose(view, legal, rng)
         budget = self.budget
         if budget is None:
             return fallback
+        candidates = candidate_actions(legal)
         if fallback not in candidates:
             candidates.append(fallback)
         if len(candidates) == 1 or order_only(legal):
