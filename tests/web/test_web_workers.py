@@ -275,7 +275,10 @@ def test_killing_one_process_loses_no_acknowledged_action(servers: tuple[Server,
             stored = store.load_table(table_id)
             assert stored is not None and len(stored.actions) >= acked[table_id] > 0
             game = replay(stored.record())
-            view = b.http.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json()
+            # Asked of the seat that acted last: another seat's view withholds that action while
+            # it may still be undone (issue 20, triage.web.sealing), so it may count one fewer.
+            last_seat = stored.actions[-1]["by"]
+            view = b.http.get(f"/api/tables/{table_id}/view", headers=auth(tokens[last_seat])).json()
             assert view["actions"] == len(game.history) == len(stored.actions)
     finally:
         store.close()
