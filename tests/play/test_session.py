@@ -165,8 +165,8 @@ def test_bots_choose_from_their_own_view_only(monkeypatch):
 SOLO = {
     "solo": {
         "tiers": [
-            {"name": "gold", "score": 44},
-            {"name": "silver", "score": 36},
+            {"name": "gold", "score": 40},
+            {"name": "silver", "score": 34},
             {"name": "bronze", "score": 28},
         ]
     }
