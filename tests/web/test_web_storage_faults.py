@@ -148,8 +148,11 @@ def test_bot_moves_after_the_answer_are_acknowledged_one_batch_at_a_time(
         _, stored = stored_game(client, table_id)
         assert len(stored.actions) == answer["actions"]
     event.remove(service_of(client).store.engine, "before_cursor_execute", fail_after_first)
-    _, stored = stored_game(client, table_id)
-    assert live.actions == len(stored.actions)
+    # The bots go on committing in the background, each batch under the table's lock: compare
+    # memory and the store at one moment.
+    with live.lock:
+        _, stored = stored_game(client, table_id)
+        assert live.actions == len(stored.actions)
 
 
 def test_a_failed_join_leaves_the_seat_open(client: TestClient, faults: FailingStore) -> None:
