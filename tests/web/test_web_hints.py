@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import auth, create, legal_actions, play_random, tokens_of
 
+from triage.bots.expert import LEVELS, ExpertBot
 from triage.bots.hints import HINT_BOT, hint_reason
 from triage.engine import Game, view
 from triage.engine.choices import action_choices
@@ -20,7 +21,6 @@ from triage.engine.determinize import determinize
 from triage.engine.records import new_game_from_record, replay
 from triage.web.app import create_app
 from triage.web.limits import RateLimits
-from triage.web.thinking import decide
 
 UNLIMITED = "100000/second"
 
@@ -132,8 +132,11 @@ def test_a_hint_depends_only_on_what_the_seat_knows() -> None:
     seen = view(game, seat)
     world = determinize(seen, random.Random(9))
     assert view(world, seat) == seen
+    # The hint bot's playouts without its CPU-time cap: a busy machine must not change them.
+    assert HINT_BOT == "expert"
+    bot = ExpertBot(playouts=LEVELS["expert"].playouts)
     for position in (game, world):
-        move = decide(HINT_BOT, view(position, seat), position.legal_actions(seat), "hint:t:0")
+        move = bot.choose(view(position, seat), position.legal_actions(seat), random.Random("hint:t:0"))
         reason = hint_reason(view(position, seat), action_choices(position, seat), move)
         if position is game:
             first = (move, reason)

@@ -94,22 +94,34 @@ def test_an_away_seat_is_played_by_a_bot_everyone_sees_it_and_the_player_comes_b
 
 
 def test_a_seat_out_of_time_is_played_by_a_bot_until_its_player_takes_it_back(
-    server: ServerProcess, page: sync_api.Page, shots: Path
+    server: ServerProcess, page: sync_api.Page, browser_context: sync_api.BrowserContext, shots: Path
 ) -> None:
-    # A searching stand-in thinks for a while each move: the page has time to take the seat back.
-    table, tokens = create(server, players=1, seed=8, clock={"bank": 5}, stand_in="expert")
+    # Two seats with one bank each: once seat 0's bank is empty, its stand-in plays seat 0's moves
+    # and seat 1 (a player who never comes) is to move for its own 10 seconds. The stand-in waits
+    # then, so the page is looked at and the seat taken back however fast the bot plays.
+    table, tokens = create(server, players=2, seed=8, clock={"bank": 10}, stand_in="expert")
+    assert view(server, table, tokens[0])["turn"] == 0  # R1: seat 0 moves first in round 1
     open_seat(page, server, table, 0, tokens[0])
-    assert re.fullmatch(r"0:0[0-5]", seat_line(page, 0).locator(".clock.running").inner_text())
+    assert re.fullmatch(r"0:(10|0\d)", seat_line(page, 0).locator(".clock.running").inner_text())
     box = page.locator("#stand-in")
-    box.wait_for(timeout=15_000)
+    box.wait_for(timeout=25_000)
     assert box.inner_text().startswith("Your time ran out: a bot plays for you")
     assert seat_line(page, 0).locator(".badge.stand-in").inner_text() == "played by a bot while out of time"
     scan(page, shots, "out-of-time")
     page.set_viewport_size(WIDTHS["phone"])
-    box.locator("button", has_text="Take my seat back").click()
+    take_back = box.locator("button", has_text="Take my seat back")
+    held = take_back.element_handle()
+    other_tab = browser_context.new_page()  # news for the page (seat 1 comes online): it redraws
+    open_seat(other_tab, server, table, 1, tokens[1])
+    page.wait_for_function(
+        """document.querySelector('h2.player-title[data-seat="1"] .presence')?.textContent === 'online'"""
+    )
+    assert held.evaluate("button => button.isConnected")  # the button is not redrawn under the pointer
+    take_back.click()
     box.wait_for(state="hidden", timeout=10_000)
     assert seat_line(page, 0).locator(".badge.stand-in").count() == 0
     assert re.fullmatch(r"0:1[0-5]", seat_line(page, 0).locator(".clock").inner_text())
+    other_tab.close()
 
 
 def test_turn_alerts_are_off_until_ticked_and_notifications_ask_permission_only_then(

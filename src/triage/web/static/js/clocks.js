@@ -121,9 +121,13 @@ function drawBackBox(live) {
   const box = $("#stand-in");
   const mine = live && state.seat !== null ? live.presence[state.seat] : null;
   box.hidden = !mine || !mine.stand_in || state.view?.phase === "over";
+  const why = mine?.stand_in_reason === "time" ? "Your time ran out" : "You were away";
+  // Kept as it is while it says the same: a button redrawn at each of the bot's moves would be
+  // replaced under the player's pointer, and the click taking the seat back lost.
+  if (!box.hidden && box.dataset.why === why && box.childElementCount) return;
   box.innerHTML = "";
+  box.dataset.why = box.hidden ? "" : why;
   if (box.hidden || !mine) return;
-  const why = mine.stand_in_reason === "time" ? "Your time ran out" : "You were away";
   box.appendChild(el("p", "", `${why}: a bot plays for you until you take your seat back.`));
   box.appendChild(button("Take my seat back", "primary", "back", takeSeatBack));
 }
