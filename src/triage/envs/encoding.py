@@ -205,36 +205,49 @@ class Layout(ActionSpace):
             self._fit(game)
         vector = self._zeros[:]
         knower = Seat(game, seat)
-        self._put_head(vector, game, seat, knower)
-        everyone = knower.full_by_seat()
-        others = everyone[:seat] + everyone[seat + 1 :] if len(everyone) > 1 else ()
-        count = len(game.players)
-        size = self._player_size
+        players = game.players
+        count = len(players)
         turn, active, first = game.turn, game.active, game.first_player
+        _HEAD.pack_into(  # the game's entries: round, phase, whose decision, deck and discard counts
+            vector,
+            0,
+            game.round,
+            game.config.rounds,
+            count,
+            *_PHASE_HOT[game.phase],
+            turn == seat,
+            turn == seat and bool(players[seat].pending),
+            knower.deck_count(),
+            len(game.discard),
+        )
+        everyone = knower.full_by_seat()
+        others = everyone[:seat] + everyone[seat + 1 :]
+        flags = (turn, active, first, knower.cleared())
+        size = self._player_size
         # The seat's own part changes with each of its actions: kept only while it waits (what
         # OpenSpiel's rl_environment asks of every player at every step).
         own = memo is not None and seat != turn
         for rel in range(min(MAX_PLAYERS, count)):
             other = (seat + rel) % count
             start = self._players_at + rel * size
-            keep = memo is not None and (rel or own)
-            if keep:
-                stamp = (
-                    game.stamps[other],
-                    everyone,
-                    knower.full,
-                    knower.priority,
-                    other == turn,
-                    other == active,
-                    other == first,
-                )
-                kept = memo.get((seat, other))  # type: ignore[union-attr]
-                if kept is not None and kept[0] == stamp:
-                    vector[start : start + size] = kept[1]
-                    continue
-            self._put_player_part(vector, start, game, other, knower, others)
-            if keep:
-                memo[seat, other] = (stamp, vector[start : start + size])  # type: ignore[index]
+            if memo is None or not (rel or own):
+                self._put_player_part(vector, start, game, other, knower, others, flags)
+                continue
+            stamp = (
+                game.stamps[other],
+                everyone,
+                knower.full,
+                knower.priority,
+                other == turn,
+                other == active,
+                other == first,
+            )
+            kept = memo.get((seat, other))
+            if kept is not None and kept[0] == stamp:
+                vector[start : start + size] = kept[1]
+                continue
+            self._put_player_part(vector, start, game, other, knower, others, flags)
+            memo[seat, other] = (stamp, vector[start : start + size])
         self._put_deck(vector, game, seat, knower, memo)
         return np.frombuffer(vector, _FLOAT32)
 
@@ -258,23 +271,6 @@ class Layout(ActionSpace):
         self._put_peek(vector, game, knower)
         self.census.put_game(vector, at, game, knower, self._fitted[4], self._fitted[5])
         memo["deck", seat] = (key, vector[_DECK_AT : self._players_at], vector[at:])
-
-    def _put_head(self, vector: array[float], game: Game, seat: int, knower: Seat) -> None:
-        """The game's entries: round, phase, whose decision, the deck and discard counts."""
-        players = game.players
-        turn = game.turn
-        _HEAD.pack_into(
-            vector,
-            0,
-            game.round,
-            game.config.rounds,
-            len(players),
-            *_PHASE_HOT[game.phase],
-            turn == seat,
-            turn == seat and bool(players[seat].pending),
-            knower.deck_count(),
-            len(game.discard),
-        )
 
     def _put_peek(self, vector: array[float], game: Game, knower: Seat) -> None:
         """The deck peek: the known positions among the deck's top cards (I3)."""
@@ -305,12 +301,15 @@ class Layout(ActionSpace):
         other: int,
         knower: Seat,
         others: tuple[frozenset[str], ...],
+        flags: tuple[int | None, int | None, int, set[str]],
     ) -> None:
         """Player ``other``'s entries, board, terminal and pending patients as the seat knows
-        them, from ``start``; ``others`` are the other seats' fully known cards (I2, C3)."""
+        them, from ``start``; ``others`` are the other seats' fully known cards (I2, C3);
+        ``flags`` the game's turn, active and first player and the cards cleared by checks (I4)."""
         memory = self._memory
         contents = self._fitted[2]
-        full, priority, not_severe = knower.full, knower.priority, knower.cleared()
+        full, priority = knower.full, knower.priority
+        turn, active, first, not_severe = flags
         player = game.players[other]
         numbers = _numbers(player)  # quality, vp, ...: the score is their sum (R4)
         _PLAYER_ENTRIES.pack_into(
@@ -321,9 +320,9 @@ class Layout(ActionSpace):
             len(player.hospital),
             player.passed,
             numbers[0] + numbers[1],
-            other == game.turn,
-            other == game.active,
-            other == game.first_player,
+            other == turn,
+            other == active,
+            other == first,
         )
         slots = memory.slots
         slot_at = start + _PLAYER_HEAD
