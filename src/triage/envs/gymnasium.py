@@ -96,7 +96,7 @@ class TriageEnv(gymnasium.Env):
         self.observation_space = observation_space(self.encoder, flat=self.flat)
         self.action_space = spaces.Discrete(self.table.layout.num_actions)
         self._seeds = random.Random()
-        self._last_value = self._value()
+        self._last_value = self._value(self.table.game.scores(), self.table.game.is_over())
 
     def action_masks(self) -> np.ndarray:
         """The legal integers as a boolean mask (sb3-contrib's ``MaskablePPO`` protocol)."""
@@ -108,17 +108,17 @@ class TriageEnv(gymnasium.Env):
         vector, mask = self.table.observation_and_mask(0)
         return {"observation": self.encoder.encode(vector), "action_mask": mask}
 
-    def _value(self) -> float:
-        game = self.table.game
-        if game.is_over():
-            return final_values(game.scores(), game.winner, self.returns, self._start)[0]
-        return values(game.scores(), self.returns, self._start)[0]
+    def _value(self, scores: list[int], over: bool) -> float:
+        """The value chosen by ``returns`` of the game's ``scores`` (``over``: it has ended)."""
+        if over:
+            return final_values(scores, self.table.game.winner, self.returns, self._start)[0]
+        return values(scores, self.returns, self._start)[0]
 
-    def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"score": self.table.scores()[0]}
+    def _info(self, scores: list[int], over: bool) -> dict[str, Any]:
+        info: dict[str, Any] = {"score": scores[0]}
         if self.flat:
             info["action_mask"] = self.table.mask(0)
-        if self.table.game.is_over():
+        if over:
             winner = self.table.game.winner
             info["winner"] = -1 if winner is None else winner  # no None: replay buffers store infos
         return info
@@ -136,27 +136,32 @@ class TriageEnv(gymnasium.Env):
         self.table = Table(self.variant.deal(self.players, game_seed), self.table.layout)
         self._bot_rng.seed(game_seed)
         self._play_opponents()
-        self._last_value = self._value()
+        game = self.table.game
+        scores, over = game.scores(), game.is_over()
+        self._last_value = self._value(scores, over)
         if self.render_mode == "human":
             self.render()
-        return self._observation(), self._info()
+        return self._observation(), self._info(scores, over)
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         before = self._last_value
+        game = self.table.game
         try:
             self.table.play_quiet(0, action)
         except IllegalActionError as error:
             if self.on_illegal == "raise":
                 raise
-            info = self._info()
+            over = game.is_over()
+            info = self._info(game.scores(), over)
             info["illegal_action"] = str(error)
-            return self._observation(), self.illegal_reward, self.table.game.is_over(), False, info
+            return self._observation(), self.illegal_reward, over, False, info
         self._play_opponents()
         if self.render_mode == "human":
             self.render()
-        self._last_value = self._value()
+        scores, over = game.scores(), game.is_over()
+        self._last_value = self._value(scores, over)
         reward = float(self._last_value - before)
-        return self._observation(), reward, self.table.game.is_over(), False, self._info()
+        return self._observation(), reward, over, False, self._info(scores, over)
 
     def _play_opponents(self) -> None:
         play_opponents(self.table.game, self.opponents, self._bot_rng)
