@@ -164,12 +164,6 @@ class Seat:
         its patient), as the game's own frozen sets, which also key caches by identity."""
         return tuple(self.game.know_full)
 
-    def deck_peek(self, count: int) -> list[str | None]:
-        """The first ``count`` positions of :meth:`deck_known` (the observation's peek)."""
-        top = self.game.deck[:count]
-        known = self.game.known_positions
-        return [card if card in known else None for card in top]
-
     # ------------------------------------------------------------------ events
 
     def event(self, event: Event) -> Event:

@@ -158,14 +158,15 @@ class Census:
         at: int,
         game: Game,
         knower: Seat,
+        known: list[tuple[int, str]],
         codes: dict[str, Codes],
         kept: dict[frozenset[str], array[float]],
     ) -> None:
-        """Write the block from ``at``, read from the game through the seat's observer. ``kept``
-        holds the possible backs per fully known set of cards, for this game's card table only
-        (card ids are shuffled handles, K1: the same ids name other backs in another deal)."""
+        """Write the block from ``at``, read from the game through the seat's observer, with
+        ``known`` its deck positions (:meth:`Seat.deck_known_positions`). ``kept`` holds the
+        possible backs per fully known set of cards, for this game's card table only (card ids
+        are shuffled handles, K1: the same ids name other backs in another deal)."""
         full, priority, not_severe = knower.full, knower.priority, knower.cleared()
-        known = knower.deck_known_positions()
         in_deck = knower.deck_seen()
         vector[at] = len(known)
         vector[at + 1] = len(game.cards) - len(knower.fronts_seen())

@@ -258,40 +258,36 @@ class Layout(ActionSpace):
         the public deductions (``Game.deck_stamp``) and the seat's knowledge stay the same: most
         actions move no card to or from the deck."""
         at = self._census_at
-        if memo is None:
-            self._put_peek(vector, game, knower)
-            self.census.put_game(vector, at, game, knower, self._fitted[4], self._fitted[5])
-            return
         key = (game.deck_stamp, knower.full, knower.priority, knower.fronts_seen())
-        kept = memo.get(("deck", seat))
+        kept = memo.get(("deck", seat)) if memo is not None else None
         if kept is not None and kept[0] == key:
             vector[_DECK_AT : self._players_at] = kept[1]
             vector[at:] = kept[2]
             return
-        self._put_peek(vector, game, knower)
-        self.census.put_game(vector, at, game, knower, self._fitted[4], self._fitted[5])
-        memo["deck", seat] = (key, vector[_DECK_AT : self._players_at], vector[at:])
+        known = knower.deck_known_positions()  # one walk of the deck for the peek and the census
+        self._put_peek(vector, game, knower, known)
+        self.census.put_game(vector, at, game, knower, known, self._fitted[4], self._fitted[5])
+        if memo is not None:
+            memo["deck", seat] = (key, vector[_DECK_AT : self._players_at], vector[at:])
 
-    def _put_peek(self, vector: array[float], game: Game, knower: Seat) -> None:
-        """The deck peek: the known positions among the deck's top cards (I3)."""
-        top = knower.deck_peek(DECK_PEEK)
-        vector[_DECK_AT : _DECK_AT + len(top) * _PEEK_SIZE : _PEEK_SIZE] = _ONES[len(top)]  # exists
-        if not any(top):
-            return
+    def _put_peek(self, vector: array[float], game: Game, knower: Seat, known: list[tuple[int, str]]) -> None:
+        """The deck peek: the known positions (``known``, I3) among the deck's top cards."""
+        shown = min(DECK_PEEK, knower.deck_count())
+        vector[_DECK_AT : _DECK_AT + shown * _PEEK_SIZE : _PEEK_SIZE] = _ONES[shown]  # exists
         memory = self._memory
         contents = self._fitted[2]
         not_severe = knower.cleared()
-        at = _DECK_AT
-        for card in top:
-            if card is not None:
-                vector[at + 1] = 1.0
-                # The key of _card_features (no Time off the board), inline to save a call.
-                ns = card in not_severe
-                features = memory.cards.get((contents[card], knower.level(card), None, ns))
-                if features is None:
-                    features = _card_features(memory, contents, game, knower, card, None, ns)
-                vector[at + 2 : at + _PEEK_SIZE] = features
-            at += _PEEK_SIZE
+        for position, card in known:
+            if position >= DECK_PEEK:
+                continue
+            at = _DECK_AT + position * _PEEK_SIZE
+            vector[at + 1] = 1.0
+            # The key of _card_features (no Time off the board), inline to save a call.
+            ns = card in not_severe
+            features = memory.cards.get((contents[card], knower.level(card), None, ns))
+            if features is None:
+                features = _card_features(memory, contents, game, knower, card, None, ns)
+            vector[at + 2 : at + _PEEK_SIZE] = features
 
     def _put_player_part(
         self,
