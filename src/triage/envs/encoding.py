@@ -258,12 +258,13 @@ class Layout(ActionSpace):
         the public deductions (``Game.deck_stamp``) and the seat's knowledge stay the same: most
         actions move no card to or from the deck."""
         at = self._census_at
-        key = (game.deck_stamp, knower.full, knower.priority, knower.fronts_seen())
-        kept = memo.get(("deck", seat)) if memo is not None else None
-        if kept is not None and kept[0] == key:
-            vector[_DECK_AT : self._players_at] = kept[1]
-            vector[at:] = kept[2]
-            return
+        if memo is not None:
+            key = (game.deck_stamp, knower.full, knower.priority, knower.fronts_seen())
+            kept = memo.get(("deck", seat))
+            if kept is not None and kept[0] == key:
+                vector[_DECK_AT : self._players_at] = kept[1]
+                vector[at:] = kept[2]
+                return
         known = knower.deck_known_positions()  # one walk of the deck for the peek and the census
         self._put_peek(vector, game, knower, known)
         self.census.put_game(vector, at, game, knower, known, self._fitted[4], self._fitted[5])

@@ -127,7 +127,7 @@ function drawBackBox(live) {
   if (!box.hidden && box.dataset.why === why && box.childElementCount) return;
   box.innerHTML = "";
   box.dataset.why = box.hidden ? "" : why;
-  if (box.hidden || !mine) return;
+  if (box.hidden) return;
   box.appendChild(el("p", "", `${why}: a bot plays for you until you take your seat back.`));
   box.appendChild(button("Take my seat back", "primary", "back", takeSeatBack));
 }
