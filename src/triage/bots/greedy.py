@@ -150,7 +150,7 @@ class _Turn:
         self.game = game
         self.seat = seat
         self.me = player
-        cards = self.cards = game.cards
+        self.cards = game.cards
         self.market = game.config.market
         self.rounds_left = game.config.rounds - game.round
         self.last = self.rounds_left <= 0

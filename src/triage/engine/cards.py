@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from triage.engine.errors import DataError
 from triage.engine.files import read_toml
@@ -23,7 +23,6 @@ PRIORITY: dict[str, int | None] = {
     "non_severe": 4,
     "terminal": None,
 }
-KIND_OF_PRIORITY: dict[int, str] = {1: "critical", 2: "severe", 3: "chronic", 4: "non_severe"}
 #: Kinds whose healing difficulty is printed on the card (T3: chronic uses its Time instead).
 PRINTED_HEALING: frozenset[str] = frozenset({"critical", "severe", "non_severe"})
 CARD_FIELDS: frozenset[str] = frozenset(
@@ -188,7 +187,3 @@ def load_standard_deck() -> list[CardSpec]:
     if _STANDARD_DECK is None:
         _STANDARD_DECK = tuple(load_deck(standard_deck_path()))
     return list(_STANDARD_DECK)
-
-
-def cards_by_id(cards: Iterable[CardSpec]) -> dict[str, CardSpec]:
-    return {card.id: card for card in cards}

@@ -25,7 +25,7 @@ from typing import Any
 
 from triage.engine import Config, Game
 from triage.engine.cards import CardSpec, deck_names, load_named_deck, load_standard_deck
-from triage.engine.config import config_names, load_named_config
+from triage.engine.config import load_named_config
 
 #: The seed of every arranged deal: with it fixed, a card's neutral handle (K1) says only its
 #: place in the dealt order, which the public draws tell anyway (I1, I3).
@@ -47,11 +47,6 @@ class Variant:
     def deal(self, players: int, seed: int) -> Game:
         """``Game.new`` on this variant's configuration and deck."""
         return Game.new(players=players, deck=self.deck, seed=seed, config=self.config)
-
-
-def variant_names() -> list[str]:
-    """The names :func:`load_variant` takes: the built-in configurations."""
-    return config_names()
 
 
 def load_variant(name: str = "default", **overrides: Any) -> Variant:

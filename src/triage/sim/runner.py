@@ -88,8 +88,6 @@ TIME_COLUMNS: list[Column] = [
     ("longest", pa.float64()),
 ]
 TIME_SCHEMA = pa.schema(TIME_COLUMNS)
-#: The files of a run, by the name they add to the player file's (``results.NAME.parquet``).
-SIDE_FILES = ("cards", "rounds", "times")
 SCHEMAS = (PLAYER_SCHEMA, CARD_SCHEMA, ROUND_SCHEMA, TIME_SCHEMA)
 
 Progress = Callable[[int], None]

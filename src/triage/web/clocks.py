@@ -140,12 +140,6 @@ class TableTiming:
         }
 
 
-def stand_in_of(table: LiveTable, seat: int) -> str | None:
-    """The bot playing for a human ``seat`` now (None: its player)."""
-    timing = table.timing
-    return None if timing is None else timing.seats[seat].stand_in
-
-
 class Timekeeper:
     """The presence, clocks and stand-ins of a service's tables. ``now`` is the clock (monotonic
     seconds), injectable for tests; ``grace`` the seconds of :data:`GRACE_SECONDS`."""
