@@ -7,7 +7,7 @@ import time
 import pytest
 
 from triage.bots import BOT_DESCRIPTIONS, BOTS, bot_names, make_bot
-from triage.bots.expert import LEVELS, Budget, ExpertBot, _Search, candidate_actions
+from triage.bots.expert import LEVELS, Budget, ExpertBot, Search, candidate_actions
 from triage.bots.greedy import GreedyBot
 from triage.bots.habits import FarmBot
 from triage.bots.policy import farming_policy, greedy_policy, play_out
@@ -119,12 +119,12 @@ def searched_budgets(monkeypatch, name, players):
 
     seen = []
 
-    class Spy(expert_module._Search):
+    class Spy(expert_module.Search):
         def __init__(self, view, candidates, rng, budget, policy):
             seen.append(budget.playouts)
             super().__init__(view, candidates, rng, budget, policy)
 
-    monkeypatch.setattr(expert_module, "_Search", Spy)
+    monkeypatch.setattr(expert_module.ExpertBot, "search_type", Spy)
     bot = make_bot(name)
     game = Game.new(players=players, seed=1)
     while not seen:
@@ -349,7 +349,7 @@ def test_exact_ties_are_broken_at_random_not_by_list_order():
     )
 
     def pick(seed, default):
-        search = _Search(
+        search = Search(
             seat_view, [trial, clinic, other], random.Random(seed), Budget(3, None), greedy_policy
         )
         search.totals, search.counts = [2.0, 2.0, 1.0], [2, 2, 2]

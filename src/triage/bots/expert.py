@@ -30,7 +30,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from triage.bots.base import Action
 from triage.bots.greedy import GreedyBot
@@ -106,6 +106,9 @@ class ExpertBot:
     #: A searching level thinks for tenths of a second a decision: shells run it off their
     #: event loop (set per bot: the levels that do not search answer at once).
     searches = True
+    #: The search a decision runs: a designer's bot may put a subclass of :class:`Search` here
+    #: (for example one whose playouts stop early and score the position with a value).
+    search_type: ClassVar[type[Search]]
 
     def __init__(
         self,
@@ -149,7 +152,7 @@ class ExpertBot:
         if self.scaled and budget.playouts is not None:
             players = max(1, len(view["players"]))
             budget = Budget(max(1, round(budget.playouts * 2 / players)), budget.time_limit)
-        search = _Search(view, candidates, rng, budget, self.policy)
+        search = self.search_type(view, candidates, rng, budget, self.policy)
         return search.run(default=candidates.index(fallback))
 
 
@@ -235,7 +238,7 @@ def outcome(game: Game, seat: int) -> float:
     return (mine - best_other) / 40.0
 
 
-class _Search:
+class Search:
     """One decision's sequential-halving search over shared worlds."""
 
     def __init__(
@@ -321,3 +324,6 @@ class _Search:
         if not tried:
             return self.candidates[default]
         return self.candidates[max(tried, key=lambda c: (self.mean(c), c == default, -self.tie_rank[c]))]
+
+
+ExpertBot.search_type = Search
