@@ -41,6 +41,17 @@ def quiet_button(page: sync_api.Page, game: Game) -> sync_api.Locator | None:
     return None
 
 
+def shown_box(page: sync_api.Page, locator: sync_api.Locator) -> dict[str, float]:
+    """The element's box once it is drawn: the panel is redrawn when the bot moves, and a box
+    asked for during the redraw is None."""
+    for _ in range(40):
+        box = locator.bounding_box()
+        if box is not None:
+            return dict(box)
+        page.wait_for_timeout(50)
+    raise AssertionError("the element was not drawn within 2 s")
+
+
 def reveals(game: Game, action: dict[str, object]) -> bool:
     """Whether ``action`` reveals something (a diagnosis of a card nobody knew, T1)."""
     trial = game.copy()
@@ -72,7 +83,8 @@ def test_a_whole_game_against_a_bot_with_undo(
             button.click()
             page.wait_for_selector("#panel button.undo[aria-disabled='false']")
             assert "can be taken back" in undo.inner_text()
-            assert undo.bounding_box()["height"] >= 24 and undo.bounding_box()["width"] >= 24
+            box = shown_box(page, undo)  # the bot's move may redraw the panel in between
+            assert box["height"] >= 24 and box["width"] >= 24
             assert serious_violations(page) == []
             shoot(page, shots, f"undo-available-{width}")
             undo.focus()
