@@ -31,6 +31,7 @@ from triage.bots.expert import ExpertBot, Search, outcome
 from triage.bots.policy import farming_policy
 from triage.engine import Game, view
 from triage.engine.actions import action_to_id
+from triage.engine.state import COUNTERS
 
 WEIGHTS = Path(__file__).with_name("truncated_expert_weights.json")
 #: A playout stops at the first decision of the round this many ahead of its own.
@@ -38,19 +39,8 @@ AHEAD = 2
 #: Playouts a decision with the value: about the CPU of the expert's 80 whole ones.
 PLAYOUTS = 140
 KINDS = ("critical", "severe", "chronic", "non_severe", "terminal")
-NUMBERS = (
-    "vp",
-    "quality",
-    "credits",
-    "diagnostics",
-    "healing",
-    "staff",
-    "staff_available",
-    "congress",
-    "helicopters",
-    "outpatient_clinics",
-    "clinical_trials",
-)
+#: The player's numbers read: VP and QoC (the score, R4), then the counters but ``treated``.
+NUMBERS = ("vp", "quality", *(name for name in COUNTERS if name not in ("vp", "treated")))
 
 
 def seat_features(game: Game, seat: int) -> list[float]:
@@ -147,18 +137,13 @@ class ShortSearch(Search):
     #: Per round, the fitted weights (set on the subclass each bot makes for its own file).
     weights: ClassVar[dict[int, list[float]]]
 
-    def playout(self, candidate: int, world: int) -> None:
-        game = self.world(world).copy()
-        game.apply(self.candidates[candidate])
+    def finish(self, game: Game) -> float:
         stop = game.round + AHEAD
         while game.turn is not None and game.round < stop:
             game.apply_id(action_to_id(game, self.policy(game)))
         if game.turn is None:
-            value = outcome(game, self.seat)
-        else:
-            value = sum(w * f for w, f in zip(self.weights[game.round], features(game, self.seat)))
-        self.totals[candidate] += value
-        self.counts[candidate] += 1
+            return outcome(game, self.seat)
+        return sum(w * f for w, f in zip(self.weights[game.round], features(game, self.seat)))
 
 
 class TruncatedExpert(ExpertBot):
@@ -168,7 +153,7 @@ class TruncatedExpert(ExpertBot):
         super().__init__(policy=farming_policy)
         self.fingerprint, fitted = load_weights(weights)
         self.short = ExpertBot(playouts=playouts, policy=farming_policy)
-        self.short.search_type = type("ShortSearch", (ShortSearch,), {"weights": fitted})  # type: ignore[misc]
+        self.short.search_type = type("ShortSearch", (ShortSearch,), {"weights": fitted})
         self.name = f"truncated-expert-{playouts}"
 
     def choose(self, seat_view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:

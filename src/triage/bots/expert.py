@@ -30,7 +30,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from triage.bots.base import Action
 from triage.bots.greedy import GreedyBot
@@ -108,7 +108,7 @@ class ExpertBot:
     searches = True
     #: The search a decision runs: a designer's bot may put a subclass of :class:`Search` here
     #: (for example one whose playouts stop early and score the position with a value).
-    search_type: ClassVar[type[Search]]
+    search_type: type[Search]
 
     def __init__(
         self,
@@ -278,11 +278,16 @@ class Search:
     def playout(self, candidate: int, world: int) -> None:
         game = self.world(world).copy()
         game.apply(self.candidates[candidate])
-        play_out(game, self.policy)
-        self.totals[candidate] += outcome(game, self.seat)
+        self.totals[candidate] += self.finish(game)
         self.counts[candidate] += 1
         if time.thread_time() > self.deadline:
             self.out_of_time = True
+
+    def finish(self, game: Game) -> float:
+        """A world after the candidate: played to its end by the policy, worth its outcome (a
+        subclass may stop sooner and score the position another way)."""
+        play_out(game, self.policy)
+        return outcome(game, self.seat)
 
     def mean(self, candidate: int) -> float:
         count = self.counts[candidate]
