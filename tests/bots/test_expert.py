@@ -12,6 +12,7 @@ from triage.bots.greedy import GreedyBot
 from triage.bots.habits import FarmBot
 from triage.bots.policy import farming_policy, greedy_policy, play_out
 from triage.engine import Game, make_config, view
+from triage.engine.config import load_named_config
 from triage.engine.determinize import determinize
 from triage.scenario import build_game
 
@@ -113,20 +114,21 @@ def test_a_bad_bot_name_says_what_is_wrong(name, says):
     assert says in str(error.value)
 
 
-def searched_budgets(monkeypatch, name, players):
-    """The playout budgets of the searches ``name`` runs in the first decisions of a game."""
+def searched_budgets(monkeypatch, name, players, config=None):
+    """The playout budgets of the searches ``name`` runs in the first decisions of a game, each
+    with whether its playouts were cut short by a fitted value."""
     from triage.bots import expert as expert_module
 
     seen = []
 
     class Spy(expert_module.Search):
-        def __init__(self, view, candidates, rng, budget, policy):
-            seen.append(budget.playouts)
-            super().__init__(view, candidates, rng, budget, policy)
+        def __init__(self, *args):
+            super().__init__(*args)
+            seen.append((self.budget.playouts, self.value is not None))
 
     monkeypatch.setattr(expert_module.ExpertBot, "search_type", Spy)
     bot = make_bot(name)
-    game = Game.new(players=players, seed=1)
+    game = Game.new(players=players, seed=1, config=config)
     while not seen:
         game.apply(bot.choose(view(game, game.turn), game.legal_actions(), random.Random(0)))
     return set(seen)
@@ -134,12 +136,17 @@ def searched_budgets(monkeypatch, name, players):
 
 def test_level_budgets_scale_with_the_players_and_explicit_ones_do_not(monkeypatch):
     """A playout of a 4-player game costs about twice a 2-player one: levels halve their
-    playouts there (and double them solo) to keep within their time; expert-<N> keeps N."""
-    playouts = LEVELS["expert"].playouts
-    assert searched_budgets(monkeypatch, "expert", 2) == {playouts}
-    assert searched_budgets(monkeypatch, "expert", 4) == {playouts // 2}
-    assert searched_budgets(monkeypatch, "expert", 1) == {playouts * 2}
-    assert searched_budgets(monkeypatch, "expert-30", 4) == {30}
+    playouts there (and double them solo) to keep within their time; expert-<N> keeps N. Where
+    the game has a fitted value (the standard deck and default configuration do), the level makes
+    its short playouts instead; a game without one gets whole playouts."""
+    short, whole = LEVELS["expert"].short_playouts, LEVELS["expert"].playouts
+    assert searched_budgets(monkeypatch, "expert", 2) == {(short, True)}
+    assert searched_budgets(monkeypatch, "expert", 4) == {(short // 2, True)}
+    assert searched_budgets(monkeypatch, "expert", 1) == {(short * 2, True)}
+    assert searched_budgets(monkeypatch, "expert-30", 4) == {(30, True)}
+    mini = load_named_config("mini")
+    assert searched_budgets(monkeypatch, "expert", 2, mini) == {(whole, False)}
+    assert searched_budgets(monkeypatch, "expert", 4, mini) == {(whole // 2, False)}
 
 
 def test_a_budget_can_be_named_in_playouts_or_seconds():

@@ -36,6 +36,7 @@ from triage.bots.base import Action
 from triage.bots.greedy import GreedyBot
 from triage.bots.habits import FarmBot
 from triage.bots.policy import Policy, farming_policy, greedy_policy, play_out
+from triage.bots.value import Value, value_for
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
 
@@ -43,12 +44,15 @@ from triage.engine.game import Game
 @dataclass(frozen=True)
 class Level:
     """A level: playouts per decision in a 2-player game (scaled by 2 / players; 0 plays
-    ``player``'s choice without searching, and the cap then goes unused), the CPU-seconds safety
+    ``player``'s choice without searching, and the cap then goes unused), the short playouts it
+    makes instead where the game has a fitted value (:mod:`triage.bots.value`: about the same
+    CPU, a short playout costing about half a whole one), the CPU-seconds safety
     cap of a decision, the policy the playouts follow in every seat, the priorities that pick the
     move the search starts from (or plays, without search), and the share of moves it ``slips``:
     chosen at random among the moves that differ in substance, as a beginner overlooks things."""
 
     playouts: int
+    short_playouts: int
     time_limit: float
     policy: Policy
     player: type[GreedyBot] = GreedyBot
@@ -56,9 +60,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "novice": Level(0, 0.05, greedy_policy, slips=0.2),
-    "club": Level(0, 0.05, farming_policy, player=FarmBot),
-    "expert": Level(80, 0.25, farming_policy),
+    "novice": Level(0, 0, 0.05, greedy_policy, slips=0.2),
+    "club": Level(0, 0, 0.05, farming_policy, player=FarmBot),
+    "expert": Level(80, 140, 0.25, farming_policy),
 }
 DEFAULT_LEVEL = "expert"
 
@@ -100,7 +104,8 @@ class ExpertBot:
     :data:`LEVELS`; a level without playouts does not search. ``playouts`` alone sets
     an iteration budget (reproducible, no time cap); ``time_limit`` alone a budget in CPU seconds
     per decision (the number of playouts is then estimated from the first ones); both, an
-    iteration budget with that cap. ``policy`` replaces the level's playout policy.
+    iteration budget with that cap. ``policy`` replaces the level's playout policy;
+    ``valued=False`` plays whole playouts even where the game has a fitted value.
     """
 
     #: A searching level thinks for tenths of a second a decision: shells run it off their
@@ -116,6 +121,7 @@ class ExpertBot:
         playouts: int | None = None,
         time_limit: float | None = None,
         policy: Policy | None = None,
+        valued: bool = True,
     ) -> None:
         chosen = level_of(level)
         self.level = level
@@ -132,6 +138,9 @@ class ExpertBot:
         #: A level that plays its priorities without searching answers at once.
         self.searches = self.budget is not None
         self.slips = chosen.slips if self.scaled else 0.0
+        self.short_playouts = chosen.short_playouts
+        #: Whether playouts stop early and score with the game's fitted value, where it has one.
+        self.valued = valued
         self.policy = policy if policy is not None else chosen.policy
         self._player = chosen.player()
 
@@ -149,10 +158,12 @@ class ExpertBot:
             candidates.append(fallback)
         if len(candidates) == 1 or order_only(legal):
             return fallback
+        value = value_for(view) if self.valued else None
         if self.scaled and budget.playouts is not None:
+            playouts = self.short_playouts if value is not None else budget.playouts
             players = max(1, len(view["players"]))
-            budget = Budget(max(1, round(budget.playouts * 2 / players)), budget.time_limit)
-        search = self.search_type(view, candidates, rng, budget, self.policy)
+            budget = Budget(max(1, round(playouts * 2 / players)), budget.time_limit)
+        search = self.search_type(view, candidates, rng, budget, self.policy, value)
         return search.run(default=candidates.index(fallback))
 
 
@@ -248,12 +259,14 @@ class Search:
         rng: random.Random,
         budget: Budget,
         policy: Policy,
+        value: Value | None = None,
     ) -> None:
         self.view = view
         self.seat: int = view["viewer"]
         self.candidates = candidates
         self.budget = budget
         self.policy = policy
+        self.value = value
         self.world_seed = rng.getrandbits(64)
         #: Exact ties between candidates go to the greedy choice, then by this rank, drawn at
         #: random once per decision from the search's own seeded generator (reproducible). Two
@@ -284,10 +297,13 @@ class Search:
             self.out_of_time = True
 
     def finish(self, game: Game) -> float:
-        """A world after the candidate: played to its end by the policy, worth its outcome (a
-        subclass may stop sooner and score the position another way)."""
-        play_out(game, self.policy)
-        return outcome(game, self.seat)
+        """A world after the candidate: played to its end by the policy, worth its outcome; with
+        a value, played until the round ``value.ahead`` ahead and worth the value there."""
+        value = self.value
+        if value is None:
+            return outcome(play_out(game, self.policy), self.seat)
+        play_out(game, self.policy, stop_round=game.round + value.ahead)
+        return outcome(game, self.seat) if game.turn is None else value(game, self.seat)
 
     def mean(self, candidate: int) -> float:
         count = self.counts[candidate]

@@ -11,6 +11,7 @@ make :class:`~triage.bots.greedy.GreedyBot`'s choices (with :func:`farming_polic
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -55,14 +56,18 @@ def rollout_policy(policy: Policy = greedy_policy) -> Callable[[Game, list[int],
     return choose
 
 
-def play_out(game: Game, policy: Policy = greedy_policy, limit: int = 10_000) -> Game:
-    """Play ``game`` to its end with ``policy`` in every seat (changes ``game``; returns it).
+def play_out(
+    game: Game, policy: Policy = greedy_policy, limit: int = 10_000, stop_round: int | None = None
+) -> Game:
+    """Play ``game`` to its end with ``policy`` in every seat (changes ``game``; returns it), or,
+    with ``stop_round``, until the first decision of that round if it comes sooner.
 
     The policy's actions are taken through the engine's integer fast path
     (:meth:`Game.apply_id`), which trusts them: a policy here must return legal actions.
     """
     steps = 0
-    while game.turn is not None:
+    stop = stop_round if stop_round is not None else math.inf
+    while game.turn is not None and game.round < stop:
         game.apply_id(action_to_id(game, policy(game)))
         steps += 1
         if steps > limit:

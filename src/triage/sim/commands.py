@@ -310,8 +310,37 @@ def _write_ladder(job: LadderJob, rows: pd.DataFrame, out: Path, html_out: Path,
     html_out.write_text(page, encoding="utf-8")
 
 
+def fit_value(
+    players: int = typer.Option(2, min=1, max=4, help="Players per game (1-4)."),
+    games: int = typer.Option(20_000, min=10, help="Games of the farming policy to fit on."),
+    seed: int = typer.Option(1_000_000, help="Seed of the first game (the next ones count up from it)."),
+    config: Path | None = typer.Option(
+        None, help="Configuration file (TOML), or a built-in one by name: default, mini."
+    ),
+    deck: Path | None = typer.Option(
+        None,
+        help="Deck file (TOML), or standard or mini; default the standard deck (mini with --config mini).",
+    ),
+    set_: list[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
+    out: Path = typer.Option(..., help="The value file to write (JSON)."),
+) -> None:
+    """Fit the expert's value for one game (players, configuration, deck): its playouts then stop
+    two rounds ahead and score the position with it. Put the file's directory in TRIAGE_VALUES."""
+    from triage.bots.value import fit_value as fit
+    from triage.options import game_settings
+
+    if not out.name.endswith(".json"):
+        _fail(f"--out {out}: the value file name must end in .json")
+    game_config, game_deck = game_settings(config, deck, set_)
+    value = fit(players, games, seed, game_config, game_deck)
+    out.write_text(value.to_json() + "\n")
+    shares = ", ".join(f"round {number} {share:.0%}" for number, share in sorted(value.explained.items()))
+    typer.echo(f"wrote {out}: {games} games; the final margin explained on held-out games: {shares}")
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``simulate``, ``report`` and ``ladder`` to the ``triage`` command."""
+    """Add ``simulate``, ``report``, ``ladder`` and ``fit-value`` to the ``triage`` command."""
     app.command("simulate")(simulate)
     app.command("report")(report)
     app.command("ladder")(ladder)
+    app.command("fit-value")(fit_value)

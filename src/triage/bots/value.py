@@ -1,0 +1,215 @@
+"""A fitted value of a position, so that the expert's playouts can stop early.
+
+A whole playout of a round-1 decision plays six rounds, most of which the move hardly touches.
+With a value the expert's playouts stop at the first decision of the round :data:`AHEAD` ahead of
+their own (:class:`triage.bots.expert.Search`) and score the world there: a linear function, one
+per round, of the seat's features less those of the other player leading on score, fitted by
+ridge regression on games of the farming playout policy in every seat against the final score
+margin (in units of 40 points, as :func:`triage.bots.expert.outcome`). A short playout costs about
+half of a whole one, so the same CPU buys more of them (docs/bots.md, "Short playouts with a
+value").
+
+A value belongs to one game: player count, configuration and deck list (its
+:func:`fingerprint`). The fitted values are data files (``triage/data/values/*.json``, and any
+directory named in ``TRIAGE_VALUES``), written by ``triage value fit``; a game without one is
+searched with whole playouts.
+
+>>> from triage.engine import Game, view
+>>> value_for(view(Game.new(players=2, seed=1), 0)) is not None
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from triage.engine.cards import CardSpec
+from triage.engine.config import Config
+from triage.engine.game import Game
+from triage.engine.state import COUNTERS
+from triage.engine.views import view
+
+#: A playout stops at the first decision of the round this many ahead of its own.
+AHEAD = 2
+#: Where the fitted values shipped with Triage live; ``TRIAGE_VALUES`` adds directories.
+VALUES_DIR = Path(__file__).resolve().parents[1] / "data" / "values"
+KINDS = ("critical", "severe", "chronic", "non_severe", "terminal")
+#: The player's numbers read: VP and QoC (the score, R4), then the counters but ``treated``.
+NUMBERS = ("vp", "quality", *(name for name in COUNTERS if name not in ("vp", "treated")))
+#: Ridge penalty of the fit (the features are counts of a few units: a small one suffices).
+RIDGE = 1.0
+#: Games of the farming policy a value is fitted on by default.
+FIT_GAMES = 20_000
+
+
+def seat_features(game: Game, seat: int) -> list[float]:
+    """A seat's numbers, its hospital by kind (patients, Time, healing still needed, VP and credits
+    on their backs), its terminal patients, free spaces and patients waiting to be admitted.
+    Read from a world (a full game), as a playout's own end would be."""
+    player, cards = game.players[seat], game.cards
+    features: list[float] = [getattr(player, name) for name in NUMBERS]
+    by_kind = [[0] * len(KINDS) for _ in range(5)]
+    for slot in player.hospital:
+        if slot is None:
+            continue
+        spec = cards[slot.card]
+        kind = KINDS.index(spec.kind)
+        difficulty = slot.time if spec.healing is None else spec.healing  # T3: chronic uses its Time
+        for row, amount in zip(
+            by_kind, (1, slot.time, max(0, difficulty - slot.placed), spec.vp, spec.credits)
+        ):
+            row[kind] += amount
+    for row in by_kind:
+        features += row
+    terminals = player.terminals
+    features += [
+        len(terminals),
+        sum(cards[patient.card].vp for patient in terminals),
+        sum(patient.time for patient in terminals),
+        sum(slot is None for slot in player.hospital),
+        len(player.pending),
+    ]
+    return features
+
+
+def features(game: Game, seat: int) -> list[float]:
+    """The seat's features less those of the other player leading on score now (solo: less
+    nothing), and a constant."""
+    mine = seat_features(game, seat)
+    others = [seat_features(game, other) for other in range(len(game.players)) if other != seat]
+    if others:
+        leader = max(others, key=lambda other: other[0] + other[1])  # VP + QoC: the score (R4)
+        mine = [a - b for a, b in zip(mine, leader)]
+    return [*mine, 1.0]
+
+
+def fingerprint(seat_view: dict[str, Any]) -> str:
+    """What a value belongs to: the player count, the configuration and the deck list, as every
+    seat's view shows them (so a bot finds its value from the view alone)."""
+    deck = sorted(json.dumps(back) for back in seat_view["catalogue"])
+    return json.dumps([len(seat_view["players"]), seat_view["config"], deck], sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Value:
+    """Per round, the weights of :func:`features`; the game they fit, how they were fitted, and per
+    round the share of the final margin's variance they explain on a fifth of the games held out."""
+
+    fingerprint: str
+    weights: dict[int, list[float]]
+    games: int
+    seed: int
+    explained: dict[int, float] = field(default_factory=dict)
+    ahead: int = AHEAD
+    source: str = field(default="", compare=False)
+
+    def __call__(self, game: Game, seat: int) -> float:
+        """The expected final score margin of ``seat`` (units of 40 points) from here."""
+        return sum(w * f for w, f in zip(self.weights[game.round], features(game, seat)))
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "fingerprint": self.fingerprint,
+                "ahead": self.ahead,
+                "games": self.games,
+                "seed": self.seed,
+                "explained": {str(number): share for number, share in sorted(self.explained.items())},
+                "weights": {str(number): row for number, row in sorted(self.weights.items())},
+            }
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> Value:
+        """A value file, or ValueError naming the file and what is wrong in it."""
+        try:
+            data = json.loads(path.read_text())
+            weights = {int(number): [float(w) for w in row] for number, row in data["weights"].items()}
+            explained = {int(number): float(share) for number, share in data.get("explained", {}).items()}
+            value = cls(
+                str(data["fingerprint"]),
+                weights,
+                int(data["games"]),
+                int(data["seed"]),
+                explained,
+                int(data["ahead"]),
+                str(path),
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"value file {path}: not a fitted value ({error!r})") from None
+        sizes = {len(row) for row in weights.values()}
+        if sizes != {len(NUMBERS) + 5 * len(KINDS) + 6} or value.ahead != AHEAD:
+            raise ValueError(
+                f"value file {path}: fitted for another feature list or horizon "
+                f"(rows of {sorted(sizes)} weights, ahead {value.ahead}); fit it again with `triage value fit`"
+            )
+        return value
+
+
+def value_dirs() -> list[Path]:
+    """The directories searched for values: ``TRIAGE_VALUES`` (``os.pathsep``-separated) first,
+    then the values shipped with Triage."""
+    extra = [Path(part) for part in os.environ.get("TRIAGE_VALUES", "").split(os.pathsep) if part]
+    return [*extra, VALUES_DIR]
+
+
+@cache
+def _values_in(directories: tuple[Path, ...]) -> dict[str, Value]:
+    found: dict[str, Value] = {}
+    for directory in reversed(directories):  # the first directory named wins a fingerprint
+        for path in sorted(directory.glob("*.json")):
+            value = Value.load(path)
+            found[value.fingerprint] = value
+    return found
+
+
+def value_for(seat_view: dict[str, Any]) -> Value | None:
+    """The fitted value of the game a view belongs to, or None when none was fitted for it."""
+    return _values_in(tuple(value_dirs())).get(fingerprint(seat_view))
+
+
+def fit_value(
+    players: int,
+    games: int = FIT_GAMES,
+    seed: int = 1_000_000,
+    config: Config | None = None,
+    deck: Sequence[CardSpec] | None = None,
+) -> Value:
+    """Play ``games`` of the farming policy in every seat (seeds ``seed`` on); per round, fit the
+    final score margin from every seat's features at the round's first decision (ridge
+    regression). The share explained is measured on every fifth game, fitted on the others."""
+    import numpy as np
+
+    from triage.bots.expert import outcome
+    from triage.bots.policy import farming_policy, play_out
+
+    rows: dict[int, list[tuple[int, list[float], float]]] = {}
+    for index in range(games):
+        game = Game.new(players=players, deck=deck, seed=seed + index, config=config)
+        seen: list[tuple[int, int, list[float]]] = []
+        while game.turn is not None:
+            seen += [(game.round, seat, features(game, seat)) for seat in range(players)]
+            play_out(game, farming_policy, stop_round=game.round + 1)
+        for number, seat, row in seen:
+            rows.setdefault(number, []).append((index % 5, row, outcome(game, seat)))
+
+    def solve(x: Any, y: Any) -> Any:
+        return np.linalg.solve(x.T @ x + RIDGE * np.eye(x.shape[1]), x.T @ y)
+
+    weights, explained = {}, {}
+    for number, table in sorted(rows.items()):
+        held = np.array([fold == 0 for fold, _, _ in table])
+        x = np.array([row for _, row, _ in table])
+        y = np.array([target for _, _, target in table])
+        if held.any() and (~held).any() and y[held].var() > 0:
+            miss = y[held] - x[held] @ solve(x[~held], y[~held])
+            explained[number] = round(float(1 - miss.var() / y[held].var()), 3)
+        weights[number] = [round(float(w), 6) for w in solve(x, y)]
+    first = Game.new(players=players, deck=deck, seed=seed, config=config)
+    return Value(fingerprint(view(first, 0)), weights, games, seed, explained)
