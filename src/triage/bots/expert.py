@@ -7,6 +7,10 @@ played out to its end with a fast playout policy (:mod:`triage.bots.policy`) in 
 candidate with the best average result is chosen. This is flat Monte-Carlo over determinized
 worlds: a one-step improvement of the playout policy, averaged over what the bot cannot see.
 
+Where the game has a fitted value (:mod:`triage.bots.value`: the default game at 1-4 players
+ships with one), a playout stops two rounds ahead of its own and the value scores the world
+there; a short playout costs about half a whole one, so the level makes more of them.
+
 The budget is a number of playouts per decision, spent by *sequential halving*: every
 candidate gets a few playouts, the better half keeps going with more, and so on, so the budget
 goes where the choice is close. Candidates are first reduced to the moves that differ in
