@@ -29,6 +29,16 @@ if TYPE_CHECKING:  # the commands import their machinery when they run, keeping 
     from triage.sim.runner import RunLimits, SimResult
 
 
+#: The game a command plays, as every simulator command takes it.
+CONFIG_OPTION = typer.Option(
+    None, help="Configuration file (TOML), or a built-in one by name: default, mini."
+)
+DECK_OPTION = typer.Option(
+    None, help="Deck file (TOML), or standard or mini; default the standard deck (mini with --config mini)."
+)
+SET_OPTION = typer.Option([], "--set", help="Override a configuration value: key=value.")
+
+
 class GamesPerSecond(ProgressColumn):
     """The games-per-second rate of the progress bar."""
 
@@ -51,14 +61,9 @@ def simulate(
         "a designer's bot as module:Class.",
     ),
     seed: int = typer.Option(0, help="Master seed: each game's seed derives from it and the game's index."),
-    config: Path | None = typer.Option(
-        None, help="Configuration file (TOML), or a built-in one by name: default, mini."
-    ),
-    deck: Path | None = typer.Option(
-        None,
-        help="Deck file (TOML), or standard or mini; default the standard deck (mini with --config mini).",
-    ),
-    set_: list[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
+    config: Path | None = CONFIG_OPTION,
+    deck: Path | None = DECK_OPTION,
+    set_: list[str] = SET_OPTION,
     workers: int | None = typer.Option(None, min=1, help="Local worker processes (default: all cores)."),
     ray: str | None = typer.Option(
         None, "--ray", help="Run on Ray: 'auto' (RAY_ADDRESS or a new local instance), 'local', or HOST:PORT."
@@ -227,14 +232,9 @@ def ladder(
     players: str = typer.Option("2", help="Player counts, comma-separated, e.g. 2,3,4."),
     deals: int = typer.Option(50, min=1, help="Deals each line-up plays (each from every seat rotation)."),
     seed: int = typer.Option(0, help="Master seed: every line-up plays the same deals."),
-    config: Path | None = typer.Option(
-        None, help="Configuration file (TOML), or a built-in one by name: default, mini."
-    ),
-    deck: Path | None = typer.Option(
-        None,
-        help="Deck file (TOML), or standard or mini; default the standard deck (mini with --config mini).",
-    ),
-    set_: list[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
+    config: Path | None = CONFIG_OPTION,
+    deck: Path | None = DECK_OPTION,
+    set_: list[str] = SET_OPTION,
     workers: int | None = typer.Option(None, min=1, help="Local worker processes (default: all cores)."),
     out: Path = typer.Option(Path("ladder.parquet"), help="The ladder's player rows (Parquet)."),
     html_out: Path = typer.Option(Path("ladder.html"), "--html", help="The HTML report to write."),
@@ -314,14 +314,9 @@ def fit_value(
     players: int = typer.Option(2, min=1, max=4, help="Players per game (1-4)."),
     games: int = typer.Option(20_000, min=10, help="Games of the farming policy to fit on."),
     seed: int = typer.Option(1_000_000, help="Seed of the first game (the next ones count up from it)."),
-    config: Path | None = typer.Option(
-        None, help="Configuration file (TOML), or a built-in one by name: default, mini."
-    ),
-    deck: Path | None = typer.Option(
-        None,
-        help="Deck file (TOML), or standard or mini; default the standard deck (mini with --config mini).",
-    ),
-    set_: list[str] = typer.Option([], "--set", help="Override a configuration value: key=value."),
+    config: Path | None = CONFIG_OPTION,
+    deck: Path | None = DECK_OPTION,
+    set_: list[str] = SET_OPTION,
     out: Path = typer.Option(..., help="The value file to write (JSON)."),
 ) -> None:
     """Fit the expert's value for one game (players, configuration, deck): its playouts then stop
