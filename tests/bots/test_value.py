@@ -15,7 +15,7 @@ from triage.bots import make_bot
 from triage.bots import value as value_module
 from triage.bots.expert import Budget, ExpertBot, Search, outcome
 from triage.bots.policy import farming_policy, play_out
-from triage.bots.value import AHEAD, Value, features, fingerprint, value_for
+from triage.bots.value import AHEAD, FEATURE_COUNT, Value, features, fingerprint, value_for
 from triage.cli import app
 from triage.engine import Game, view
 from triage.engine.config import load_named_config
@@ -72,6 +72,18 @@ def test_a_bad_value_file_names_the_file_and_the_fault(tmp_path, monkeypatch):
     )
     with pytest.raises(ValueError, match="another feature list or horizon"):
         Value.load(short)
+    gap = tmp_path / "gap.json"
+    row = [0.0] * FEATURE_COUNT
+    gap.write_text(
+        json.dumps(
+            {"fingerprint": "x", "ahead": AHEAD, "games": 1, "seed": 0, "weights": {"1": row, "3": row}}
+        )
+    )
+    with pytest.raises(ValueError, match=r"gap.json: weights for rounds \[1, 3\]"):
+        Value.load(gap)
+    monkeypatch.setenv("TRIAGE_VALUES", str(tmp_path))
+    with pytest.raises(ValueError, match="broken.json"):
+        value_for(view(Game.new(players=2, seed=4), 0))
     result = CliRunner().invoke(app, ["fit-value", "--out", str(tmp_path / "value.txt")])
     assert result.exit_code == 2 and "must end in .json" in result.output
 

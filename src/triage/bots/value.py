@@ -42,6 +42,12 @@ VALUES_DIR = Path(__file__).resolve().parents[1] / "data" / "values"
 KINDS = ("critical", "severe", "chronic", "non_severe", "terminal")
 #: The player's numbers read: VP and QoC (the score, R4), then the counters but ``treated``.
 NUMBERS = ("vp", "quality", *(name for name in COUNTERS if name not in ("vp", "treated")))
+#: Per kind: patients, Time, healing still needed, VP and credits (:func:`seat_features`).
+BY_KIND = ("patients", "time", "healing_needed", "vp", "credits")
+#: Then terminal patients, their VP and Time, free spaces, pending patients.
+TAIL = ("terminals", "terminal_vp", "terminal_time", "free_spaces", "pending")
+#: The length of :func:`features`: a seat's numbers less the leader's, and a constant.
+FEATURE_COUNT = len(NUMBERS) + len(BY_KIND) * len(KINDS) + len(TAIL) + 1
 #: Ridge penalty of the fit (the features are counts of a few units: a small one suffices).
 RIDGE = 1.0
 #: Games of the farming policy a value is fitted on by default.
@@ -54,7 +60,7 @@ def seat_features(game: Game, seat: int) -> list[float]:
     Read from a world (a full game), as a playout's own end would be."""
     player, cards = game.players[seat], game.cards
     features: list[float] = [getattr(player, name) for name in NUMBERS]
-    by_kind = [[0] * len(KINDS) for _ in range(5)]
+    by_kind = [[0] * len(KINDS) for _ in BY_KIND]
     for slot in player.hospital:
         if slot is None:
             continue
@@ -144,11 +150,13 @@ class Value:
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"value file {path}: not a fitted value ({error!r})") from None
         sizes = {len(row) for row in weights.values()}
-        if sizes != {len(NUMBERS) + 5 * len(KINDS) + 6} or value.ahead != AHEAD:
+        if sizes != {FEATURE_COUNT} or value.ahead != AHEAD:
             raise ValueError(
-                f"value file {path}: fitted for another feature list or horizon "
-                f"(rows of {sorted(sizes)} weights, ahead {value.ahead}); fit it again with `triage value fit`"
+                f"value file {path}: fitted for another feature list or horizon (rows of "
+                f"{sorted(sizes)} weights, ahead {value.ahead}); fit it again with `triage fit-value`"
             )
+        if sorted(weights) != list(range(1, len(weights) + 1)):
+            raise ValueError(f"value file {path}: weights for rounds {sorted(weights)}, not 1 to the last")
         return value
 
 
