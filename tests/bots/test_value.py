@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from triage.bots import make_bot
 from triage.bots import value as value_module
-from triage.bots.expert import Budget, ExpertBot, Search, outcome
+from triage.bots.expert import HORIZON, Budget, ExpertBot, Search, outcome
 from triage.bots.policy import farming_policy, play_out
-from triage.bots.value import AHEAD, FEATURE_COUNT, Value, features, fingerprint, value_for
+from triage.bots.value import FEATURE_COUNT, Value, features, fingerprint, value_for
 from triage.cli import app
 from triage.engine import Game, view
 from triage.engine.config import load_named_config
@@ -71,18 +71,12 @@ def test_a_bad_value_file_names_the_file_and_the_fault(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match=r"broken.json: not a fitted value"):
         Value.load(bad)
     short = tmp_path / "short.json"
-    short.write_text(
-        json.dumps({"fingerprint": "x", "ahead": AHEAD, "games": 1, "seed": 0, "weights": {"1": [1.0]}})
-    )
-    with pytest.raises(ValueError, match="another feature list or horizon"):
+    short.write_text(json.dumps({"fingerprint": "x", "games": 1, "seed": 0, "weights": {"1": [1.0]}}))
+    with pytest.raises(ValueError, match="another feature list"):
         Value.load(short)
     gap = tmp_path / "gap.json"
     row = [0.0] * FEATURE_COUNT
-    gap.write_text(
-        json.dumps(
-            {"fingerprint": "x", "ahead": AHEAD, "games": 1, "seed": 0, "weights": {"1": row, "3": row}}
-        )
-    )
+    gap.write_text(json.dumps({"fingerprint": "x", "games": 1, "seed": 0, "weights": {"1": row, "3": row}}))
     with pytest.raises(ValueError, match=r"gap.json: weights for rounds \[1, 3\]"):
         Value.load(gap)
     monkeypatch.setenv("TRIAGE_VALUES", str(tmp_path))
@@ -92,14 +86,14 @@ def test_a_bad_value_file_names_the_file_and_the_fault(tmp_path, monkeypatch):
     assert result.exit_code == 2 and "must end in .json" in result.output
 
 
-def test_a_short_playout_stops_two_rounds_ahead_and_scores_with_the_value():
+def test_a_short_playout_stops_rounds_ahead_and_scores_with_the_value():
     game = Game.new(players=2, seed=7)
     seat_view = view(game, game.turn)
     value = value_for(seat_view)
     search = Search(seat_view, [{"type": "pass"}], random.Random(0), Budget(4, None), farming_policy, value)
     world = game.copy()
     worth = search.finish(world)
-    assert world.round == game.round + AHEAD and world.turn is not None
+    assert world.round == game.round + HORIZON and world.turn is not None
     assert worth == value(world, seat_view["viewer"])
     # In the last rounds the playout reaches the game's end and the outcome counts.
     late = game.copy()

@@ -8,8 +8,8 @@ candidate with the best average result is chosen. This is flat Monte-Carlo over 
 worlds: a one-step improvement of the playout policy, averaged over what the bot cannot see.
 
 Where the game has a fitted value (:mod:`triage.bots.value`: the default game at 1-4 players
-ships with one), a playout stops two rounds ahead of its own and the value scores the world
-there; a short playout costs about half a whole one, so the level makes more of them.
+ships with one), a playout stops :data:`HORIZON` rounds ahead of its own and the value scores
+the world there; a short playout costs about half a whole one, so the level makes more of them.
 
 The budget is a number of playouts per decision, spent by *sequential halving*: every
 candidate gets a few playouts, the better half keeps going with more, and so on, so the budget
@@ -69,6 +69,9 @@ LEVELS: dict[str, Level] = {
     "expert": Level(80, 140, 0.25, farming_policy),
 }
 DEFAULT_LEVEL = "expert"
+#: With a value, a playout stops at the first decision of the round this many ahead of its own
+#: (docs/bots.md, "Short playouts with a value": one round ahead and whole playouts both won less).
+HORIZON = 2
 
 
 @dataclass(frozen=True)
@@ -302,11 +305,12 @@ class Search:
 
     def finish(self, game: Game) -> float:
         """A world after the candidate: played to its end by the policy, worth its outcome; with
-        a value, played until the round ``value.ahead`` ahead and worth the value there."""
+        a value, played until the first decision :data:`HORIZON` rounds ahead and worth the value
+        there."""
         value = self.value
         if value is None:
             return outcome(play_out(game, self.policy), self.seat)
-        play_out(game, self.policy, stop_round=game.round + value.ahead)
+        play_out(game, self.policy, stop_round=game.round + HORIZON)
         return outcome(game, self.seat) if game.turn is None else value(game, self.seat)
 
     def mean(self, candidate: int) -> float:

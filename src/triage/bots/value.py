@@ -1,8 +1,8 @@
 """A fitted value of a position, so that the expert's playouts can stop early.
 
 A whole playout of a round-1 decision plays six rounds, most of which the move hardly touches.
-With a value the expert's playouts stop at the first decision of the round :data:`AHEAD` ahead of
-their own (:class:`triage.bots.expert.Search`) and score the world there: a linear function, one
+With a value the expert's playouts stop at the first decision of a round a few ahead of their own
+(:data:`triage.bots.expert.HORIZON`) and score the world there: a linear function, one
 per round, of the seat's features less those of the other player leading on score, fitted by
 ridge regression on games of the farming playout policy in every seat against the final score
 margin (in units of 40 points, as :func:`triage.bots.expert.outcome`). A short playout costs about
@@ -35,8 +35,6 @@ from triage.engine.game import Game
 from triage.engine.state import COUNTERS
 from triage.engine.views import view
 
-#: A playout stops at the first decision of the round this many ahead of its own.
-AHEAD = 2
 #: Where the fitted values shipped with Triage live; ``TRIAGE_VALUES`` adds directories.
 VALUES_DIR = Path(__file__).resolve().parents[1] / "data" / "values"
 KINDS = ("critical", "severe", "chronic", "non_severe", "terminal")
@@ -112,7 +110,6 @@ class Value:
     games: int
     seed: int
     explained: dict[int, float] = field(default_factory=dict)
-    ahead: int = AHEAD
     source: str = field(default="", compare=False)
 
     def __call__(self, game: Game, seat: int) -> float:
@@ -123,7 +120,6 @@ class Value:
         return json.dumps(
             {
                 "fingerprint": self.fingerprint,
-                "ahead": self.ahead,
                 "games": self.games,
                 "seed": self.seed,
                 "explained": {str(number): share for number, share in sorted(self.explained.items())},
@@ -144,16 +140,15 @@ class Value:
                 int(data["games"]),
                 int(data["seed"]),
                 explained,
-                int(data["ahead"]),
                 str(path),
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"value file {path}: not a fitted value ({error!r})") from None
         sizes = {len(row) for row in weights.values()}
-        if sizes != {FEATURE_COUNT} or value.ahead != AHEAD:
+        if sizes != {FEATURE_COUNT}:
             raise ValueError(
-                f"value file {path}: fitted for another feature list or horizon (rows of "
-                f"{sorted(sizes)} weights, ahead {value.ahead}); fit it again with `triage fit-value`"
+                f"value file {path}: fitted for another feature list (rows of {sorted(sizes)} weights, "
+                f"not {FEATURE_COUNT}); fit it again with `triage fit-value`"
             )
         if sorted(weights) != list(range(1, len(weights) + 1)):
             raise ValueError(f"value file {path}: weights for rounds {sorted(weights)}, not 1 to the last")
