@@ -138,11 +138,12 @@ def test_level_budgets_scale_with_the_players_and_explicit_ones_do_not(monkeypat
     """A playout of a 4-player game costs about twice a 2-player one: levels halve their
     playouts there (and double them solo) to keep within their time; expert-<N> keeps N. Where
     the game has a fitted value (the standard deck and default configuration do), the level makes
-    its short playouts instead; a game without one gets whole playouts."""
+    its short playouts instead; a game without one (solo, or another configuration) gets whole
+    playouts."""
     short, whole = LEVELS["expert"].short_playouts, LEVELS["expert"].playouts
     assert searched_budgets(monkeypatch, "expert", 2) == {(short, True)}
     assert searched_budgets(monkeypatch, "expert", 4) == {(short // 2, True)}
-    assert searched_budgets(monkeypatch, "expert", 1) == {(short * 2, True)}
+    assert searched_budgets(monkeypatch, "expert", 1) == {(whole * 2, False)}  # no solo value
     assert searched_budgets(monkeypatch, "expert-30", 4) == {(30, True)}
     mini = load_named_config("mini")
     assert searched_budgets(monkeypatch, "expert", 2, mini) == {(whole, False)}

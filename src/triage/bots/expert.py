@@ -7,7 +7,7 @@ played out to its end with a fast playout policy (:mod:`triage.bots.policy`) in 
 candidate with the best average result is chosen. This is flat Monte-Carlo over determinized
 worlds: a one-step improvement of the playout policy, averaged over what the bot cannot see.
 
-Where the game has a fitted value (:mod:`triage.bots.value`: the default game at 1-4 players
+Where the game has a fitted value (:mod:`triage.bots.value`: the default game at 2-4 players
 ships with one), a playout stops :data:`HORIZON` rounds ahead of its own and the value scores
 the world there; a short playout costs about half a whole one, so the level makes more of them.
 

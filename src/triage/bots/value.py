@@ -17,6 +17,8 @@ searched with whole playouts.
 >>> from triage.engine import Game, view
 >>> value_for(view(Game.new(players=2, seed=1), 0)) is not None
 True
+>>> value_for(view(Game.new(players=1, seed=1), 0)) is None  # solo: whole playouts won more
+True
 """
 
 from __future__ import annotations
