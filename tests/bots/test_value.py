@@ -86,6 +86,10 @@ def test_a_bad_value_file_names_the_file_and_the_fault(tmp_path, monkeypatch):
         value_for(view(Game.new(players=2, seed=4), 0))
     result = CliRunner().invoke(app, ["fit-value", "--out", str(tmp_path / "value.txt")])
     assert result.exit_code == 2 and "must end in .json" in result.output
+    result = CliRunner().invoke(app, ["fit-value", "--out", str(tmp_path / "nowhere" / "value.json")])
+    assert result.exit_code == 2 and "does not exist" in result.output
+    result = CliRunner().invoke(app, ["fit-value", "--set", "rounds=0", "--out", str(tmp_path / "v.json")])
+    assert result.exit_code == 2 and "rounds" in result.output and not (tmp_path / "v.json").exists()
 
 
 def test_a_short_playout_stops_rounds_ahead_and_scores_with_the_value():

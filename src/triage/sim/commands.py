@@ -326,8 +326,13 @@ def fit_value(
 
     if not out.name.endswith(".json"):
         _fail(f"--out {out}: the value file name must end in .json")
+    if not out.parent.is_dir():
+        _fail(f"--out {out}: the folder {out.parent} does not exist")
     game_config, game_deck = game_settings(config, deck, set_)
-    value = fit(players, games, seed, game_config, game_deck)
+    try:
+        value = fit(players, games, seed, game_config, game_deck)
+    except ValueError as error:  # a configuration or deck that cannot be dealt at this count
+        _fail(str(error))
     out.write_text(value.to_json() + "\n")
     shares = ", ".join(f"round {number} {share:.0%}" for number, share in sorted(value.explained.items()))
     typer.echo(f"wrote {out}: {games} games; the final margin explained on held-out games: {shares}")
