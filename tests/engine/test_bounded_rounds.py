@@ -135,10 +135,12 @@ def spam_bound(config: Config, deck: list[CardSpec], players: int) -> int:
     # Credits come only from a critical patient with healing 0, cured as it is admitted (A7, T4).
     reward = max([card.credits for card in deck if card.kind == "critical" and card.healing == 0] + [0])
     held_flights = n * config.start["helicopters"]
-    earned_before_buying = n * config.start["credits"] + (rounds * arrivals + held_flights) * n * reward
+    # Every seat's starting Credits, its seat_credits included (R1, R3).
+    starting = sum(config.start_credits(n, seat) for seat in range(n))
+    earned_before_buying = starting + (rounds * arrivals + held_flights) * n * reward
     bought_flights = earned_before_buying // (price - n * reward) if on_market else 0
     flights = held_flights + bought_flights
-    credits = n * config.start["credits"] + (rounds * arrivals + flights) * n * reward
+    credits = starting + (rounds * arrivals + flights) * n * reward
     free = sum(item.limit or 0 for item in config.market.values() if item.price == 0)
     return credits + n * free + flights + (rounds * arrivals + flights) * n + (rounds + flights) * n
 
@@ -188,14 +190,14 @@ def test_a_spamming_table_ends_every_accepted_game(
     """Every seat buys or flies whenever it may (T7, T8), else passes: the game ends within
     :func:`spam_bound`.
 
-    The bound, for n players, R rounds, A arrivals, c0 starting Credits and h0 starting Helicopters
-    each: a spamming seat never pays a cost, so its Credits grow only when an admitted critical
+    The bound, for n players, R rounds, A arrivals, C starting Credits in all (``start.credits``
+    and the seats' ``seat_credits``, R1) and h0 starting Helicopters each: a spamming seat never pays a cost, so its Credits grow only when an admitted critical
     patient with healing 0 is cured at once (A7, T4), by at most r (the largest such reward). The
     patients drawn are the R*n*A of Arrival and n a flight (T7). Flights are the n*h0 held plus the
     ones bought at price p: the configuration makes p >= 1 when Helicopters are on sale, and
-    :func:`flight_profit_problem` makes n*r < p, so from b*p <= n*c0 + (R*A + n*h0 + b)*n*r the
-    bought flights b are at most (n*c0 + (R*A + n*h0)*n*r) / (p - n*r). Every priced purchase
-    spends at least 1 of the Credits ever held, n*c0 + (R*A + F)*n*r for F flights; a free item
+    :func:`flight_profit_problem` makes n*r < p, so from b*p <= C + (R*A + n*h0 + b)*n*r the
+    bought flights b are at most (C + (R*A + n*h0)*n*r) / (p - n*r). Every priced purchase
+    spends at least 1 of the Credits ever held, C + (R*A + F)*n*r for F flights; a free item
     has a limit and is never spent by a spammer, so each seat buys it at most limit times. The rest
     are the admissions or rejections of the patients drawn, (R*A + F)*n, and the passes: one a
     seat a round plus, with V2 ``reopen``, one for each seat a flight reopens, at most (R + F)*n.

@@ -85,7 +85,7 @@ def game_bounds(config: Config, deck: list[CardSpec], players: int) -> GameBound
         )
     start = config.start
     wealth0 = (
-        start["credits"]
+        max(config.start_credits(players, seat) for seat in range(players))  # seat_credits too (R1)
         + price["diagnostics"] * start["diagnostics"]
         + price["healing"] * start["healing"]
         + price["congress"] * start["congress"]
