@@ -11,7 +11,7 @@ value").
 
 A value belongs to one game: player count, configuration and deck list (its
 :func:`fingerprint`). The fitted values are data files (``triage/data/values/*.json``, and any
-directory named in ``TRIAGE_VALUES``), written by ``triage value fit``; a game without one is
+directory named in ``TRIAGE_VALUES``), written by ``triage fit-value``; a game without one is
 searched with whole playouts.
 
 >>> from triage.engine import Game, view
@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from triage.engine.cards import CardSpec
+from triage.engine.cards import KINDS, CardSpec
 from triage.engine.config import Config
 from triage.engine.game import Game
 from triage.engine.state import COUNTERS
@@ -39,7 +39,6 @@ from triage.engine.views import view
 
 #: Where the fitted values shipped with Triage live; ``TRIAGE_VALUES`` adds directories.
 VALUES_DIR = Path(__file__).resolve().parents[1] / "data" / "values"
-KINDS = ("critical", "severe", "chronic", "non_severe", "terminal")
 #: The player's numbers read: VP and QoC (the score, R4), then the counters but ``treated``.
 NUMBERS = ("vp", "quality", *(name for name in COUNTERS if name not in ("vp", "treated")))
 #: Per kind: patients, Time, healing still needed, VP and credits (:func:`seat_features`).
@@ -66,10 +65,8 @@ def seat_features(game: Game, seat: int) -> list[float]:
             continue
         spec = cards[slot.card]
         kind = KINDS.index(spec.kind)
-        difficulty = slot.time if spec.healing is None else spec.healing  # T3: chronic uses its Time
-        for row, amount in zip(
-            by_kind, (1, slot.time, max(0, difficulty - slot.placed), spec.vp, spec.credits)
-        ):
+        needed = max(0, spec.difficulty(slot.time) - slot.placed)  # T2, T3
+        for row, amount in zip(by_kind, (1, slot.time, needed, spec.vp, spec.credits)):
             row[kind] += amount
     for row in by_kind:
         features += row

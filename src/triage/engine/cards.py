@@ -56,6 +56,15 @@ class CardSpec:
     def priority(self) -> int | None:
         return PRIORITY[self.kind]
 
+    def difficulty(self, time: int) -> int:
+        """The healing a patient of this card needs in all (T2): the printed one, or for a
+        chronic patient its Time ``time`` (T3).
+
+        >>> CardSpec("C1", "chronic", diagnosis=2).difficulty(time=4)
+        4
+        """
+        return self.healing if self.healing is not None else time
+
     def back(self) -> tuple[str, int | None, int | None, int, int]:
         """Everything printed on the card but its id: two cards with equal backs are
         interchangeable for whoever does not know which is which."""

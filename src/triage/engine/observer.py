@@ -73,11 +73,9 @@ class Seat:
         spec = self.game.cards[card]
         if spec.healing is None:  # chronic: the difficulty is the Time, once the kind is known
             known = patient.revealed or card in self.full or card in self.priority
-            difficulty = patient.time
         else:  # a revealed or admitted critical patient shows it (T1, A7), else memory (I2)
             known = patient.revealed or card in self.full
-            difficulty = spec.healing
-        return max(0, difficulty - patient.placed) if known else None
+        return max(0, spec.difficulty(patient.time) - patient.placed) if known else None
 
     def difficulty(self, card: str) -> int | None:
         """The healing difficulty printed on ``card``'s back (T2) if the viewer knows the back

@@ -34,8 +34,7 @@ class Treatment(Memory):
         slot = player.hospital[index]
         if slot is not None:
             spec = self.cards[slot.card]
-            difficulty = spec.healing if spec.healing is not None else slot.time
-            if slot.placed >= difficulty:
+            if slot.placed >= spec.difficulty(slot.time):
                 player.hospital[index] = None
                 player.credits += spec.credits
                 player.vp += spec.vp
@@ -86,7 +85,7 @@ class Treatment(Memory):
                 "space": space,
                 "kind": spec.kind,
                 "priority": spec.priority,
-                "healing": spec.healing if spec.healing is not None else patient.time,
+                "healing": spec.difficulty(patient.time),
                 "credits": spec.credits,
                 "vp": spec.vp,
                 "pay": _pay_dict(pay),
@@ -99,8 +98,7 @@ class Treatment(Memory):
         if not patient.revealed:
             raise RuleError("not_revealed", f"{patient.card} must be diagnosed before it is healed", "T2")
         spec = self.cards[patient.card]
-        difficulty = spec.healing if spec.healing is not None else patient.time
-        need = difficulty - patient.placed
+        need = spec.difficulty(patient.time) - patient.placed
         amount = action["amount"]
         if amount > need:
             raise RuleError(
