@@ -173,6 +173,9 @@ def test_variant_values_are_validated_with_their_rule_id() -> None:
         ({"seat_credits": {"3": [1, -1, 0]}}, "seat_credits.3[1] must be a whole number >= 0"),
         ({"seat_credits": {"5": [0, 0, 0, 0, 0]}}, "unknown configuration key 'seat_credits.5'"),
         ({"seat_credits": [0, 1]}, "seat_credits must be a table"),
+        ({"rounds": {"4": 0}}, "rounds.4 must be a whole number >= 1"),
+        ({"rounds": {"0": 6}}, "unknown configuration key 'rounds.0'"),
+        ({"rounds": "six"}, "rounds must be a whole number >= 1"),
         ({"return_to": {"cured": "sideways"}}, "return_to.cured must be one of top, bottom, discard (V1)"),
         ({"return_to": {"healed": "top"}}, "return_to has no case 'healed'"),
         ({"solo": {"tiers": [{"name": "gold"}]}}, "solo.tiers[0] must be a table of exactly name and score"),
@@ -201,6 +204,7 @@ def test_configuration_round_trips_through_its_dict_with_every_variant() -> None
             "final_round_order": "trailing_last",
             "solo": {"tiers": [{"name": "pass", "score": 20}]},
             "seat_credits": {"4": [0, 1, 1, 2]},
+            "rounds": {"1": 5, "4": 7},
         }
     )
     assert make_config(config.to_dict()) == config
@@ -210,6 +214,34 @@ def test_configuration_round_trips_through_its_dict_with_every_variant() -> None
         "discard",
     ]
     assert config.uses_discard
+
+
+def test_rounds_by_player_count_give_each_game_its_own_count() -> None:
+    """R1: ``rounds`` may be a table by player count; a table over one number keeps that number
+    for the counts it does not name, and one number for every count replaces a table."""
+    import pytest
+
+    from triage.engine.config import make_config
+    from triage.engine.errors import DataError
+
+    config = make_config({"rounds": {"4": 3}})
+    assert [Game.new(players=count, seed=1, config=config).config.rounds for count in (1, 2, 3, 4)] == [
+        6,
+        6,
+        6,
+        3,
+    ]
+    four = Game.new(players=4, seed=1, config=config)
+    assert four.setup["config"]["rounds"] == 3  # the record and every view show the game's own count
+    while four.turn is not None:
+        four.apply(four.legal_actions()[-1])
+    assert four.round == 3  # the game ended after the Cleanup of its third round (R4)
+    assert make_config({"rounds": {"1": 4, "2": 4, "3": 4, "4": 4}}).to_dict()["rounds"] == 4
+    assert make_config({"rounds": 5}).for_players(4).rounds == 5
+    with pytest.raises(DataError, match=r"must give every count 1-4 \(R1\); missing: 1, 2, 3"):
+        from triage.engine.config import _validate, default_values
+
+        _validate({**default_values(), "rounds": {"4": 8}}, "config")
 
 
 def test_solo_tier_names_the_best_tier_reached_and_none_on_a_loss() -> None:

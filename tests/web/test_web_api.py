@@ -25,6 +25,7 @@ def test_bad_table_requests_name_what_is_wrong(client: TestClient) -> None:
         ({"players": 2, "bots": [None]}, "one entry per seat"),
         ({"players": 2, "bots": [None, "nobody"]}, "unknown bot 'nobody'"),
         ({"players": 2, "config": {"rounds": 0}}, "rounds"),
+        ({"players": 2, "config": {"rounds": {"5": 3}}}, "rounds"),
         ({"players": 2, "seed": -1}, "seed"),
         ({"players": 2, "colour": "red"}, "colour"),
     ]
@@ -54,6 +55,13 @@ def test_the_view_and_legal_actions_are_the_seats_own(client: TestClient) -> Non
         assert legal_actions(client, table_id, tokens[seat]) == game.legal_actions(seat)
     # R1: it is seat 0's decision first, so seat 1 has no legal action.
     assert client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[1])).json()["choices"] == []
+
+
+def test_a_table_plays_its_own_player_counts_rounds(client: TestClient) -> None:
+    """R1: rounds by player count; the seat's view shows the table's own count's."""
+    created = create(client, players=2, seed=3, config={"rounds": {"2": 3, "4": 9}})
+    seen = client.get(f"/api/tables/{created['table_id']}/view", headers=auth(tokens_of(created)[0])).json()
+    assert seen["config"]["rounds"] == 3
 
 
 def test_missing_or_wrong_tokens_are_refused_on_every_seat_request(client: TestClient) -> None:

@@ -132,7 +132,12 @@ def test_config_and_deck_are_typed_in_the_schema(client: TestClient) -> None:
     config, card = models[config_ref.rsplit("/", 1)[1]], models[card_ref.rsplit("/", 1)[1]]
     assert config["additionalProperties"] is False and card["additionalProperties"] is False
     assert {"rounds", "arrivals", "market", "start", "income", "return_to"} <= set(config["properties"])
-    assert config["properties"]["rounds"] == {"type": "integer", "title": "Rounds"}
+    rounds = config["properties"]["rounds"]["anyOf"]  # R1: one number, or a table by player count
+    assert rounds[0] == {"type": "integer"}
+    by_players = models[rounds[1]["$ref"].rsplit("/", 1)[1]]
+    assert (
+        set(by_players["properties"]) == {"1", "2", "3", "4"} and by_players["additionalProperties"] is False
+    )
     assert card["required"] == ["id", "kind"]
     assert set(card["properties"]["kind"]["enum"]) == {
         "critical",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -67,6 +67,8 @@ class MarketItem:
 class Config:
     """A validated configuration. Build one with :func:`make_config` or :func:`load_config`."""
 
+    #: R1: rounds in a game; with :attr:`rounds_by_players`, the most any player count plays (a
+    #: dealt game's configuration, :meth:`for_players`, holds its own count's).
     rounds: int
     arrivals: int
     end_on_zero_quality: bool
@@ -86,6 +88,9 @@ class Config:
     #: R1, R3: Credits each seat starts with on top of ``start.credits``, by player count (2-4),
     #: to make up for the seat order (:meth:`start_credits`).
     seat_credits: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    #: R1: rounds by player count (1-4), where they differ; empty when every count plays
+    #: :attr:`rounds`.
+    rounds_by_players: Mapping[int, int] = field(default_factory=dict)
     #: What other modules work out from this configuration once (per deck list, for example
     #: the integer action plan or a view's fixed parts): caches hang on what they describe.
     derived: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -93,6 +98,26 @@ class Config:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled without :attr:`derived`: what was worked out is rebuilt where it is needed."""
         return type(self), tuple(getattr(self, name) for name in _CONFIG_FIELDS)
+
+    def for_players(self, players: int) -> Config:
+        """The configuration of a game of ``players``: its own count's :attr:`rounds` (R1).
+        Every game holds this one (:class:`~triage.engine.position.Position`), so its view,
+        record and rules read one number of rounds.
+
+        >>> config = make_config({"rounds": {"4": 8}})
+        >>> config.rounds, config.for_players(4).rounds, config.for_players(2).rounds
+        (8, 8, 6)
+        >>> config.for_players(2).to_dict()["rounds"], config.for_players(2) is config.for_players(2)
+        (6, True)
+        """
+        if not self.rounds_by_players:
+            return self
+        key = ("players", players)
+        known: Config | None = self.derived.get(key)
+        if known is None:
+            rounds = self.rounds_by_players.get(players, self.rounds)
+            known = self.derived[key] = replace(self, rounds=rounds, rounds_by_players={})
+        return known
 
     def return_place(self, case: str) -> str:
         """V1: where a ``cured``, ``died`` or ``rejected`` patient goes.
@@ -123,7 +148,11 @@ class Config:
     def to_dict(self) -> dict[str, Any]:
         """The configuration in the file's shape (``limit`` None where there is none)."""
         return {
-            "rounds": self.rounds,
+            "rounds": (
+                {str(count): rounds for count, rounds in sorted(self.rounds_by_players.items())}
+                if self.rounds_by_players
+                else self.rounds
+            ),
             "arrivals": self.arrivals,
             "end_on_zero_quality": self.end_on_zero_quality,
             "return_to": self.return_to if isinstance(self.return_to, str) else dict(self.return_to),
@@ -202,7 +231,10 @@ def merge(base: dict[str, Any], overrides: Mapping[str, Any], source: str, path:
         if key not in base:
             known = ", ".join(sorted(base))
             raise DataError(f"{source}: unknown configuration key {where!r} (known here: {known})")
-        if isinstance(base[key], dict) and not (key == "return_to" and not isinstance(value, Mapping)):
+        if key == "rounds" and isinstance(value, Mapping) and not isinstance(base[key], dict):
+            # R1: a table of some counts over one number keeps that number for the others.
+            base[key] = {str(count): base[key] for count in PLAYER_COUNTS}
+        if isinstance(base[key], dict) and not (key in EITHER_KEYS and not isinstance(value, Mapping)):
             merge(base[key], value, source, where)
         else:
             base[key] = value
@@ -232,7 +264,10 @@ def make_config(overrides: Mapping[str, Any] | None = None, source: str = "confi
 
 
 def _validate(values: dict[str, Any], source: str) -> Config:
-    rounds = _whole(values["rounds"], "rounds", source, 1)
+    rounds_by_players = _rounds(values["rounds"], source)
+    rounds = max(rounds_by_players.values())
+    if len(set(rounds_by_players.values())) == 1:
+        rounds_by_players = {}
     arrivals = _whole(values["arrivals"], "arrivals", source, 0)
     end_on_zero = values["end_on_zero_quality"]
     if not isinstance(end_on_zero, bool):
@@ -268,6 +303,7 @@ def _validate(values: dict[str, Any], source: str) -> Config:
         final_round_order=final_round_order,
         solo_tiers=_solo_tiers(values["solo"], source),
         seat_credits=_seat_credits(values["seat_credits"], source),
+        rounds_by_players=rounds_by_players,
         income_diagnostics=_whole(income["diagnostics"], "income.diagnostics", source),
         income_healing=_whole(income["healing"], "income.healing", source),
         start=start,
@@ -412,6 +448,39 @@ def _return_to(value: Any, source: str) -> str | dict[str, str]:
             )
         table[case] = _choice(place, f"return_to.{case}", RETURN_TO, "V1", source)
     return table
+
+
+def _rounds(value: Any, source: str) -> dict[int, int]:
+    """R1: one number of rounds for every player count, or a table by player count (1-4).
+
+    >>> _rounds({"1": 6, "2": 6, "3": 6, "4": 8}, "config")[4]
+    8
+    >>> _rounds({"1": 6, "2": 6, "3": 6, "5": 8}, "config")
+    Traceback (most recent call last):
+    ...
+    triage.engine.errors.DataError: config: rounds.5: the player count must be 1, 2, 3 or 4 (R1)
+    """
+    if not isinstance(value, Mapping):
+        rounds = _whole(value, "rounds", source, 1)
+        return {count: rounds for count in PLAYER_COUNTS}
+    table: dict[int, int] = {}
+    for key, rounds in value.items():
+        count = int(key) if str(key).isdigit() else None
+        if count not in PLAYER_COUNTS:
+            raise DataError(f"{source}: rounds.{key}: the player count must be 1, 2, 3 or 4 (R1)")
+        table[count] = _whole(rounds, f"rounds.{key}", source, 1)
+    missing = [str(count) for count in PLAYER_COUNTS if count not in table]
+    if missing:
+        raise DataError(
+            f"{source}: rounds by player count must give every count 1-4 (R1); missing: {', '.join(missing)}"
+        )
+    return table
+
+
+#: R1: the player counts a game may have.
+PLAYER_COUNTS: tuple[int, ...] = (1, 2, 3, 4)
+#: Keys whose value is either one value or a table (V1 ``return_to``, R1 ``rounds``).
+EITHER_KEYS: tuple[str, ...] = ("return_to", "rounds")
 
 
 #: The player counts ``seat_credits`` has a list for (a solo game has no seat order to make up for).

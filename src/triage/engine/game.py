@@ -140,7 +140,7 @@ class Game(Flow):
         game.deck = list(handles)
         game.setup = {
             "players": players,
-            "config": config.to_dict(),
+            "config": game.config.to_dict(),
             "deck": setup_deck,
             "seed": seed,
         }

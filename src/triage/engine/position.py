@@ -95,8 +95,9 @@ class Position:
         if boards is not None and len(boards) != players:
             raise ValueError(f"{len(boards)} boards for {players} players")
         #: The rules and the card table: fixed for the game's life (copies share them, and the
-        #: integer plan below is worked out from them once).
-        self.config = config
+        #: integer plan below is worked out from them once). The configuration is this player
+        #: count's (R1 ``rounds`` by player count).
+        self.config = config.for_players(players)
         self.cards = cards
         self.players = boards if boards is not None else [PlayerState() for _ in range(players)]
         self.round = 0

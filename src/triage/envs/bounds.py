@@ -70,6 +70,7 @@ def _cost(card: CardSpec) -> int:
 
 def game_bounds(config: Config, deck: list[CardSpec], players: int) -> GameBounds:
     """The bounds of section docstring for this configuration, deck and number of players."""
+    config = config.for_players(players)  # R1: this count's rounds
     price = {name: item.price for name, item in config.market.items()}
     limits = {name: item.limit for name, item in config.market.items()}
     unit_price = min(price["diagnostics"], price["healing"], price["congress"])

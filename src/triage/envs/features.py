@@ -54,6 +54,7 @@ class ObservationEncoder:
     ) -> None:
         self.layout = layout
         self.normalize = normalize
+        config = config.for_players(players)  # R1: this count's rounds
         names = layout.feature_names()
         ranges = _field_ranges(layout, config, deck, players)
         census = _census_ranges(layout, config, players)

@@ -105,12 +105,22 @@ class SeatCreditsOverride(Closed):
     four: list[int] | Omitted = Field(None, alias="4", json_schema_extra=_no_default)
 
 
+class RoundsByPlayers(Closed):
+    """R1: rounds by player count (a table over one number keeps it for the counts not named)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+    one: int | Omitted = Field(None, alias="1", json_schema_extra=_no_default)
+    two: int | Omitted = Field(None, alias="2", json_schema_extra=_no_default)
+    three: int | Omitted = Field(None, alias="3", json_schema_extra=_no_default)
+    four: int | Omitted = Field(None, alias="4", json_schema_extra=_no_default)
+
+
 class ConfigOverrides(Closed):
     """Overrides of the game configuration (scenario-format.md section 1), merged key by key into
     the defaults; the engine checks the values (and the server's limits bound them)."""
 
     nullable = frozenset({"quality_floor"})
-    rounds: int | Omitted = OMITTED
+    rounds: int | RoundsByPlayers | Omitted = OMITTED
     arrivals: int | Omitted = OMITTED
     end_on_zero_quality: bool | Omitted = OMITTED
     return_to: Place | ReturnPlaces | Omitted = OMITTED
