@@ -516,6 +516,7 @@ def legal_action_ids(game: Game, player: int | None = None, grouped: bool = Fals
             block, cost, tokens = "diagnose", spec.diagnosis or 0, diagnostics
         else:  # T2, T3: up to what the patient still needs (a chronic one's Time)
             block, tokens = "heal", healing
+            # CardSpec.difficulty written out: this loop runs for every slot of every listing.
             cost = (spec.healing if spec.healing is not None else slot.time) - slot.placed
         group = (
             block,

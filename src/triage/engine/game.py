@@ -297,9 +297,8 @@ class Game(Flow):
         if cure >= 0:
             slot = state.hospital[cure]
             if slot is not None and slot.revealed:
-                # T4's test first, inline: most heals leave the patient uncured.
-                spec = self.cards[slot.card]
-                if slot.placed >= (spec.healing if spec.healing is not None else slot.time):
+                # T4's test first: most heals leave the patient uncured.
+                if slot.placed >= self.cards[slot.card].difficulty(slot.time):
                     self._cure_if_healed(seat, cure, events)
         self._run(events)
         return events

@@ -28,7 +28,7 @@ def _slot_state(spec: CardSpec, slot: Patient) -> dict[str, Any]:
         "kind": spec.kind,
         "priority": spec.priority,
         "diagnosis": spec.diagnosis,
-        "healing": spec.healing if spec.healing is not None else slot.time,
+        "healing": spec.difficulty(slot.time),
         "credits": spec.credits,
         "vp": spec.vp,
         "time": slot.time,
