@@ -173,6 +173,8 @@ def test_variant_values_are_validated_with_their_rule_id() -> None:
         ({"seat_credits": {"3": [1, -1, 0]}}, "seat_credits.3[1] must be a whole number >= 0"),
         ({"seat_credits": {"5": [0, 0, 0, 0, 0]}}, "unknown configuration key 'seat_credits.5'"),
         ({"seat_credits": [0, 1]}, "seat_credits must be a table"),
+        ({"seat_vp": {"2": [1]}}, "seat_vp.2 must list 2 numbers, one per seat (R1)"),
+        ({"seat_vp": {"4": [0, 0, 0, -1]}}, "seat_vp.4[3] must be a whole number >= 0"),
         ({"rounds": {"4": 0}}, "rounds.4 must be a whole number >= 1"),
         ({"rounds": {"0": 6}}, "unknown configuration key 'rounds.0'"),
         ({"rounds": "six"}, "rounds must be a whole number >= 1"),
@@ -204,6 +206,7 @@ def test_configuration_round_trips_through_its_dict_with_every_variant() -> None
             "final_round_order": "trailing_last",
             "solo": {"tiers": [{"name": "pass", "score": 20}]},
             "seat_credits": {"4": [0, 1, 1, 2]},
+            "seat_vp": {"3": [2, 0, 1]},
             "rounds": {"1": 5, "4": 7},
         }
     )

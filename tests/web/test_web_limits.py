@@ -86,6 +86,12 @@ def test_the_big_configuration_is_refused_at_creation(client: TestClient) -> Non
         "limit_exceeded",
         "config.seat_credits.3[1] is 500",
     )
+    refused(
+        client.post("/api/tables", json={"players": 4, "config": {"seat_vp": {"4": [0, 0, 0, 500]}}}),
+        422,
+        "limit_exceeded",
+        "config.seat_vp.4[3] is 500",
+    )
     prices = {"market": {"staff": {"price": 10**6}}}
     refused(client.post("/api/tables", json={"players": 2, "config": prices}), 422, "limit_exceeded", "price")
     open_ended = {"market": {"outpatient_clinic": {"price": 2, "limit": None}}}

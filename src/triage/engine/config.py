@@ -88,6 +88,9 @@ class Config:
     #: R1, R3: Credits each seat starts with on top of ``start.credits``, by player count (2-4),
     #: to make up for the seat order (:meth:`start_credits`).
     seat_credits: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    #: R1, R3: VP each seat starts with on top of ``start.vp``, by player count (2-4), the same
+    #: shape (:meth:`start_vp`): a compensation worth the same to every kind of play.
+    seat_vp: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     #: R1: rounds by player count (1-4), where they differ; empty when every count plays
     #: :attr:`rounds`.
     rounds_by_players: Mapping[int, int] = field(default_factory=dict)
@@ -140,6 +143,16 @@ class Config:
         extra = self.seat_credits.get(players)
         return self.start["credits"] + (extra[seat] if extra else 0)
 
+    def start_vp(self, players: int, seat: int) -> int:
+        """R1, R3: the VP ``seat`` starts with in a game of ``players``: ``start.vp`` plus that
+        seat's ``seat_vp``.
+
+        >>> make_config({"seat_vp": {"4": [0, 1, 0, 0]}}).start_vp(4, 1)
+        1
+        """
+        extra = self.seat_vp.get(players)
+        return self.start["vp"] + (extra[seat] if extra else 0)
+
     @property
     def uses_discard(self) -> bool:
         """Whether any case goes to the V1 discard pile."""
@@ -167,6 +180,7 @@ class Config:
             },
             "solo": {"tiers": [{"name": name, "score": score} for name, score in self.solo_tiers]},
             "seat_credits": {str(count): list(credits) for count, credits in self.seat_credits.items()},
+            "seat_vp": {str(count): list(vp) for count, vp in self.seat_vp.items()},
         }
 
 
@@ -302,7 +316,8 @@ def _validate(values: dict[str, Any], source: str) -> Config:
         quality_floor=quality_floor,
         final_round_order=final_round_order,
         solo_tiers=_solo_tiers(values["solo"], source),
-        seat_credits=_seat_credits(values["seat_credits"], source),
+        seat_credits=_seat_table(values["seat_credits"], "seat_credits", "Credits", source),
+        seat_vp=_seat_table(values["seat_vp"], "seat_vp", "VP", source),
         rounds_by_players=rounds_by_players,
         income_diagnostics=_whole(income["diagnostics"], "income.diagnostics", source),
         income_healing=_whole(income["healing"], "income.healing", source),
@@ -487,24 +502,21 @@ EITHER_KEYS: tuple[str, ...] = ("return_to", "rounds")
 SEAT_CREDIT_COUNTS: tuple[int, ...] = (2, 3, 4)
 
 
-def _seat_credits(table: Any, source: str) -> dict[int, tuple[int, ...]]:
-    """R1: one list of whole Credits per player count, a number per seat; all-zero lists dropped."""
+def _seat_table(table: Any, name: str, what: str, source: str) -> dict[int, tuple[int, ...]]:
+    """R1: one list of whole numbers per player count, a number per seat (``seat_credits``,
+    ``seat_vp``); all-zero lists dropped."""
     if not isinstance(table, Mapping):
-        raise DataError(
-            f"{source}: seat_credits must be a table of player count = [Credits by seat], got {table!r}"
-        )
+        raise DataError(f"{source}: {name} must be a table of player count = [{what} by seat], got {table!r}")
     result: dict[int, tuple[int, ...]] = {}
-    for key, credits in table.items():
+    for key, numbers in table.items():
         count = int(key) if str(key).isdigit() else None
         if count not in SEAT_CREDIT_COUNTS:
-            raise DataError(f"{source}: seat_credits.{key}: the player count must be 2, 3 or 4 (R1)")
-        if not isinstance(credits, (list, tuple)) or len(credits) != count:
+            raise DataError(f"{source}: {name}.{key}: the player count must be 2, 3 or 4 (R1)")
+        if not isinstance(numbers, (list, tuple)) or len(numbers) != count:
             raise DataError(
-                f"{source}: seat_credits.{key} must list {count} numbers, one per seat (R1), got {credits!r}"
+                f"{source}: {name}.{key} must list {count} numbers, one per seat (R1), got {numbers!r}"
             )
-        values = tuple(
-            _whole(value, f"seat_credits.{key}[{seat}]", source) for seat, value in enumerate(credits)
-        )
+        values = tuple(_whole(value, f"{name}.{key}[{seat}]", source) for seat, value in enumerate(numbers))
         if any(values):
             result[count] = values
     return result

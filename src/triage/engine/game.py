@@ -158,7 +158,7 @@ class Game(Flow):
         count = len(self.players)
         for seat, player in enumerate(self.players):
             player.quality = start["quality"]
-            player.vp = start["vp"]
+            player.vp = self.config.start_vp(count, seat)
             player.credits = self.config.start_credits(count, seat)
             player.diagnostics = start["diagnostics"]
             player.healing = start["healing"]

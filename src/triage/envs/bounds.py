@@ -113,8 +113,8 @@ def game_bounds(config: Config, deck: list[CardSpec], players: int) -> GameBound
     passes = config.rounds + draws  # V2 reopen: a Helicopter draw may give one more turn
     decisions = 2 * draws + units + helicopters + spendable // min(price.values()) + passes
     return GameBounds(
-        min_score=start["vp"] + min_quality,
-        max_score=start["vp"] + start["quality"] + vp,
+        min_score=min(config.start_vp(players, seat) for seat in range(players)) + min_quality,
+        max_score=max(config.start_vp(players, seat) for seat in range(players)) + start["quality"] + vp,
         max_decisions=players * decisions,
         spendable=spendable,
         draws=draws,

@@ -266,9 +266,13 @@ def check_config_limits(config: Config) -> None:
     ]
     checks += [(f"config.start.{name}", value, MAX_START[name]) for name, value in config.start.items()]
     checks += [
-        (f"config.seat_credits.{count}[{seat}]", value, MAX_START["credits"])
-        for count, credits in config.seat_credits.items()
-        for seat, value in enumerate(credits)
+        (f"config.{name}.{count}[{seat}]", value, MAX_START[item])
+        for name, table, item in (
+            ("seat_credits", config.seat_credits, "credits"),
+            ("seat_vp", config.seat_vp, "vp"),
+        )
+        for count, numbers in table.items()
+        for seat, value in enumerate(numbers)
     ]
     for name, item in config.market.items():
         checks.append((f"config.market.{name}.price", item.price, MAX_PRICE))

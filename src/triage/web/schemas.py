@@ -97,7 +97,8 @@ class SoloOverride(Closed):
 
 
 class SeatCreditsOverride(Closed):
-    """R1: Credits each seat starts with on top of ``start.credits``, one list per player count."""
+    """R1: Credits (``seat_credits``) or VP (``seat_vp``) each seat starts with on top of
+    ``start``, one list per player count."""
 
     model_config = ConfigDict(populate_by_name=True)
     two: list[int] | Omitted = Field(None, alias="2", json_schema_extra=_no_default)
@@ -133,6 +134,7 @@ class ConfigOverrides(Closed):
     market: MarketOverride | Omitted = OMITTED
     solo: SoloOverride | Omitted = OMITTED
     seat_credits: SeatCreditsOverride | Omitted = OMITTED
+    seat_vp: SeatCreditsOverride | Omitted = OMITTED
 
 
 class DeckCard(Closed):
