@@ -45,7 +45,10 @@ GAME_FIELDS = {
     "terminal_upkeep": st.sampled_from(["death", "reward"]),
     "quality_floor": st.sampled_from([None, 0]),
     "final_round_order": st.sampled_from(["rotate", "trailing_last"]),  # R1
-    "rounds": st.integers(1, 8),
+    # R1: one number, or a table by player count (a game plays its own count's).
+    "rounds": st.one_of(
+        st.integers(1, 8), st.fixed_dictionaries({str(count): st.integers(1, 8) for count in (1, 2, 3, 4)})
+    ),
     "arrivals": st.integers(1, 3),
 }
 games = st.fixed_dictionaries(GAME_FIELDS)
