@@ -209,11 +209,11 @@ def test_the_config_schema_s_tables_name_every_holding_item_and_income() -> None
 
 def test_the_config_schema_takes_seat_credits_by_player_count() -> None:
     """R1: the API's seat_credits keys are the engine's player counts, as the engine reads them."""
-    from triage.engine.config import SEAT_CREDIT_COUNTS, default_values, make_config
-    from triage.web.schemas import SeatCreditsOverride, TableRequest
+    from triage.engine.config import SEAT_TABLE_COUNTS, default_values, make_config
+    from triage.web.schemas import SeatTableOverride, TableRequest
 
-    aliases = {field.alias for field in SeatCreditsOverride.model_fields.values()}
-    assert aliases == {str(count) for count in SEAT_CREDIT_COUNTS} == set(default_values()["seat_credits"])
+    aliases = {field.alias for field in SeatTableOverride.model_fields.values()}
+    assert aliases == {str(count) for count in SEAT_TABLE_COUNTS} == set(default_values()["seat_credits"])
     request = TableRequest.model_validate({"players": 3, "config": {"seat_credits": {"3": [0, 2, 0]}}})
     overrides = request.config_overrides()
     assert overrides == {"seat_credits": {"3": [0, 2, 0]}}

@@ -498,8 +498,9 @@ PLAYER_COUNTS: tuple[int, ...] = (1, 2, 3, 4)
 EITHER_KEYS: tuple[str, ...] = ("return_to", "rounds")
 
 
-#: The player counts ``seat_credits`` has a list for (a solo game has no seat order to make up for).
-SEAT_CREDIT_COUNTS: tuple[int, ...] = (2, 3, 4)
+#: The player counts ``seat_credits`` and ``seat_vp`` have a list for (a solo game has no seat
+#: order to make up for).
+SEAT_TABLE_COUNTS: tuple[int, ...] = (2, 3, 4)
 
 
 def _seat_table(table: Any, name: str, what: str, source: str) -> dict[int, tuple[int, ...]]:
@@ -510,7 +511,7 @@ def _seat_table(table: Any, name: str, what: str, source: str) -> dict[int, tupl
     result: dict[int, tuple[int, ...]] = {}
     for key, numbers in table.items():
         count = int(key) if str(key).isdigit() else None
-        if count not in SEAT_CREDIT_COUNTS:
+        if count not in SEAT_TABLE_COUNTS:
             raise DataError(f"{source}: {name}.{key}: the player count must be 2, 3 or 4 (R1)")
         if not isinstance(numbers, (list, tuple)) or len(numbers) != count:
             raise DataError(

@@ -96,7 +96,7 @@ class SoloOverride(Closed):
     tiers: list[SoloTier] | Omitted = OMITTED
 
 
-class SeatCreditsOverride(Closed):
+class SeatTableOverride(Closed):
     """R1: Credits (``seat_credits``) or VP (``seat_vp``) each seat starts with on top of
     ``start``, one list per player count."""
 
@@ -133,8 +133,8 @@ class ConfigOverrides(Closed):
     start: HoldingsOverride | Omitted = OMITTED
     market: MarketOverride | Omitted = OMITTED
     solo: SoloOverride | Omitted = OMITTED
-    seat_credits: SeatCreditsOverride | Omitted = OMITTED
-    seat_vp: SeatCreditsOverride | Omitted = OMITTED
+    seat_credits: SeatTableOverride | Omitted = OMITTED
+    seat_vp: SeatTableOverride | Omitted = OMITTED
 
 
 class DeckCard(Closed):
