@@ -143,9 +143,14 @@ def test_every_block_of_the_index_is_played() -> None:
 
 
 def test_the_index_depends_on_public_data_only() -> None:
-    """Every seat, every deal of one deck and configuration, and the index from a view agree."""
+    """Every seat, every deal of one deck and configuration, and the index from a view agree (a
+    player count that plays other rounds has its own configuration, R1: four players play four)."""
     first = action_space(Game.new(players=2, seed=1))
-    assert action_space(Game.new(players=4, seed=99)) == first
+    assert action_space(Game.new(players=3, seed=99)) == first
+    four = view(Game.new(players=4, seed=7), 3)
+    assert action_space(Game.new(players=4, seed=99)) == ActionSpace(
+        *ActionSpace.sizes(four["config"], four["catalogue"])
+    )
     seen = view(Game.new(players=3, seed=5), 2)
     assert ActionSpace(*ActionSpace.sizes(seen["config"], seen["catalogue"])) == first
     assert first.num_actions == 716

@@ -105,20 +105,21 @@ class Config:
     def for_players(self, players: int) -> Config:
         """The configuration of a game of ``players``: its own count's :attr:`rounds` (R1).
         Every game holds this one (:class:`~triage.engine.position.Position`), so its view,
-        record and rules read one number of rounds.
+        record and rules read one number of rounds. Counts that play as many rounds share one
+        object, and with it what is worked out on it (the action plans of a shared deck).
 
         >>> config = make_config({"rounds": {"4": 8}})
         >>> config.rounds, config.for_players(4).rounds, config.for_players(2).rounds
         (8, 8, 6)
-        >>> config.for_players(2).to_dict()["rounds"], config.for_players(2) is config.for_players(2)
+        >>> config.for_players(2).to_dict()["rounds"], config.for_players(2) is config.for_players(3)
         (6, True)
         """
         if not self.rounds_by_players:
             return self
-        key = ("players", players)
+        rounds = self.rounds_by_players.get(players, self.rounds)
+        key = ("rounds", rounds)
         known: Config | None = self.derived.get(key)
         if known is None:
-            rounds = self.rounds_by_players.get(players, self.rounds)
             known = self.derived[key] = replace(self, rounds=rounds, rounds_by_players={})
         return known
 
