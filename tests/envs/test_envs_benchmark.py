@@ -36,3 +36,17 @@ def test_the_bench_command_prints_every_path_with_its_ratio(capsys) -> None:  # 
     for name in ("engine dict path", "openspiel", "pettingzoo", "gymnasium (solo)", "ismcts leduc_poker"):
         assert name in out
     assert "ismcts triage, triage RolloutEvaluator / leduc_poker:" in out
+
+
+def test_the_ceilings_run_the_adapters_with_a_free_observation_and_put_it_back(capsys) -> None:  # type: ignore[no-untyped-def]
+    """``--ceilings`` adds the vector environment and rl_environment with a constant observation;
+    the real observation is in place again afterwards (a later observation is the layout's)."""
+    from triage.envs import bench
+    from triage.envs.table import Table
+
+    assert bench.main(["--seconds", "0.05", "--simulations", "2", "--slices", "1", "--ceilings"]) == 0
+    out = capsys.readouterr().out
+    assert "gymnasium vector x16 (solo), free observation" in out
+    assert "openspiel rl_environment, free observation" in out
+    table = Table.deal(players=2, seed=3)
+    assert table.observation(0).shape == (table.layout.observation_size,)

@@ -18,6 +18,9 @@ ratios:
 * ``gymnasium``: ``action_masks()`` then ``step()`` (which returns the observation);
 * ``gymnasium vector``: the native vector environment (``gymnasium.make_vec``) of
   :data:`VECTOR_ENVS` solo games, a random legal action per game, every game's step counted;
+* ``--ceilings``: the vector environment and ``rl_environment`` again with every observation
+  replaced by a constant (:func:`free_observation`): the adapter's own cost, the most its ratio
+  could reach however cheap the observation became;
 * ``ismcts``: iterations per second of OpenSpiel's Python IS-MCTS bot
   (``open_spiel.python.algorithms.ismcts``) choosing the first decision of a 2-player game, with
   OpenSpiel's ``RandomRolloutEvaluator`` and with :class:`triage.envs.openspiel.RolloutEvaluator`,
@@ -248,11 +251,37 @@ def ismcts(
     return _timed(name, "iterations", seconds, search)
 
 
+def free_observation(path: _Path) -> _Path:
+    """``path`` with every observation and tensor replaced by one constant array while it runs:
+    what the adapter costs besides the observation, so the ratio it could reach if observing
+    cost nothing (a ceiling, not a way to play: the games are the same, the numbers are not)."""
+    from unittest import mock
+
+    from triage.envs.openspiel import TriageState
+    from triage.envs.table import Table
+
+    constant = np.zeros(1, np.float32)
+
+    def batch(index: int) -> int:
+        with (
+            mock.patch.object(Table, "observation", lambda table, seat: constant),
+            mock.patch.object(TriageState, "_tensor", lambda state, observer, player: constant),
+        ):
+            return path.batch(index)
+
+    return _Path(f"{path.name}, free observation", path.unit, batch)
+
+
 def measure(
-    players: int = 2, seconds: float = 3.0, simulations: int = 200, slices: int = 5
+    players: int = 2,
+    seconds: float = 3.0,
+    simulations: int = 200,
+    slices: int = 5,
+    ceilings: bool = False,
 ) -> tuple[Rate, list[Rate]]:
     """The engine's rate and every adapter's, in one run: ``seconds`` per path in all, taken in
-    ``slices`` turns."""
+    ``slices`` turns; with ``ceilings``, also the vector environment and ``rl_environment`` with
+    a free observation (:func:`free_observation`)."""
     from open_spiel.python.algorithms import mcts
 
     from triage.envs.openspiel import RolloutEvaluator
@@ -286,6 +315,8 @@ def measure(
             seconds,
         ),
     ]
+    if ceilings:
+        paths += [free_observation(vector_env(seconds)), free_observation(rl_environment(players, seconds))]
     for _ in range(slices):
         for path in paths:
             path.run(seconds / slices)
@@ -327,8 +358,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="time spent on each path")
     parser.add_argument("--simulations", type=int, default=200, help="IS-MCTS iterations per search")
     parser.add_argument("--slices", type=int, default=5, help="turns the paths take")
+    parser.add_argument(
+        "--ceilings",
+        action="store_true",
+        help="also the vector environment and rl_environment with a free observation",
+    )
     args = parser.parse_args(argv)
-    print(report(*measure(args.players, args.seconds, args.simulations, args.slices)))
+    print(report(*measure(args.players, args.seconds, args.simulations, args.slices, args.ceilings)))
     return 0
 
 
