@@ -141,8 +141,7 @@ class Config:
         >>> [config.start_credits(3, seat) for seat in range(3)], config.start_credits(2, 1)
         ([0, 0, 2], 0)
         """
-        extra = self.seat_credits.get(players)
-        return self.start["credits"] + (extra[seat] if extra else 0)
+        return _seat_start(self.start["credits"], self.seat_credits, players, seat)
 
     def start_vp(self, players: int, seat: int) -> int:
         """R1, R3: the VP ``seat`` starts with in a game of ``players``: ``start.vp`` plus that
@@ -151,8 +150,7 @@ class Config:
         >>> make_config({"seat_vp": {"4": [0, 1, 0, 0]}}).start_vp(4, 1)
         1
         """
-        extra = self.seat_vp.get(players)
-        return self.start["vp"] + (extra[seat] if extra else 0)
+        return _seat_start(self.start["vp"], self.seat_vp, players, seat)
 
     @property
     def uses_discard(self) -> bool:
@@ -183,6 +181,13 @@ class Config:
             "seat_credits": {str(count): list(credits) for count, credits in self.seat_credits.items()},
             "seat_vp": {str(count): list(vp) for count, vp in self.seat_vp.items()},
         }
+
+
+def _seat_start(start: int, table: Mapping[int, tuple[int, ...]], players: int, seat: int) -> int:
+    """R1, R3: ``start`` plus ``seat``'s entry of a per-seat table (``seat_credits``,
+    ``seat_vp``) for ``players``, where the table has a list for that count."""
+    extra = table.get(players)
+    return start + (extra[seat] if extra else 0)
 
 
 #: The fields that make a configuration (every one but the ``derived`` cache), in order.
