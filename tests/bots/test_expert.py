@@ -9,7 +9,7 @@ import pytest
 from triage.bots import BOT_DESCRIPTIONS, BOTS, bot_names, make_bot
 from triage.bots.expert import LEVELS, Budget, ExpertBot, Search, candidate_actions
 from triage.bots.greedy import GreedyBot
-from triage.bots.habits import FarmBot
+from triage.bots.habits import FarmFirstBot
 from triage.bots.policy import farming_policy, greedy_policy, play_out
 from triage.engine import Game, make_config, view
 from triage.engine.config import load_named_config
@@ -58,7 +58,7 @@ def test_the_levels_differ_in_kind():
         True,
     ]
     assert LEVELS["novice"].slips == 0.2 and LEVELS["club"].slips == LEVELS["expert"].slips == 0.0
-    farm = FarmBot()
+    farm = FarmFirstBot()
     club = make_bot("expert-club")
     for seed in range(6):
         game = advance(Game.new(players=2, seed=seed), 12)

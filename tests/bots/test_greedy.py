@@ -6,7 +6,7 @@ import pytest
 
 from triage.bots import BOTS, make_bot
 from triage.bots.greedy import GreedyBot, greedy_action
-from triage.bots.habits import HABIT_BOTS
+from triage.bots.habits import HABIT_BOTS, FarmBot, FarmFirstBot
 from triage.engine import Game, make_config, view
 from triage.engine.determinize import determinize
 from triage.play.match import play_match
@@ -75,8 +75,12 @@ def test_driven_by_the_view_only():
 def test_every_world_a_view_allows_gives_the_same_decision():
     """The priorities ask only what the seat knows (I4): over many positions of varied games,
     the decision on the real game equals the decision on each of several worlds drawn from the
-    seat's view, for greedy and for each habit bot's priorities."""
-    turn_classes = [GreedyBot.turn_class, *(bot.turn_class for bot in HABIT_BOTS.values())]
+    seat's view, for greedy, the expert's playout priorities and each habit bot's."""
+    turn_classes = [
+        GreedyBot.turn_class,
+        FarmFirstBot.turn_class,
+        *(bot.turn_class for bot in HABIT_BOTS.values()),
+    ]
     positions = 0
     for seed in range(40):
         # Several arrivals (A1) make admissions choose among pending patients, critical ones too.
@@ -244,3 +248,23 @@ def test_benchmark_greedy_decision(benchmark):
     seen, legal = view(game, game.turn), game.legal_actions()
     action = benchmark(GreedyBot().choose, seen, legal, random.Random(0))
     assert action in legal
+
+
+def test_farming_first_flies_for_a_known_chronic_patient_before_diagnosing():
+    """The expert's playout priorities (FarmFirstBot) farm a known chronic patient on top of the
+    deck (T7, T4, V1) before any diagnosis, where the greedy-farm habit diagnoses first: over
+    whole games, wherever the two decide differently, the first flies (or buys the Helicopter to
+    fly) and the second diagnoses."""
+    differ = 0
+    for seed in range(30):
+        game = Game.new(players=2, seed=seed)
+        while game.turn is not None:
+            first = greedy_action(game, FarmFirstBot.turn_class)
+            farm = greedy_action(game, FarmBot.turn_class)
+            if first != farm:
+                differ += 1
+                flight = first["type"] == "helicopter" and first["remove"] is None
+                assert flight or first == {"type": "buy", "item": "helicopter"}, first
+                assert farm["type"] == "diagnose", farm
+            game.apply(first)
+    assert differ >= 5

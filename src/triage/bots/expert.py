@@ -38,7 +38,7 @@ from typing import Any
 
 from triage.bots.base import Action
 from triage.bots.greedy import GreedyBot
-from triage.bots.habits import FarmBot
+from triage.bots.habits import FarmFirstBot
 from triage.bots.policy import Policy, farming_policy, greedy_policy, play_out
 from triage.bots.value import Value, value_for
 from triage.engine.determinize import determinize
@@ -65,7 +65,7 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "novice": Level(0, 0, 0.05, greedy_policy, slips=0.2),
-    "club": Level(0, 0, 0.05, farming_policy, player=FarmBot),
+    "club": Level(0, 0, 0.05, farming_policy, player=FarmFirstBot),
     "expert": Level(80, 140, 0.25, farming_policy),
 }
 DEFAULT_LEVEL = "expert"

@@ -14,6 +14,9 @@ strong play). Each sees only its seat's view, like every bot.
 
 Each pair of habits is a bot too (``greedy-farm-noterminal``, ``greedy-farm-market``,
 ``greedy-noterminal-market``): habits that are fair alone may not be together.
+
+:class:`FarmFirstBot` is not a balance-testing habit: it farms before any diagnosis, the
+priorities the expert's playouts follow and the club level plays (:mod:`triage.bots.expert`).
 """
 
 from __future__ import annotations
@@ -34,6 +37,16 @@ class _FarmTurn(_Turn):
         if self.power("diagnostics", congress=False) < (self.cards[top].diagnosis or 0):
             return None
         return self.fly_to_draw()
+
+
+class _FarmFirstTurn(_FarmTurn):
+    """Farming before any diagnosis: only saving the dying comes first. Not a balance-testing
+    habit but the priorities of the expert's playouts and of the club level (:class:`FarmFirstBot`):
+    a Helicopter flown for a known chronic patient while the Diagnostics are still unspent can
+    pay its diagnosis, where after the diagnoses they are often gone (docs/bots.md, "Farming
+    first")."""
+
+    priorities = ("save_the_dying", "farm_known_chronic", *PRIORITIES[1:])
 
 
 class _NoTerminalTurn(_Turn):
@@ -68,6 +81,14 @@ class HabitBot(GreedyBot):
 class FarmBot(HabitBot):
     name = "greedy-farm"
     turn_class = _FarmTurn
+
+
+class FarmFirstBot(GreedyBot):
+    """Greedy, farming known chronic patients before any diagnosis (:class:`_FarmFirstTurn`): the
+    club level's moves (``expert-club``), not one of the balance-testing habits."""
+
+    name = "greedy-farm-first"
+    turn_class = _FarmFirstTurn
 
 
 class NoTerminalBot(HabitBot):

@@ -6,7 +6,7 @@ playouts would cost more than the move itself, so the playouts run the greedy pr
 (:func:`triage.bots.greedy.greedy_action`) on the world directly. They act on what the seat to
 move would know in that world (its own memory of card backs, I2), so the players it simulates
 make :class:`~triage.bots.greedy.GreedyBot`'s choices (with :func:`farming_policy`, those of
-``greedy-farm``).
+:class:`~triage.bots.habits.FarmFirstBot`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from triage.bots.greedy import greedy_action
-from triage.bots.habits import FarmBot
+from triage.bots.habits import FarmFirstBot
 from triage.engine.actions import action_to_id
 from triage.engine.game import Game
 
@@ -31,12 +31,13 @@ def greedy_policy(game: Game) -> Action:
 
 
 def farming_policy(game: Game) -> Action:
-    """Greedy's priorities plus farming known chronic patients with the Helicopter (the
-    ``greedy-farm`` habit, :mod:`triage.bots.habits`): the expert level's playouts. A playout
-    that takes the farming chances a strong player takes values the positions that offer them
-    (and the ones that leave them to the other player) as they will be played; measured against
-    the reference searcher in docs/bots.md ("Strength against the yardstick")."""
-    return greedy_action(game, FarmBot.turn_class)
+    """Greedy's priorities with farming known chronic patients by Helicopter put first, right
+    after saving the dying (:class:`~triage.bots.habits.FarmFirstBot`): the expert level's
+    playouts. A playout that takes the farming chances a strong player takes values the
+    positions that offer them (and the ones that leave them to the other player) as they will be
+    played; measured against the reference searcher in docs/bots.md ("Strength against the
+    yardstick", "Farming first")."""
+    return greedy_action(game, FarmFirstBot.turn_class)
 
 
 def rollout_policy(policy: Policy = greedy_policy) -> Callable[[Game, list[int], random.Random], int]:
