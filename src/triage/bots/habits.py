@@ -40,11 +40,9 @@ class _FarmTurn(_Turn):
 
 
 class _FarmFirstTurn(_FarmTurn):
-    """Farming before any diagnosis: only saving the dying comes first. Not a balance-testing
-    habit but the priorities of the expert's playouts and of the club level (:class:`FarmFirstBot`):
-    a Helicopter flown for a known chronic patient while the Diagnostics are still unspent can
-    pay its diagnosis, where after the diagnoses they are often gone (docs/bots.md, "Farming
-    first")."""
+    """Farming before any diagnosis, only saving the dying first: a Helicopter flown for a known
+    chronic patient while the Diagnostics are still unspent can pay its diagnosis, where after
+    the diagnoses they are often gone (docs/bots.md, "Farming first")."""
 
     priorities = ("save_the_dying", "farm_known_chronic", *PRIORITIES[1:])
 
@@ -84,8 +82,7 @@ class FarmBot(HabitBot):
 
 
 class FarmFirstBot(GreedyBot):
-    """Greedy, farming known chronic patients before any diagnosis (:class:`_FarmFirstTurn`): the
-    club level's moves (``expert-club``), not one of the balance-testing habits."""
+    """The club level's moves (``expert-club``) and the expert's playouts (module docstring)."""
 
     name = "greedy-farm-first"
     turn_class = _FarmFirstTurn
