@@ -22,10 +22,13 @@ from triage.bots.greedy import greedy_action
 from triage.engine import Game, make_config, view
 from triage.engine.actions import action_to_id, legal_action_ids
 from triage.engine.cards import CardSpec
-from triage.engine.config import MARKET_ITEMS, flight_profit_problem
+from triage.engine.config import flight_profit_problem, make_config
 
 #: The most actions a test game may take: far above what these small games need (a few hundred).
 GAME_ACTIONS = 5_000
+
+#: The default market's items (T8).
+MARKET_ITEMS = tuple(make_config().market)
 
 
 def checked_greedy(game: Game) -> dict[str, Any]:

@@ -19,9 +19,7 @@ from triage.engine import Game, make_config
 from triage.engine.actions import action_to_id, id_to_action
 from triage.engine.cards import CardSpec, load_standard_deck
 from triage.engine.config import (
-    MARKET_ITEMS,
     Config,
-    MarketItem,
     best_flight_patient,
     flight_profit_problem,
     unit_price,
@@ -31,6 +29,8 @@ from triage.engine.records import make_record, replay
 from triage.scenario.runner import build_game
 
 SPEND_TYPES = frozenset({"buy", "helicopter"})
+#: The default market's items (T8).
+MARKET_ITEMS = tuple(make_config().market)
 
 
 # ---------------------------------------------------------------------- refusals at validation
@@ -68,7 +68,10 @@ def test_a_market_that_lets_a_round_go_on_forever_is_refused(
 def test_a_market_whose_rounds_end_is_accepted(market: dict[str, Any]) -> None:
     config = make_config({"market": market})
     for name, values in market.items():
-        assert config.market[name] == MarketItem(values["price"], values.get("limit"))
+        assert (config.market[name].price, config.market[name].limit) == (
+            values["price"],
+            values.get("limit"),
+        )
 
 
 def test_the_shipped_configuration_and_deck_bound_every_flight() -> None:
@@ -313,7 +316,7 @@ def test_without_the_refusal_a_free_helicopter_keeps_round_one_going() -> None:
     """The probe that the refusal answers: a free Helicopter under a limit, bought back after
     every flight (T7, T8), as a configuration that bypassed validation would allow."""
     valid = make_config({"market": {"helicopter": {"price": 1}}})
-    market = {**valid.market, "helicopter": MarketItem(0, 4)}
+    market = {**valid.market, "helicopter": dataclasses.replace(valid.market["helicopter"], price=0, limit=4)}
     game = Game.new(players=2, seed=1, config=dataclasses.replace(valid, market=market))
     rng = random.Random(0)
     for _ in range(2_000):

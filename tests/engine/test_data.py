@@ -9,7 +9,7 @@ import pytest
 
 from triage.engine import DataError, Game, load_config, load_deck, load_standard_deck, make_config, view
 from triage.engine.cards import KINDS
-from triage.engine.config import MARKET_ITEMS, parse_assignment
+from triage.engine.config import parse_assignment
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -37,7 +37,7 @@ def test_default_configuration_holds_every_outer_game_value() -> None:
         "congress": 0,
         "helicopters": 1,
     }
-    prices = {item: (config.market[item].price, config.market[item].limit) for item in MARKET_ITEMS}
+    prices = {name: (item.price, item.limit) for name, item in config.market.items()}
     assert prices == {
         "diagnostics": (2, None),
         "healing": (2, None),

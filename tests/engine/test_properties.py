@@ -32,6 +32,18 @@ from triage.engine.state import COUNTERS
 from triage.engine.observer import Seat
 from triage.engine.views import _flow
 
+#: Markets with items none of the defaults has (T8): tokens in bulk under a limit of purchases,
+#: spaces and Staff together, a Helicopter with Healing, and a default item given more.
+DESIGNER_MARKETS: list[dict[str, Any]] = [
+    {"night_shift": {"price": 1, "limit": 2, "gives": {"healing": 2}}},
+    {"field_hospital": {"price": 3, "limit": 1, "gives": {"spaces": 2, "staff": 1}}},
+    {
+        "air_ambulance": {"price": 5, "gives": {"helicopters": 1, "healing": 1}},
+        "clinical_trial": {"price": 2, "limit": 1, "gives": {"spaces": 2}},
+        "locum": {"price": 1, "limit": 2, "gives": {"staff": 1}},
+    },
+]
+
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 #: A deal and the variants it is played under (V1-V4), the fields other property tests extend.
@@ -50,6 +62,8 @@ GAME_FIELDS = {
         st.integers(1, 8), st.fixed_dictionaries({str(count): st.integers(1, 8) for count in (1, 2, 3, 4)})
     ),
     "arrivals": st.integers(1, 3),
+    # T8: the default market, or one with designer's items declared as data (K4 spaces among them).
+    "market": st.sampled_from([{}, *DESIGNER_MARKETS]),
 }
 games = st.fixed_dictionaries(GAME_FIELDS)
 
@@ -76,7 +90,9 @@ def deal(spec: dict[str, Any]) -> Game:
                 "terminal_upkeep",
                 "quality_floor",
                 "final_round_order",
+                "market",
             )
+            if key in spec
         }
     )
     return Game.new(players=spec["players"], seed=spec["seed"], config=config)
@@ -102,7 +118,11 @@ def check_counters(game: Game) -> None:
         for name in COUNTERS:
             assert getattr(player, name) >= 0, f"player {seat} {name} below zero"
         assert player.staff_available <= player.staff
-        assert player.spaces == 4 + player.outpatient_clinics + player.clinical_trials
+        bought_spaces = sum(
+            game.config.market[name].gives_of("spaces") * n for name, n in player.items.items()
+        )
+        assert player.spaces == 4 + bought_spaces, "K4: four spaces and one for each space bought"
+        assert all(count > 0 for count in player.items.values())
         for slot in player.hospital:
             if slot is not None:
                 assert slot.time >= 0 and slot.placed >= 0

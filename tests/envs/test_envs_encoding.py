@@ -60,7 +60,7 @@ def test_an_integer_outside_the_mask_is_refused_clearly_and_changes_nothing() ->
         -1: "outside the action space",
         layout.num_actions: "outside the action space",
         layout.index("heal", empty - 1, 0, 0, 0): f"space {empty} holds no patient",
-        layout.index("buy", 4): "cannot_afford: staff costs 6 Credits.*T8",
+        layout.index("buy", 4): "cannot_afford: Staff costs 6 Credits.*T8",
         layout.index("reject", 0): "there is no pending patient #1",
     }
     for index, message in cases.items():

@@ -172,3 +172,27 @@ def test_a_pass_that_lets_a_patient_die_and_quit_are_asked_about(tmp_path):
     assert "dies tonight: " in text and "- fly it out with a Helicopter: no QoC lost" in text
     assert "Pass anyway? [y/N]" in text and text.count("Quit now?") == 2
     assert not session.game.players[0].passed  # "n" kept it playing; "q" then "n" too
+
+
+def test_a_designer_market_item_is_listed_and_bought_by_its_words(tmp_path):
+    """T8: an item declared in a configuration file alone is listed among the legal actions and
+    bought with ``buy night shift``."""
+    config = tmp_path / "night.toml"
+    config.write_text("[market.night_shift]\nprice = 1\nlimit = 2\ngives = { healing = 2 }\n")
+    lines = "1\n1\nbuy night shift\nquit\ny\n"
+    args = [
+        "play",
+        "--plain",
+        "--players",
+        "1",
+        "--seed",
+        "3",
+        "--config",
+        str(config),
+        "--set",
+        "start.credits=3",
+    ]
+    result = runner.invoke(app, args, input=lines)
+    assert "19. buy night_shift" in result.output
+    assert "player 0 buys night shift" in result.output
+    assert "healing 5" in result.output  # 3 of income and 2 of the night shift

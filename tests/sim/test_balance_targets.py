@@ -12,10 +12,13 @@ import pandas as pd
 import pytest
 
 from triage.engine import make_config
-from triage.engine.config import MARKET_ITEMS
+from triage.engine.config import make_config
 from triage.sim import balance
 from triage.sim.games import SimJob
 from triage.sim.runner import run_local
+
+#: The default market's items (T8).
+MARKET_ITEMS = tuple(make_config().market)
 
 
 def results(players: int, bots: tuple[str, ...], games: int, duplicate: bool = False) -> pd.DataFrame:

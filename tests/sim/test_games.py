@@ -8,8 +8,11 @@ import pytest
 
 from triage.engine import CardSpec, Game, load_standard_deck, make_config
 from triage.sim import games as sim_games
-from triage.engine.config import MARKET_ITEMS
+from triage.engine.config import make_config
 from triage.sim.games import FATES, KINDS, GameStats, SimJob, derive_seed, kind_column, play_game
+
+#: The default market's items (T8).
+MARKET_ITEMS = tuple(make_config().market)
 
 
 def job(**changes) -> SimJob:

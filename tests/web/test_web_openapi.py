@@ -199,12 +199,17 @@ def test_the_config_schema_names_every_configuration_key() -> None:
 def test_the_config_schema_s_tables_name_every_holding_item_and_income() -> None:
     """The start holdings (R3), market items (T8) and income (R2) of the closed schema follow the
     engine's lists, so none can be refused by the API while the engine accepts it."""
-    from triage.engine.config import MARKET_ITEMS, START_FIELDS, default_values
-    from triage.web.schemas import HoldingsOverride, IncomeOverride, MarketOverride
+    from triage.engine.config import ITEM_KEYS, START_FIELDS, default_values
+    from triage.web.schemas import HoldingsOverride, IncomeOverride, MarketItemOverride, TableRequest
 
     assert list(HoldingsOverride.model_fields) == list(START_FIELDS)
-    assert list(MarketOverride.model_fields) == list(MARKET_ITEMS)
+    assert tuple(MarketItemOverride.model_fields) == ITEM_KEYS
     assert set(IncomeOverride.model_fields) == set(default_values()["income"])
+    # T8: the market is a table of items, the defaults' or a designer's, not one field per item.
+    market = {name: {"price": 3} for name in default_values()["market"]}
+    market["night_shift"] = {"price": 1, "limit": 2, "gives": {"healing": 2}}
+    request = TableRequest.model_validate({"config": {"market": market}})
+    assert request.config_overrides() == {"market": market}
 
 
 def test_the_config_schema_takes_seat_credits_by_player_count() -> None:

@@ -30,14 +30,15 @@ tenth of a millisecond, most of it drawing the world.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Any
 
 from triage.bots.base import Action
-from triage.engine.config import ITEM_HOLDING
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
 from triage.engine.observer import Seat
 from triage.engine.state import Patient, PlayerState
+from triage.engine.treatment import purchase_refusal
 
 #: The order of the greedy priorities (module docstring): the method names of :class:`_Turn`.
 PRIORITIES: tuple[str, ...] = (
@@ -87,10 +88,6 @@ def greedy_action(game: Game, turn_class: type[_Turn] | None = None) -> Action:
     if game.resolving == seat and player.pending:
         return _admission(game, seat, player)
     return (turn_class or _Turn)(game, seat, player).choose()
-
-
-def _price(game: Game, item: str) -> int:
-    return game.config.market[item].price
 
 
 #: What free Healing tokens under a limit count for: a player buys them back after each use (T8),
@@ -181,9 +178,26 @@ class _Turn:
 
     def can_buy(self, item: str) -> bool:
         market = self.market.get(item)
-        if market is None or self.me.credits < market.price:
-            return False
-        return market.limit is None or getattr(self.me, ITEM_HOLDING[item]) < market.limit
+        return market is not None and purchase_refusal(self.me, market) is None
+
+    def source(self, supply: str) -> tuple[str, Fraction] | None:
+        """The item the greedy buys for ``supply`` (T8): the cheapest per unit of it among those
+        the seat may buy now, the first in market order among equals (a designer's item too),
+        with its price per unit; None when none can be bought."""
+        best: tuple[str, Fraction] | None = None
+        for name, item in self.market.items():
+            amount = item.gives_of(supply)
+            if amount and (best is None or Fraction(item.price, amount) < best[1]) and self.can_buy(name):
+                best = (name, Fraction(item.price, amount))
+        return best
+
+    def buy(self, supply: str, units: int = 1) -> Action | None:
+        """Buying the :meth:`source` of ``supply`` when ``units`` of it are affordable at its
+        price per unit, else None."""
+        found = self.source(supply)
+        if found is None or units * found[1] > self.me.credits:
+            return None
+        return {"type": "buy", "item": found[0]}
 
     def staff_first(self, token: str) -> bool:
         """Spend Staff before tokens unless the other kind of cost this round needs it."""
@@ -280,11 +294,11 @@ class _Turn:
             action = self.heal(slot, congress=True, partial=False)
             if action is not None:
                 return action
-        price = _price(self.game, "healing")
         for slot in dying:
             missing = self.heal_need(slot) - self.power("healing", True)
-            if 0 < missing and missing * price <= self.me.credits and self.can_buy("healing"):
-                return {"type": "buy", "item": "healing"}
+            purchase = self.buy("healing", missing) if missing > 0 else None
+            if purchase is not None:
+                return purchase
         return self.helicopter(dying[0].card, False)
 
     def diagnose_the_risky(self) -> Action | None:
@@ -343,31 +357,30 @@ class _Turn:
         return None
 
     def invest(self) -> Action | None:
-        if self.rounds_left >= 3 and self.can_buy("staff"):
-            return {"type": "buy", "item": "staff"}
+        if self.rounds_left >= 3:
+            purchase = self.buy("staff")
+            if purchase is not None:
+                return purchase
         if self.rounds_left >= 2 and self.free_spaces == 0:
-            for item in ("clinical_trial", "outpatient_clinic"):
-                if self.can_buy(item):
-                    return {"type": "buy", "item": item}
+            return self.buy("spaces")
         return None
 
     def buy_to_finish(self) -> Action | None:
-        if self.rounds_left >= 3 and self.me.credits < self.market["staff"].price + 2:
+        staff = min(item.price for item in self.market.values() if item.gives_of("staff"))
+        if self.rounds_left >= 3 and self.me.credits < staff + 2:
             return None
-        price = _price(self.game, "healing")
         for slot in self.slots:
             if not slot.revealed:
-                if (
-                    self.last
-                    and self.can_buy("diagnostics")
-                    and self.power("diagnostics", True) < (self.cards[slot.card].diagnosis or 0)
-                ):
-                    return {"type": "buy", "item": "diagnostics"}
+                if self.last and self.power("diagnostics", True) < (self.cards[slot.card].diagnosis or 0):
+                    purchase = self.buy("diagnostics")
+                    if purchase is not None:
+                        return purchase
                 continue
             need = self.heal_need(slot)
             missing = need - self.power("healing", True)
-            if need > 0 and 0 < missing and missing * price <= self.me.credits and self.can_buy("healing"):
-                return {"type": "buy", "item": "healing"}
+            purchase = self.buy("healing", missing) if need > 0 and missing > 0 else None
+            if purchase is not None:
+                return purchase
         return None
 
     def last_helicopter(self) -> Action | None:
@@ -394,9 +407,7 @@ class _Turn:
         """A Helicopter that makes every player draw (T7), or buying one first (T8)."""
         if self.me.helicopters > 0:
             return self.helicopter(None, True)
-        if self.can_buy("helicopter"):
-            return {"type": "buy", "item": "helicopter"}
-        return None
+        return self.buy("helicopters")
 
 
 GreedyBot.turn_class = _Turn

@@ -36,17 +36,20 @@ from triage.engine.config import Config
 from triage.engine.game import Game
 from triage.engine.state import COUNTERS
 from triage.engine.views import view
+from triage.engine.vocabulary import ITEM_COUNT_FIELDS
 
 #: Where the fitted values shipped with Triage live; ``TRIAGE_VALUES`` adds directories.
 VALUES_DIR = Path(__file__).resolve().parents[1] / "data" / "values"
-#: The player's numbers read: VP and QoC (the score, R4), then the counters but ``treated``.
+#: The player's numbers read: VP and QoC (the score, R4), then the counters but ``treated``, then
+#: the Outpatient Clinics and Clinical Trials bought (K4; a designer's own items are not read).
 NUMBERS = ("vp", "quality", *(name for name in COUNTERS if name not in ("vp", "treated")))
+ITEMS = tuple(item for _, item in ITEM_COUNT_FIELDS)
 #: Per kind: patients, Time, healing still needed, VP and credits (:func:`seat_features`).
 BY_KIND = ("patients", "time", "healing_needed", "vp", "credits")
 #: Then terminal patients, their VP and Time, free spaces, pending patients.
 TAIL = ("terminals", "terminal_vp", "terminal_time", "free_spaces", "pending")
 #: The length of :func:`features`: a seat's numbers less the leader's, and a constant.
-FEATURE_COUNT = len(NUMBERS) + len(BY_KIND) * len(KINDS) + len(TAIL) + 1
+FEATURE_COUNT = len(NUMBERS) + len(ITEMS) + len(BY_KIND) * len(KINDS) + len(TAIL) + 1
 #: Ridge penalty of the fit (the features are counts of a few units: a small one suffices).
 RIDGE = 1.0
 #: Games of the farming policy a value is fitted on by default.
@@ -59,6 +62,7 @@ def seat_features(game: Game, seat: int) -> list[float]:
     Read from a world (a full game), as a playout's own end would be."""
     player, cards = game.players[seat], game.cards
     features: list[float] = [getattr(player, name) for name in NUMBERS]
+    features += [player.items.get(item, 0) for item in ITEMS]
     by_kind = [[0] * len(KINDS) for _ in BY_KIND]
     for slot in player.hospital:
         if slot is None:
@@ -96,7 +100,13 @@ def fingerprint(seat_view: dict[str, Any]) -> str:
     """What a value belongs to: the player count, the configuration and the deck list, as every
     seat's view shows them (so a bot finds its value from the view alone)."""
     deck = sorted(json.dumps(back) for back in seat_view["catalogue"])
-    return json.dumps([len(seat_view["players"]), seat_view["config"], deck], sort_keys=True)
+    config = dict(seat_view["config"])
+    # T8: what each item costs and gives decides the game; its words for players do not.
+    config["market"] = {
+        name: {key: value for key, value in item.items() if key not in ("label", "help")}
+        for name, item in config["market"].items()
+    }
+    return json.dumps([len(seat_view["players"]), config, deck], sort_keys=True)
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,14 @@ Search and learning code wants actions as small integers. The index is fixed by 
 only (the configuration and the deck list, never a card's position or back), so every seat, a
 view and a determinized game agree on it. The sizes:
 
-* ``spaces`` S: the most hospital spaces a player can own (4, K4, plus the market limits of
-  Clinical Trials and Outpatient Clinics, T8);
+* ``spaces`` S: the most hospital spaces a player can own (4, K4, plus the spaces the market's
+  items give up to their limits, T8);
 * ``pending`` P: the most patients a player admits at once (``arrivals``, A1; 1 for a Helicopter);
 * ``terminals`` T: terminal cards in the deck (each may lie beside one board);
 * ``max_cost`` M: the largest single Diagnostics or Healing cost (printed difficulties, and a
   chronic patient's Time, which stays below ``rounds``, T3);
-* ``max_diagnosis`` D: the largest Diagnostics cost (printed on the deck's cards, T1).
+* ``max_diagnosis`` D: the largest Diagnostics cost (printed on the deck's cards, T1);
+* ``items`` I: the market's items, in the configuration's order (T8).
 
 The index is the concatenation of these blocks. Inside a block the ids follow its fields in
 row-major order (last field fastest), with one exception that keeps the space small: a payment
@@ -28,7 +29,7 @@ heal           space s-1 (S), amount-1 (M), staff,          heal the patient in 
                congress (sum <= amount)
 treat          terminal j (T), payer (3: token/staff/cong.) treat the j-th terminal patient
 helicopter     target (1+S+T: none, space, terminal), draw  helicopter remove/draw_all
-buy            item (7, in MARKET_ITEMS order)              buy that market item
+buy            item (I, in the configuration's market order)  buy that market item
 pass           (1)                                          pass
 =============  ===========================================  ==============================
 
@@ -59,8 +60,9 @@ from operator import not_
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from triage.engine.config import ITEM_HOLDING, MARKET_ITEMS
 from triage.engine.state import BASE_SPACES
+from triage.engine.treatment import default_mix, limit_reached
+from triage.engine.vocabulary import MarketItem
 
 if TYPE_CHECKING:  # the engine's Game imports this module, never the reverse at run time
     from triage.engine.game import Game
@@ -87,6 +89,8 @@ class ActionSpace:
     terminals: int
     max_cost: int
     max_diagnosis: int
+    #: The market's item names, in the configuration's order (T8): the buy block's fields.
+    items: tuple[str, ...]
     #: (block, number of ids) in id order.
     blocks: tuple[tuple[str, int], ...] = field(init=False)
     offsets: dict[str, int] = field(init=False, repr=False, compare=False)
@@ -106,17 +110,17 @@ class ActionSpace:
     @staticmethod
     def sizes(
         config: Mapping[str, Any], catalogue: Iterable[tuple[Any, ...]]
-    ) -> tuple[int, int, int, int, int]:
-        """(S, P, T, M, D) from a configuration in its file shape and the deck's card backs."""
+    ) -> tuple[int, int, int, int, int, tuple[str, ...]]:
+        """(S, P, T, M, D, I) from a configuration in its file shape and the deck's card backs."""
         extra = 0
-        for item in ("clinical_trial", "outpatient_clinic"):
-            limit = config["market"][item]["limit"]
-            if limit is None:
+        for name, item in config["market"].items():
+            spaces = item["gives"].get("spaces", 0)
+            if spaces and item["limit"] is None:
                 raise EncodingError(
-                    f"integer actions need a finite market.{item}.limit (T8), "
+                    f"integer actions need a finite market.{name}.limit (T8), "
                     "so that the number of hospital spaces is bounded"
                 )
-            extra += limit
+            extra += spaces * (item["limit"] or 0)
         terminals = 0
         printed = [config["rounds"], 1]
         diagnoses = [0]
@@ -125,14 +129,21 @@ class ActionSpace:
             printed.extend(value for value in (back[1], back[2]) if value is not None)
             if back[1] is not None:
                 diagnoses.append(back[1])
-        return BASE_SPACES + extra, max(config["arrivals"], 1), terminals, max(printed), max(diagnoses)
+        return (
+            BASE_SPACES + extra,
+            max(config["arrivals"], 1),
+            terminals,
+            max(printed),
+            max(diagnoses),
+            tuple(config["market"]),
+        )
 
     # ------------------------------------------------------------------ index arithmetic
 
     @property
-    def shape(self) -> tuple[int, int, int, int, int]:
-        """(S, P, T, M, D)."""
-        return (self.spaces, self.pending, self.terminals, self.max_cost, self.max_diagnosis)
+    def shape(self) -> tuple[int, int, int, int, int, tuple[str, ...]]:
+        """(S, P, T, M, D, I)."""
+        return (self.spaces, self.pending, self.terminals, self.max_cost, self.max_diagnosis, self.items)
 
     @property
     def table(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -191,7 +202,7 @@ class ActionSpace:
         if block == "helicopter":
             return f"helicopter: {self._target_text(f[0])}{', all draw' if f[1] else ''}"
         if block == "buy":
-            return f"buy {MARKET_ITEMS[f[0]]}"
+            return f"buy {self.items[f[0]]}"
         return "pass"
 
     def _target_text(self, target: int) -> str:
@@ -203,7 +214,13 @@ class ActionSpace:
 
 
 def _block_fields(
-    name: str, spaces: int, pending: int, terminals: int, max_cost: int, max_diagnosis: int
+    name: str,
+    spaces: int,
+    pending: int,
+    terminals: int,
+    max_cost: int,
+    max_diagnosis: int,
+    items: tuple[str, ...],
 ) -> list[tuple[int, ...]]:
     """Every field tuple of one block, in id order."""
     if name == "admit":
@@ -226,19 +243,19 @@ def _block_fields(
     if name == "helicopter":
         return [(target, draw) for target in range(1 + spaces + terminals) for draw in range(2)]
     if name == "buy":
-        return [(item,) for item in range(len(MARKET_ITEMS))]
+        return [(item,) for item in range(len(items))]
     return [(0,)]
 
 
 @lru_cache(maxsize=64)
-def _decoded(*shape: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """Every id's block and fields for a shape (S, P, T, M, D), computed once per shape
+def _decoded(*shape: Any) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Every id's block and fields for a shape (S, P, T, M, D, I), computed once per shape
     (``apply_id`` looks ids up here)."""
     return tuple((name, fields) for name in BLOCKS for fields in _block_fields(name, *shape))
 
 
 @lru_cache(maxsize=64)
-def _ids_of(*shape: int) -> dict[tuple[str, tuple[int, ...]], int]:
+def _ids_of(*shape: Any) -> dict[tuple[str, tuple[int, ...]], int]:
     """The id of every (block, fields), the inverse of :func:`_decoded`."""
     return {entry: number for number, entry in enumerate(_decoded(*shape))}
 
@@ -247,21 +264,6 @@ def _ids_of(*shape: int) -> dict[tuple[str, tuple[int, ...]], int]:
 
 #: The blocks whose actions pay a cost with tokens, Staff and Congress Doctors (T6).
 PAID: frozenset[str] = frozenset({"diagnose", "heal", "treat"})
-
-
-def default_mix(cost: int, tokens: int, staff: int, congress: int) -> tuple[int, int, int] | None:
-    """T6's default payment, the engine's mix when an action names none: tokens first, then
-    available Staff, then Congress Doctors; None when the means fall short of ``cost``.
-
-    >>> default_mix(3, 1, 1, 5)
-    (1, 1, 1)
-    """
-    use_tokens = tokens if tokens < cost else cost
-    use_staff = min(staff, cost - use_tokens)
-    use_congress = min(congress, cost - use_tokens - use_staff)
-    if use_tokens + use_staff + use_congress < cost:
-        return None
-    return use_tokens, use_staff, use_congress
 
 
 def payment_mixes(cost: int, tokens: int, staff: int, congress: int) -> list[tuple[int, int]]:
@@ -316,9 +318,8 @@ class _Plan:
         self.table = self.space.table
         self.offsets = self.space.offsets
         self.ids = self.space.ids
-        # Config.market is built in MARKET_ITEMS order, so the k-th item is buy field k (T8).
-        prices = tuple((market.price, market.limit) for market in config.market.values())
-        self.buys = _buy_table(self.offsets["buy"], prices)
+        # The k-th item of the configuration's market is buy field k (T8).
+        self.buys = _buy_table(self.offsets["buy"], tuple(config.market.values()))
         # Shared by every plan of one index shape: the ids depend on nothing else.
         self.paid_memo, self.fields_memo, self.admission_memo, self.helicopter_memo = _memos(self.space)
 
@@ -377,22 +378,17 @@ class _Plan:
 
 
 @lru_cache(maxsize=64)
-def _buy_table(base: int, prices: tuple[tuple[int, int | None], ...]) -> tuple[tuple[Any, Any], ...]:
+def _buy_table(base: int, market: tuple[MarketItem, ...]) -> tuple[tuple[Any, Any], ...]:
     """By Credits held (capped at the dearest price): the ids of the items affordable, in
-    market order (T8), and, where one of them has a limit, each id with its holding and limit
-    to check (None where no limit applies, so the ids are all legal)."""
-    items = [
-        (base + number, price, ITEM_HOLDING[item], limit)
-        for number, (item, (price, limit)) in enumerate(zip(MARKET_ITEMS, prices))
-    ]
+    market order (T8), and, where one of them has a limit, each id with its item, whose limit
+    :func:`~triage.engine.treatment.limit_reached` checks (None where no limit applies, so the
+    ids are all legal)."""
     table = []
-    for credits in range(max(price for price, _ in prices) + 1):
-        affordable = [
-            (action_id, holding, limit) for action_id, price, holding, limit in items if price <= credits
-        ]
-        limited = any(limit is not None for _, _, limit in affordable)
+    for credits in range(max(item.price for item in market) + 1):
+        affordable = [(base + number, item) for number, item in enumerate(market) if item.price <= credits]
+        limited = any(item.limit is not None for _, item in affordable)
         table.append(
-            (tuple(action_id for action_id, _, _ in affordable), tuple(affordable) if limited else None)
+            (tuple(action_id for action_id, _ in affordable), tuple(affordable) if limited else None)
         )
     return tuple(table)
 
@@ -402,11 +398,10 @@ def _memos(space: ActionSpace) -> tuple[dict[Any, Any], ...]:
     return {}, {}, {}, {}
 
 
-def _game_sizes(cards: Any, config: Any, spaces: int = 0) -> tuple[int, int, int, int, int]:
-    """:meth:`ActionSpace.sizes` read from a game's Config and card table directly. Where a
-    Clinical Trial or Outpatient Clinic has no limit (T8), the spaces are ``spaces``, what the
-    largest hospital of the position needs (:func:`_open_spaces`)."""
-    limits = [config.market[item].limit for item in ("clinical_trial", "outpatient_clinic")]
+def _game_sizes(cards: Any, config: Any, spaces: int = 0) -> tuple[int, int, int, int, int, tuple[str, ...]]:
+    """:meth:`ActionSpace.sizes` read from a game's Config and card table directly. Where an
+    item that gives spaces has no limit (T8), the spaces are ``spaces``, what the largest
+    hospital of the position needs (:func:`_open_spaces`)."""
     terminals = 0
     largest = max(config.rounds, 1)
     diagnosis = 0
@@ -418,8 +413,10 @@ def _game_sizes(cards: Any, config: Any, spaces: int = 0) -> tuple[int, int, int
             diagnosis = max(diagnosis, spec.diagnosis)
         if spec.healing is not None and spec.healing > largest:
             largest = spec.healing
-    bounded = BASE_SPACES + sum(limit or 0 for limit in limits)
-    return max(bounded, spaces), max(config.arrivals, 1), terminals, largest, diagnosis
+    bounded = BASE_SPACES + sum(
+        item.gives_of("spaces") * (item.limit or 0) for item in config.market.values()
+    )
+    return max(bounded, spaces), max(config.arrivals, 1), terminals, largest, diagnosis, tuple(config.market)
 
 
 #: Open-ended plans (no limit on a space item, T8) grow their spaces in steps of this many, so
@@ -429,9 +426,8 @@ SPACE_STEP = 4
 
 def _open_spaces(game: Game) -> int:
     """The spaces an open-ended plan needs for this position: the largest hospital, rounded up
-    to a whole step (0 where both space items have a limit: the bound is fixed)."""
-    market = game.config.market
-    if market["clinical_trial"].limit is not None and market["outpatient_clinic"].limit is not None:
+    to a whole step (0 where every item that gives spaces has a limit: the bound is fixed)."""
+    if all(item.limit is not None for item in game.config.market.values() if item.gives_of("spaces")):
         return 0
     largest = max(len(player.hospital) for player in game.players)
     return -(-largest // SPACE_STEP) * SPACE_STEP
@@ -442,8 +438,8 @@ def _plan(game: Game) -> _Plan:
     (``Game.deck_key``) and configuration for deals of a shared deck, which hold the same
     contents under other handles (the plan depends on the contents only).
 
-    A configuration with no limit on Clinical Trials or Outpatient Clinics (T8) has no fixed
-    number of spaces: its plan covers the hospitals of the position and is replaced by a larger
+    A configuration with no limit on an item that gives spaces (T8) has no fixed number of
+    spaces: its plan covers the hospitals of the position and is replaced by a larger
     one when a purchase outgrows it, so its ids keep their meaning only while the spaces do.
     """
     known: _Plan | None = game._id_plan  # a game's cards and configuration never change (see Game)
@@ -474,8 +470,10 @@ def action_space(game: Game) -> ActionSpace:
 
 
 @lru_cache(maxsize=64)
-def _space_of_sizes(*shape: int) -> ActionSpace:
-    return ActionSpace(*shape)
+def _space_of_sizes(
+    spaces: int, pending: int, terminals: int, max_cost: int, max_diagnosis: int, items: tuple[str, ...]
+) -> ActionSpace:
+    return ActionSpace(spaces, pending, terminals, max_cost, max_diagnosis, items)
 
 
 # ---------------------------------------------------------------------- a position's ids
@@ -553,8 +551,8 @@ def legal_action_ids(game: Game, player: int | None = None, grouped: bool = Fals
     if affordable[1] is None:
         ids.extend(affordable[0])
     else:
-        for action_id, holding, limit in affordable[1]:
-            if limit is None or getattr(state, holding) < limit:
+        for action_id, item in affordable[1]:
+            if not limit_reached(state, item):
                 ids.append(action_id)
     ids.append(plan.offsets["pass"])  # T9
     return ids
@@ -734,7 +732,7 @@ def _target(space: ActionSpace, board: Board, target: int) -> str | None:
 
 
 def _build_buy(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
-    return [{"type": "buy", "item": MARKET_ITEMS[f[0]]} for f in many]
+    return [{"type": "buy", "item": space.items[f[0]]} for f in many]
 
 
 def _build_pass(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
@@ -819,9 +817,9 @@ def _fields(space: ActionSpace, board: Board, action: Action, kind: Any) -> tupl
         return (target, int(bool(action.get("draw_all", False))))
     if kind == "buy":
         item = action.get("item")
-        if item not in MARKET_ITEMS:
-            raise EncodingError(f"unknown market item {item!r} (items: {', '.join(MARKET_ITEMS)})")
-        return (MARKET_ITEMS.index(item),)
+        if item not in space.items:
+            raise EncodingError(f"unknown market item {item!r} (items: {', '.join(space.items)})")
+        return (space.items.index(item),)
     if kind == "pass":
         return (0,)
     raise EncodingError(f"unknown action type {kind!r} (known: {', '.join(BLOCKS)})")

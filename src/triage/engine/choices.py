@@ -37,12 +37,11 @@ from triage.engine.actions import (
     action_space,
     board_of,
     decode,
-    default_mix,
     legal_groups,
     payment_mixes,
 )
-from triage.engine.config import MARKET_ITEMS
 from triage.engine.game import Game
+from triage.engine.treatment import default_mix
 from triage.engine.state import PlayerState
 
 Choice = dict[str, Any]
@@ -163,7 +162,7 @@ def covers(choice: Choice, action: Action) -> bool:
             return False
         return remove is None or remove in choice["remove"]
     if kind == "buy":
-        return bool(action.get("item") == choice["item"] and choice["item"] in MARKET_ITEMS)
+        return bool(action.get("item") == choice["item"])
     return bool(kind == "pass")
 
 

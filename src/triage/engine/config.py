@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import tomllib
+from fractions import Fraction
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -15,26 +16,8 @@ from typing import Any, Iterable, Mapping
 from triage.engine.cards import CardSpec
 from triage.engine.errors import DataError
 from triage.engine.files import read_toml
+from triage.engine.vocabulary import SPENT_SUPPLIES, SUPPLY, SUPPLIES, MarketItem
 
-MARKET_ITEMS: tuple[str, ...] = (
-    "diagnostics",
-    "healing",
-    "congress",
-    "helicopter",
-    "staff",
-    "clinical_trial",
-    "outpatient_clinic",
-)
-#: The player holding a market item adds to (T8; K4 for the spaces of clinics and trials).
-ITEM_HOLDING: dict[str, str] = {
-    "diagnostics": "diagnostics",
-    "healing": "healing",
-    "congress": "congress",
-    "helicopter": "helicopters",
-    "staff": "staff",
-    "clinical_trial": "clinical_trials",
-    "outpatient_clinic": "outpatient_clinics",
-}
 RETURN_TO: tuple[str, ...] = ("top", "bottom", "discard")
 #: V1: the cases ``return_to`` may name one by one (a missing case takes ``top``).
 RETURN_CASES: tuple[str, ...] = ("cured", "died", "rejected")
@@ -55,12 +38,6 @@ START_FIELDS: tuple[str, ...] = (
     "congress",
     "helicopters",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class MarketItem:
-    price: int
-    limit: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,9 +151,7 @@ class Config:
             "final_round_order": self.final_round_order,
             "income": {"diagnostics": self.income_diagnostics, "healing": self.income_healing},
             "start": dict(self.start),
-            "market": {
-                name: {"price": item.price, "limit": item.limit} for name, item in self.market.items()
-            },
+            "market": {name: item.to_dict() for name, item in self.market.items()},
             "solo": {"tiers": [{"name": name, "score": score} for name, score in self.solo_tiers]},
             "seat_credits": {str(count): list(credits) for count, credits in self.seat_credits.items()},
             "seat_vp": {str(count): list(vp) for count, vp in self.seat_vp.items()},
@@ -248,13 +223,22 @@ def merge(base: dict[str, Any], overrides: Mapping[str, Any], source: str, path:
         raise DataError(f"{source}: {path or 'configuration'} must be a table, got {overrides!r}")
     for key, value in overrides.items():
         where = f"{path}.{key}" if path else str(key)
+        if key not in base and path == "market":
+            # T8: a designer's own item (checked whole by _market_item).
+            base[key] = {"limit": None, **value} if isinstance(value, Mapping) else value
+            continue
+        if key not in base and path.count(".") == 1 and path.startswith("market.") and key in ITEM_KEYS:
+            base[key] = value  # a key of a designer's item given on its own (--set)
+            continue
         if key not in base:
             known = ", ".join(sorted(base))
             raise DataError(f"{source}: unknown configuration key {where!r} (known here: {known})")
         if key == "rounds" and isinstance(value, Mapping) and not isinstance(base[key], dict):
             # R1: a table of some counts over one number keeps that number for the others.
             base[key] = {str(count): base[key] for count in PLAYER_COUNTS}
-        if isinstance(base[key], dict) and not (key in EITHER_KEYS and not isinstance(value, Mapping)):
+        if isinstance(base[key], dict) and path.startswith("market") and key == "gives":
+            base[key] = value  # T8: what an item gives is replaced whole, never merged
+        elif isinstance(base[key], dict) and not (key in EITHER_KEYS and not isinstance(value, Mapping)):
             merge(base[key], value, source, where)
         else:
             base[key] = value
@@ -303,14 +287,7 @@ def _validate(values: dict[str, Any], source: str) -> Config:
         quality_floor = _whole(quality_floor, "quality_floor (V4)", source, -1000)
     income = values["income"]
     start = {name: _whole(values["start"][name], f"start.{name}", source) for name in START_FIELDS}
-    market: dict[str, MarketItem] = {}
-    for name in MARKET_ITEMS:
-        raw = values["market"][name]
-        price = _whole(raw["price"], f"market.{name}.price", source)
-        limit = raw.get("limit")
-        if limit is not None:
-            limit = _whole(limit, f"market.{name}.limit", source)
-        market[name] = MarketItem(price, limit)
+    market = _market(values["market"], source)
     _refuse_unbounded_rounds(market, source)
     return Config(
         rounds=rounds,
@@ -332,18 +309,89 @@ def _validate(values: dict[str, Any], source: str) -> Config:
     )
 
 
+#: The keys a market item's table may hold (T8).
+ITEM_KEYS: tuple[str, ...] = ("price", "limit", "gives", "label", "help")
+#: The longest label and help text of an item (what the page and the terminal show).
+MAX_LABEL, MAX_HELP = 40, 200
+
+
+def _market(table: Any, source: str) -> dict[str, MarketItem]:
+    """T8: every item of the market, in declared order (the defaults' items first)."""
+    if not isinstance(table, Mapping):
+        raise DataError(f"{source}: market must be a table of items, got {table!r}")
+    return {str(name): _market_item(str(name), raw, source) for name, raw in table.items()}
+
+
+def _market_item(name: str, raw: Any, source: str) -> MarketItem:
+    """One item's table: a price, an optional limit, what it gives, and its words for players.
+
+    >>> _market_item("night_shift", {"price": 1, "gives": {"healing": 2}}, "config").label
+    'Night shift'
+    >>> _market_item("night_shift", {"price": 1, "gives": {"sleep": 2}}, "config")
+    Traceback (most recent call last):
+    ...
+    triage.engine.errors.DataError: config: market.night_shift.gives has no supply 'sleep' (supplies: diagnostics, healing, congress, helicopters, staff, spaces) (T8)
+    """
+    where = f"market.{name}"
+    if not name.isidentifier() or not name.islower() or name.startswith("_"):
+        raise DataError(
+            f"{source}: {where}: an item's name must be lower-case letters, digits and '_' (T8), got {name!r}"
+        )
+    if not isinstance(raw, Mapping):
+        raise DataError(f"{source}: {where} must be a table (price, limit, gives), got {raw!r}")
+    unknown = [key for key in raw if key not in ITEM_KEYS]
+    if unknown:
+        raise DataError(f"{source}: {where} has no key {unknown[0]!r} (keys: {', '.join(ITEM_KEYS)})")
+    for key in ("price", "gives"):
+        if key not in raw:
+            raise DataError(
+                f"{source}: {where} needs '{key}' (an item names its price and what it gives, T8)"
+            )
+    limit = raw.get("limit")
+    return MarketItem(
+        name,
+        price=_whole(raw["price"], f"{where}.price", source),
+        limit=None if limit is None else _whole(limit, f"{where}.limit", source),
+        gives=_gives(raw["gives"], where, source),
+        label=_words(raw.get("label", ""), f"{where}.label", MAX_LABEL, source),
+        help=_words(raw.get("help", ""), f"{where}.help", MAX_HELP, source),
+    )
+
+
+def _gives(table: Any, where: str, source: str) -> tuple[tuple[str, int], ...]:
+    """T8: what one purchase adds: a non-empty table of supplies, each a whole number >= 1."""
+    supplies = ", ".join(supply.name for supply in SUPPLIES)
+    if not isinstance(table, Mapping) or not table:
+        raise DataError(f"{source}: {where}.gives must be a table of supplies ({supplies}), got {table!r}")
+    gives = []
+    for supply, amount in table.items():
+        if supply not in SUPPLY:
+            raise DataError(f"{source}: {where}.gives has no supply {supply!r} (supplies: {supplies}) (T8)")
+        gives.append((str(supply), _whole(amount, f"{where}.gives.{supply}", source, 1)))
+    return tuple(gives)
+
+
+def _words(value: Any, where: str, longest: int, source: str) -> str:
+    """A label or help text: plain text on one line, at most ``longest`` characters."""
+    if not isinstance(value, str) or len(value) > longest or not value.isprintable():
+        raise DataError(
+            f"{source}: {where} must be text of at most {longest} characters on one line, got {value!r}"
+        )
+    return value.strip()
+
+
 def _refuse_unbounded_rounds(market: Mapping[str, MarketItem], source: str) -> None:
     """T7, T8: refuse a market that lets one Treatment turn go on without end.
 
     A purchase changes nothing but the buyer's Credits and holdings, so buying can repeat without
-    bound only where it costs nothing (price 0) and nothing stops it. A limit stops it for the
-    holdings that use never spends (Staff, Clinical Trials, Outpatient Clinics, K4). Tokens and
-    Congress Doctors are spent only on the costs of patients (T1, T2, T5), and patients arrive
-    during Treatment only by Helicopter (T7): free ones under a limit stay bounded as long as
-    flights do. A flight needs no patient and no token, so a free Helicopter under any limit but
-    0 can be bought back after every flight: its limit does not bound it (a limit of 0 takes it
-    off the market). Flights that pay for themselves through the deck's rewards are a matter of
-    the deck as well (:func:`flight_profit_problem`).
+    bound only where it costs nothing (price 0) and nothing stops it. A limit stops it where what
+    it counts only grows: Staff, spaces, and the purchases of an item (K4, :attr:`MarketItem.holding`).
+    Tokens and Congress Doctors are spent only on the costs of patients (T1, T2, T5), and patients
+    arrive during Treatment only by Helicopter (T7): free ones under a limit stay bounded as long
+    as flights do. A flight needs no patient and no token, so a free item that gives Helicopters
+    and whose limit counts the Helicopters held can be bought back after every flight: its limit
+    does not bound it (a limit of 0 takes it off the market). Flights that pay for themselves
+    through the deck's rewards are a matter of the deck as well (:func:`flight_profit_problem`).
     """
     for name, item in market.items():
         if item.price > 0:
@@ -353,54 +401,87 @@ def _refuse_unbounded_rounds(market: Mapping[str, MarketItem], source: str) -> N
                 f"{source}: market.{name}: price 0 with no limit lets a round go on forever (T8): "
                 "give it a price of at least 1 or a limit"
             )
-        if name == "helicopter" and item.limit > 0:
+        if item.gives_of("helicopters") and rebuyable(item):
             raise DataError(
-                f"{source}: market.helicopter: price 0 lets a player buy a Helicopter back after every "
+                f"{source}: market.{name}: price 0 lets a player buy a Helicopter back after every "
                 "flight, so a round can go on forever whatever the limit (T7, T8): give it a price of "
                 "at least 1, or a limit of 0 to take it off the market"
             )
 
 
-#: T6: the market items that pay a unit of each cost, bought again once spent (Staff only where
-#: no limit caps the workers: a capped crew is a stock that only Income refreshes, R2).
+def rebuyable(item: MarketItem) -> bool:
+    """T8: whether a player can buy ``item`` again and again within a round: it has no limit,
+    or its limit counts a supply that play spends (tokens, Congress Doctors, Helicopters), not
+    one that only grows (Staff, spaces, the item's own purchases). A limit of 0 takes it off
+    the market."""
+    if item.limit is None:
+        return True
+    return item.limit > 0 and item.holding in SPENT_SUPPLIES
+
+
+#: T6: the supplies that pay a unit of each cost (Staff only where it can be bought again).
 UNIT_SOURCES: dict[str, tuple[str, ...]] = {
     "diagnostics": ("diagnostics", "congress", "staff"),
     "healing": ("healing", "congress", "staff"),
 }
 
 
-def unit_price(market: Mapping[str, MarketItem], cost: str) -> int | None:
+#: The supplies that pay a unit of some cost (T6).
+PAYING_SUPPLIES: frozenset[str] = frozenset(supply for sources in UNIT_SOURCES.values() for supply in sources)
+
+
+def unit_price(market: Mapping[str, MarketItem], cost: str) -> Fraction | None:
     """The cheapest Credits that buy one more unit of a ``cost`` in the middle of a turn (T6,
-    T8), or None when every source is a stock that runs out."""
-    prices = [
-        market[name].price
-        for name in UNIT_SOURCES[cost]
-        if market[name].limit != 0 and (name != "staff" or market[name].limit is None)
-    ]
+    T8): an item bought again and again, its price shared by the units of that cost it gives;
+    None when every source is a stock that runs out."""
+    prices = []
+    for item in market.values():
+        units = sum(item.gives_of(supply) for supply in UNIT_SOURCES[cost])
+        if units and rebuyable(item):
+            prices.append(Fraction(item.price, units))
     return min(prices) if prices else None
 
 
-def _cash_cost(card: CardSpec, diagnostics: int | None, healing: int | None) -> int | None:
+def _cash_cost(card: CardSpec, diagnostics: Fraction | None, healing: Fraction | None) -> Fraction | None:
     """The Credits a freshly drawn ``card`` costs to turn into its reward at market prices
     (T1, T2, T4, T5; a chronic patient drawn now has no Time), None if the market cannot pay."""
     diagnosis = card.diagnosis or 0
     treatment = 1 if card.kind == "terminal" else card.healing or 0
     if (diagnosis and diagnostics is None) or (treatment and healing is None):
         return None
-    return diagnosis * (diagnostics or 0) + treatment * (healing or 0)
+    return diagnosis * (diagnostics or Fraction(0)) + treatment * (healing or Fraction(0))
 
 
-def best_flight_patient(config: Config, cards: Iterable[CardSpec]) -> tuple[int, str] | None:
+def best_flight_patient(config: Config, cards: Iterable[CardSpec]) -> tuple[Fraction, str] | None:
     """T4, T5, T8: the most Credits one patient a flight brings can yield once the market is
     paid for curing or treating it, with that card's id; None when the market can cure none."""
     diagnostics = unit_price(config.market, "diagnostics")
     healing = unit_price(config.market, "healing")
-    best: tuple[int, str] | None = None
+    best: tuple[Fraction, str] | None = None
     for card in cards:
         cost = _cash_cost(card, diagnostics, healing)
         if cost is not None and (best is None or card.credits - cost > best[0]):
             best = (card.credits - cost, card.id)
     return best
+
+
+def flight_price(market: Mapping[str, MarketItem]) -> tuple[Fraction, str] | None:
+    """T7, T8: the fewest Credits a bought flight costs, with the item that sells it: an item
+    bought again and again that gives Helicopters, its price less what its other units of
+    Diagnostics, Healing, Congress Doctors or Staff would cost at the market, shared by its
+    Helicopters; None when no Helicopter can be bought again."""
+    unit_costs = [unit_price(market, cost) for cost in UNIT_SOURCES]
+    cheapest_unit = min((price for price in unit_costs if price is not None), default=Fraction(0))
+    found: tuple[Fraction, str] | None = None
+    for item in market.values():
+        helicopters = item.gives_of("helicopters")
+        if not helicopters or not rebuyable(item):
+            continue
+        units = sum(amount for supply, amount in item.gives if supply in PAYING_SUPPLIES)
+        price = (item.price - units * cheapest_unit) / helicopters
+        if found is None or price < found[0]:
+            found = (price, item.name)
+    return found
 
 
 def flight_profit_problem(config: Config, cards: Iterable[CardSpec], players: int) -> str | None:
@@ -409,23 +490,30 @@ def flight_profit_problem(config: Config, cards: Iterable[CardSpec], players: in
 
     A flight makes every player draw one patient; whoever can still act may cure or treat it
     (T4, T5; V2 ``reopen`` lets even passed players act). When the rewards of the ``players``
-    patients a flight brings, less what the market charges for curing them, reach the
-    Helicopter's price, the Credits never run out and a round can go on forever. Otherwise each
-    bought flight costs at least one Credit more than it can bring, and the Credits, the
+    patients a flight brings, less what the market charges for curing them, reach the price of
+    a flight (:func:`flight_price`), the Credits never run out and a round can go on forever.
+    Otherwise each bought flight costs more Credits than it can bring, and the Credits, the
     tokens and Staff held and the patients already admitted are all finite within a round.
     """
-    helicopter = config.market["helicopter"]
-    if helicopter.limit == 0:
+    flight = flight_price(config.market)
+    if flight is None:
         return None
     best = best_flight_patient(config, cards)
-    if best is None or players * best[0] < helicopter.price:
+    if best is None or players * best[0] < flight[0]:
         return None
+    item = config.market[flight[1]]
     return (
-        f"card {best[1]} brings {best[0]} Credits more than the market charges to cure or treat it: "
-        f"with {players} players drawing, a Helicopter at {helicopter.price} Credits pays for itself "
-        "and a round can go on forever (T7, T8): raise market.helicopter.price above "
-        f"{players * best[0]} or lower the card's credits"
+        f"card {best[1]} brings {_credits(best[0])} Credits more than the market charges to cure or "
+        f"treat it: with {players} players drawing, a Helicopter from {item.label} at {item.price} Credits "
+        f"pays for itself and a round can go on forever (T7, T8): raise market.{item.name}.price above "
+        f"{_credits((players * best[0] - flight[0]) * item.gives_of('helicopters') + item.price)} "
+        "or lower the card's credits"
     )
+
+
+def _credits(amount: Fraction) -> str:
+    """A number of Credits in a message: whole where it is, else to two places."""
+    return str(amount.numerator) if amount.denominator == 1 else f"{float(amount):.2f}"
 
 
 def check_bounded_rounds(

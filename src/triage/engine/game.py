@@ -24,7 +24,7 @@ from typing import Any
 
 from triage.engine import actions as _actions
 from triage.engine.cards import STANDARD_DECK_KEY, CardSpec, load_standard_deck
-from triage.engine.config import MARKET_ITEMS, Config, check_bounded_rounds, make_config
+from triage.engine.config import Config, check_bounded_rounds, make_config
 from triage.engine.errors import RuleError
 from triage.engine.flow import Flow
 from triage.engine.position import PHASES, Action, Event, Pay, is_whole
@@ -196,7 +196,7 @@ class Game(Flow):
         """
         if self.phase == "over":
             raise RuleError("game_over", "the game is over; no more actions are taken", "R4")
-        kind = check_shape(action)
+        kind = check_shape(action, self.config.market)
         if player is None:
             actor = self.turn
         elif not is_whole(player) or not 0 <= player < len(self.players):
@@ -288,7 +288,7 @@ class Game(Flow):
             done = self._helicopter(seat, remove, bool(f[1]), space, patient, events)
         elif block == "buy":
             cure = -1
-            done = self._buy(seat, MARKET_ITEMS[f[0]], events)
+            done = self._buy(seat, plan.space.items[f[0]], events)
         else:
             cure = -1
             done = self._pass(seat, events)

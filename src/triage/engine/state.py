@@ -17,8 +17,6 @@ COUNTERS: tuple[str, ...] = (
     "staff_available",
     "congress",
     "helicopters",
-    "outpatient_clinics",
-    "clinical_trials",
 )
 
 #: Every number a player's board shows: QoC first, then the counters above.
@@ -60,6 +58,7 @@ class PlayerState:
     __slots__ = (
         "quality",
         *COUNTERS,
+        "items",
         "hospital",
         "terminals",
         "pending",
@@ -77,9 +76,12 @@ class PlayerState:
         self.staff_available = 0
         self.congress = 0
         self.helicopters = 0
-        self.outpatient_clinics = 0
-        self.clinical_trials = 0
-        #: Space ``n`` is ``hospital[n - 1]``; spaces 5 and on come from clinics and trials (K4).
+        #: T8: how many of each market item the player bought, for the items whose limit counts
+        #: purchases (``MarketItem.holding`` None: the Clinical Trials and Outpatient Clinics of
+        #: K4, a designer's items). Never changed in place: a purchase replaces it, so copies
+        #: share it.
+        self.items: dict[str, int] = {}
+        #: Space ``n`` is ``hospital[n - 1]``; spaces 5 and on come from market items (K4, T8).
         self.hospital: list[Patient | None] = [None] * BASE_SPACES
         self.terminals: list[Patient] = []
         self.pending: list[str] = []
@@ -106,8 +108,7 @@ class PlayerState:
         other.staff_available = self.staff_available
         other.congress = self.congress
         other.helicopters = self.helicopters
-        other.outpatient_clinics = self.outpatient_clinics
-        other.clinical_trials = self.clinical_trials
+        other.items = self.items
         other.hospital = [slot.copy() if slot is not None else None for slot in self.hospital]
         other.terminals = [patient.copy() for patient in self.terminals]
         other.pending = list(self.pending)

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-KIND_SHORT = {"critical": "CRIT", "severe": "SEV", "chronic": "CHR", "non_severe": "NON", "terminal": "TERM"}
+from triage.engine.vocabulary import KINDS
+
+#: Each card kind's short tag (the vocabulary's ``short``).
+KIND_SHORT = {kind.name: kind.short for kind in KINDS}
 
 
 def describe_card(card: dict[str, Any]) -> str:
@@ -68,6 +71,7 @@ def render_position(doc: dict[str, Any], names: list[str] | None = None) -> str:
             f"  diagnostics {player['diagnostics']}  healing {player['healing']}  "
             f"staff {player['staff_available']}/{player['staff']}  congress {player['congress']}  "
             f"helicopters {player['helicopters']}  spaces {player['spaces']}"
+            + "".join(f"  {item} {count}" for item, count in player.get("items", {}).items() if count)
         )
         for space, slot in player["hospital"].items():
             lines.append(f"  [{space}] {describe_card(slot) if slot else 'empty'}")

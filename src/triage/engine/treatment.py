@@ -9,12 +9,72 @@ from __future__ import annotations
 
 from typing import Any
 
-from triage.engine.actions import default_mix
-from triage.engine.config import ITEM_HOLDING
 from triage.engine.errors import RuleError
 from triage.engine.memory import Memory
 from triage.engine.position import Action, Event, Pay
-from triage.engine.state import Patient
+from triage.engine.state import Patient, PlayerState
+from triage.engine.vocabulary import SUPPLY, MarketItem
+
+
+def default_mix(cost: int, tokens: int, staff: int, congress: int) -> tuple[int, int, int] | None:
+    """T6's default payment, the engine's mix when an action names none: tokens first, then
+    available Staff, then Congress Doctors; None when the means fall short of ``cost``.
+
+    >>> default_mix(3, 1, 1, 5)
+    (1, 1, 1)
+    """
+    use_tokens = tokens if tokens < cost else cost
+    use_staff = min(staff, cost - use_tokens)
+    use_congress = min(congress, cost - use_tokens - use_staff)
+    if use_tokens + use_staff + use_congress < cost:
+        return None
+    return use_tokens, use_staff, use_congress
+
+
+def owned(player: PlayerState, item: MarketItem) -> int:
+    """T8: what ``item``'s limit counts for ``player``: the supply it gives held, or the
+    purchases of the item itself (:attr:`MarketItem.holding`)."""
+    holding = item.holding
+    return getattr(player, holding) if holding is not None else player.items.get(item.name, 0)
+
+
+def limit_reached(player: PlayerState, item: MarketItem) -> bool:
+    """T8: whether ``player`` owns as many of ``item`` as its limit allows."""
+    return item.limit is not None and owned(player, item) >= item.limit
+
+
+def purchase_refusal(player: PlayerState, item: MarketItem, who: str = "the player") -> RuleError | None:
+    """T8: why ``player`` may not buy ``item`` now (its limit reached, or not enough Credits),
+    or None: the one affordability test of the market, for the rules, the listings and the bots.
+
+    >>> from triage.engine.vocabulary import SUPPLY, MarketItem
+    >>> player = PlayerState()
+    >>> purchase_refusal(player, MarketItem("staff", 6, None, (("staff", 1),))).code
+    'cannot_afford'
+    """
+    if limit_reached(player, item):
+        return RuleError("limit_reached", f"a player may own at most {item.limit} {item.label}", "T8")
+    if player.credits < item.price:
+        return RuleError(
+            "cannot_afford", f"{item.label} costs {item.price} Credits; {who} has {player.credits}", "T8"
+        )
+    return None
+
+
+def add_purchase(player: PlayerState, item: MarketItem) -> None:
+    """T8: one purchase of ``item``: its price paid, what it gives added (a Staff available at
+    once; a space numbered on, K4), and the purchase counted where its limit counts purchases."""
+    player.credits -= item.price
+    for supply, amount in item.gives:
+        if supply == "spaces":
+            player.hospital.extend([None] * amount)
+            continue
+        counter = SUPPLY[supply].counter
+        setattr(player, counter, getattr(player, counter) + amount)
+        if supply == "staff":
+            player.staff_available += amount
+    if item.holding is None:
+        player.items = {**player.items, item.name: player.items.get(item.name, 0) + 1}
 
 
 class Treatment(Memory):
@@ -202,33 +262,15 @@ class Treatment(Memory):
         return {"type": "helicopter", "remove": remove, "draw_all": draw_all}
 
     def _do_buy(self, seat: int, action: Action, events: list[Event]) -> Action:
-        item = action["item"]
-        market = self.config.market[item]
-        player = self.players[seat]
-        holding = ITEM_HOLDING[item]
-        if market.limit is not None and getattr(player, holding) >= market.limit:
-            raise RuleError(
-                "limit_reached", f"a player may own at most {market.limit} {item.replace('_', ' ')}", "T8"
-            )
-        if player.credits < market.price:
-            raise RuleError(
-                "cannot_afford",
-                f"{item.replace('_', ' ')} costs {market.price} Credits; player {seat} has {player.credits}",
-                "T8",
-            )
-        return self._buy(seat, item, events)
+        refusal = purchase_refusal(self.players[seat], self.config.market[action["item"]], f"player {seat}")
+        if refusal is not None:
+            raise refusal
+        return self._buy(seat, action["item"], events)
 
     def _buy(self, seat: int, item: str, events: list[Event]) -> Action:
         """T8: the effect of a validated purchase."""
         market = self.config.market[item]
-        player = self.players[seat]
-        holding = ITEM_HOLDING[item]
-        player.credits -= market.price
-        setattr(player, holding, getattr(player, holding) + 1)
-        if item == "staff":
-            player.staff_available += 1
-        elif item in ("clinical_trial", "outpatient_clinic"):
-            player.hospital.append(None)
+        add_purchase(self.players[seat], market)
         events.append({"type": "bought", "player": seat, "item": item, "price": market.price})
         return {"type": "buy", "item": item}
 

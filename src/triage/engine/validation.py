@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
-from triage.engine.config import MARKET_ITEMS
 from triage.engine.errors import RuleError
 from triage.engine.position import is_whole
 
@@ -26,8 +26,9 @@ def _invalid(message: str) -> RuleError:
     return RuleError("invalid_action", message)
 
 
-def check_shape(action: Any) -> str:
-    """The action's own shape (scenario-format.md section 4), before any game check."""
+def check_shape(action: Any, items: Collection[str]) -> str:
+    """The action's own shape (scenario-format.md section 4), before any game check; a buy names
+    one of ``items``, the configuration's market (T8)."""
     if not isinstance(action, dict):
         raise _invalid(f"an action must be an object with a 'type', got {action!r}")
     kind = action.get("type")
@@ -64,8 +65,8 @@ def check_shape(action: Any) -> str:
             raise RuleError(
                 "empty_helicopter", "a Helicopter must remove a patient, make all draw, or both", "T7"
             )
-    if kind == "buy" and action.get("item") not in MARKET_ITEMS:
-        raise _invalid(f"unknown market item {action.get('item')!r} (items: {', '.join(MARKET_ITEMS)})")
+    if kind == "buy" and (not isinstance(action.get("item"), str) or action["item"] not in items):
+        raise _invalid(f"unknown market item {action.get('item')!r} (items: {', '.join(items)})")
     return kind
 
 

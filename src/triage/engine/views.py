@@ -17,6 +17,7 @@ from triage.engine.cards import CardSpec
 from triage.engine.game import Game
 from triage.engine.observer import FRONT, FULL, PRIORITY, Seat, card_at_level
 from triage.engine.state import PLAYER_NUMBERS, Patient, PlayerState
+from triage.engine.vocabulary import ITEM_COUNT_FIELDS, KIND_WORDS, counted_items
 
 VIEW_FORMAT = "triage.view/1"
 
@@ -52,8 +53,12 @@ def _terminal_state(spec: CardSpec, patient: Patient) -> dict[str, Any]:
 _NUMBERS = attrgetter(*PLAYER_NUMBERS)
 
 
-def _counters(player: PlayerState) -> dict[str, Any]:
+def _counters(player: PlayerState, counted: tuple[str, ...]) -> dict[str, Any]:
     data: dict[str, Any] = dict(zip(PLAYER_NUMBERS, _NUMBERS(player)))
+    items = player.items
+    for field, item in ITEM_COUNT_FIELDS:
+        data[field] = items.get(item, 0)
+    data["items"] = {name: items.get(name, 0) for name in counted}
     data["spaces"] = len(player.hospital)
     return data
 
@@ -79,8 +84,9 @@ def state_dict(game: Game) -> dict[str, Any]:
     """The full, all-seeing state (scenario-format.md section 3)."""
     cards = game.cards
     players = []
+    counted = counted_items(game.config.market)
     for player in game.players:
-        data = _counters(player)
+        data = _counters(player, counted)
         data["hospital"] = {
             str(index + 1): (_slot_state(cards[slot.card], slot) if slot is not None else None)
             for index, slot in enumerate(player.hospital)
@@ -169,8 +175,10 @@ class _Static:
         "catalogue",
         "config",
         "config_dict",
+        "counted_items",
         "entries",
         "memories",
+        "no_items",
         "slots",
         "terminals",
         "tops",
@@ -180,6 +188,9 @@ class _Static:
         self.cards = game.cards
         self.config = game.config
         self.card_ids, self.catalogue, self.config_dict = _deck_parts(game)
+        #: The market items a board counts (T8) and a board's ``items`` before any purchase.
+        self.counted_items = counted_items(game.config.market)
+        self.no_items = dict.fromkeys(self.counted_items, 0)
         #: Memory entries of every card by level of knowledge (front only, priority, full).
         self.entries: tuple[dict[str, dict[str, Any]], ...] | None = None
         #: The deck's top card as shown (its entry with its id), by level of knowledge.
@@ -345,9 +356,9 @@ def _player_view(game: Game, static: _Static, knower: Seat, player: PlayerState)
         staff_available,
         congress,
         helicopters,
-        outpatient_clinics,
-        clinical_trials,
     ) = _NUMBERS(player)
+    items = player.items
+    counted = static.counted_items
     return {
         "quality": quality,
         "vp": vp,
@@ -359,8 +370,10 @@ def _player_view(game: Game, static: _Static, knower: Seat, player: PlayerState)
         "staff_available": staff_available,
         "congress": congress,
         "helicopters": helicopters,
-        "outpatient_clinics": outpatient_clinics,
-        "clinical_trials": clinical_trials,
+        # scenario-format.md section 3's names (ITEM_COUNT_FIELDS), then every counted item.
+        "outpatient_clinics": items.get("outpatient_clinic", 0) if items else 0,
+        "clinical_trials": items.get("clinical_trial", 0) if items else 0,
+        "items": {name: items.get(name, 0) for name in counted} if items else static.no_items,
         "spaces": len(spaces),
         "hospital": hospital,
         "terminals": shown_terminals,
@@ -394,4 +407,5 @@ def _view(game: Game, viewer: int | None, knower: Seat) -> dict[str, Any]:
         "card_ids": static.card_ids,
         "catalogue": static.catalogue,
         "config": static.config_dict,
+        "kinds": KIND_WORDS,
     }

@@ -5,8 +5,11 @@ asks every game for it. The bounds here are derived from the configuration and t
 hold for every legal game, whatever the players do. The argument, per player:
 
 1. **Wealth.** Price everything consumable at the market (T8): ``W = credits + 2 Diagnostics +
-   2 Healing + 3 Congress + 4 Helicopters`` (the configured prices). Buying a consumable leaves W
-   as it is; buying Staff or a space lowers it; income adds ``income_value`` (R2: 2x2 + 3x2 = 10).
+   2 Healing + 3 Congress + 4 Helicopters`` (each the fewest Credits a unit costs from an item
+   bought again and again: :func:`market_prices`). Buying such an item leaves W as it is or lowers
+   it; buying Staff or a space lowers it; an item whose limit caps its purchases raises W by at
+   most its limit times its units' worth above its price, once (counted in W0); income adds
+   ``income_value`` (R2: 2x2 + 3x2 = 10).
    A cure or a terminal treatment pays at least its cost in units of Diagnostics/Healing (T1, T2,
    T5), and returns at most ``credit_rate`` credits per unit (the deck's best credits/cost:
    2, for a chronic card diagnosed at 1 with Time 0). A unit paid with a token or Congress
@@ -47,6 +50,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from triage.engine import CardSpec, Config
+from triage.engine.config import rebuyable
 from triage.engine.state import BASE_SPACES
 
 
@@ -68,12 +72,81 @@ def _cost(card: CardSpec) -> int:
     return (card.diagnosis or 0) + (card.healing or 0)
 
 
+#: The supplies priced in the wealth W of the module docstring: those play spends.
+CONSUMABLES: tuple[str, ...] = ("diagnostics", "healing", "congress", "helicopters")
+
+
+@dataclass(frozen=True)
+class MarketPrices:
+    """What the bounds' argument reads of the market (T8), whatever its items: each consumable
+    supply's value in W (the fewest Credits a unit of it costs from an item bought again and
+    again), what the items bought a limited number of times can add to W at most, and the
+    Staff's price and cap."""
+
+    value: dict[str, Fraction]
+    bonus: Fraction
+    staff_price: int
+    staff_limit: int | None
+    cheapest: int
+    free_purchases: int
+    spaces: int
+
+
+def market_prices(config: Config) -> MarketPrices:
+    """The market as the bounds' argument sees it. An item bought again and again
+    (:func:`~triage.engine.config.rebuyable`) must not raise W (its units valued at most its
+    price); an item whose limit caps its purchases adds at most its limit times what its units
+    are worth above its price, once per game."""
+    market = config.market
+    value: dict[str, Fraction] = {}
+    for supply in CONSUMABLES:
+        prices = [
+            Fraction(item.price, item.gives_of(supply))
+            for item in market.values()
+            if item.gives_of(supply) and rebuyable(item)
+        ]
+        if not prices:
+            raise ValueError(
+                f"no market item sells {supply} again and again: the wealth argument needs one (T8)"
+            )
+        value[supply] = min(prices)
+    bonus = Fraction(0)
+    for item in market.values():
+        worth = sum((value[supply] * amount for supply, amount in item.gives if supply in value), Fraction(0))
+        if rebuyable(item):
+            if worth > item.price and item.limit != 0:
+                raise ValueError(
+                    f"market.{item.name} gives more than its price in W: the wealth argument does not hold (T8)"
+                )
+        elif item.limit:
+            bonus += item.limit * max(worth - item.price, Fraction(0))
+    staff_items = [item for item in market.values() if item.gives_of("staff") and item.limit != 0]
+    staff_price = min((item.price // item.gives_of("staff") for item in staff_items), default=0)
+    staff_limit: int | None = 0
+    for item in staff_items:
+        if item.limit is None or staff_limit is None:
+            staff_limit = None
+        else:  # a cap on the Staff held, or on purchases that each give some
+            staff_limit += item.limit * (1 if item.holding == "staff" else item.gives_of("staff"))
+    spaces = 0
+    for item in market.values():
+        if item.gives_of("spaces"):
+            if item.limit is None:
+                raise ValueError(
+                    f"market.{item.name} gives spaces without a limit: no bound on the spaces (K4, T8)"
+                )
+            spaces += item.limit * item.gives_of("spaces")
+    priced = [item.price for item in market.values() if item.price > 0]
+    free = sum(item.limit or 0 for item in market.values() if item.price == 0)
+    return MarketPrices(value, bonus, staff_price, staff_limit, min(priced, default=1), free, spaces)
+
+
 def game_bounds(config: Config, deck: list[CardSpec], players: int) -> GameBounds:
     """The bounds of section docstring for this configuration, deck and number of players."""
     config = config.for_players(players)  # R1: this count's rounds
-    price = {name: item.price for name, item in config.market.items()}
-    limits = {name: item.limit for name, item in config.market.items()}
-    unit_price = min(price["diagnostics"], price["healing"], price["congress"])
+    market = market_prices(config)
+    value = market.value
+    unit_price = min(value["diagnostics"], value["healing"], value["congress"])
     costs = [(_cost(card), card) for card in deck]
     if any(cost <= 0 for cost, _ in costs):
         raise ValueError("every card must cost at least one unit for the bounds to hold (T1, T2)")
@@ -87,19 +160,23 @@ def game_bounds(config: Config, deck: list[CardSpec], players: int) -> GameBound
     start = config.start
     wealth0 = (
         max(config.start_credits(players, seat) for seat in range(players))  # seat_credits too (R1)
-        + price["diagnostics"] * start["diagnostics"]
-        + price["healing"] * start["healing"]
-        + price["congress"] * start["congress"]
-        + price["helicopter"] * start["helicopters"]
+        + sum(value[supply] * start[supply] for supply in CONSUMABLES)
+        + market.bonus
     )
-    income_value = price["diagnostics"] * config.income_diagnostics + price["healing"] * config.income_healing
+    income_value = value["diagnostics"] * config.income_diagnostics + value["healing"] * config.income_healing
     spendable, staff_units = _spendable(
-        config.rounds, wealth0, income_value, credit_rate, price["staff"], limits["staff"], start["staff"]
+        config.rounds,
+        int(wealth0),
+        int(income_value) + 1 if income_value.denominator > 1 else int(income_value),
+        credit_rate,
+        market.staff_price,
+        market.staff_limit,
+        start["staff"],
     )
-    helicopters = spendable // price["helicopter"]
+    helicopters = int(spendable // value["helicopters"])
     draws = config.rounds * config.arrivals + players * helicopters
-    units = spendable // unit_price + staff_units
-    spaces = BASE_SPACES + (limits["clinical_trial"] or 0) + (limits["outpatient_clinic"] or 0)
+    units = int(spendable // unit_price) + staff_units
+    spaces = BASE_SPACES + market.spaces
     terminals = sum(card.kind == "terminal" for card in deck)
     loss = 2 * draws
     if config.end_on_zero_quality and config.rounds > 1:
@@ -111,7 +188,8 @@ def game_bounds(config: Config, deck: list[CardSpec], players: int) -> GameBound
     best_vp = max(card.vp for card in deck)
     vp = min(int(vp_rate * units), best_vp * draws + config.rounds * terminals * best_vp)
     passes = config.rounds + draws  # V2 reopen: a Helicopter draw may give one more turn
-    decisions = 2 * draws + units + helicopters + spendable // min(price.values()) + passes
+    purchases = spendable // market.cheapest + market.free_purchases
+    decisions = 2 * draws + units + helicopters + purchases + passes
     return GameBounds(
         min_score=min(config.start_vp(players, seat) for seat in range(players)) + min_quality,
         max_score=max(config.start_vp(players, seat) for seat in range(players)) + start["quality"] + vp,

@@ -25,7 +25,7 @@ import struct
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -44,6 +44,7 @@ from triage.engine.cards import KINDS
 from triage.engine.game import PHASES, Game
 from triage.engine.state import PLAYER_NUMBERS
 from triage.engine.observer import Seat
+from triage.engine.vocabulary import counted_items
 from triage.envs.census import Census
 
 Action = dict[str, Any]
@@ -51,7 +52,6 @@ View = dict[str, Any]
 
 MAX_PLAYERS = 4
 FRONTS: tuple[str, ...] = ("standard", "critical", "terminal")
-COUNTERS: tuple[str, ...] = (*PLAYER_NUMBERS, "spaces")
 #: Deck positions from the top described in the observation (known ones only, I3).
 DECK_PEEK = 4
 #: Every observation value lies within +-OBS_LIMIT (far beyond the proven bounds of
@@ -73,6 +73,25 @@ class Layout(ActionSpace):
     (:class:`~triage.envs.census.Census`) has one class per distinct back in it."""
 
     catalogue: tuple[tuple[Any, ...], ...] = ()
+    #: The market items whose purchases a board counts (T8, K4: the Clinical Trials and
+    #: Outpatient Clinics, a designer's items): one entry each in a player's block.
+    counted: tuple[str, ...] = ()
+
+    @cached_property
+    def counters(self) -> tuple[str, ...]:
+        """A player's numbers in its block: the board's counters, each counted item, spaces."""
+        return (*PLAYER_NUMBERS, *(f"items.{name}" for name in self.counted), "spaces")
+
+    @property
+    def _player_entries(self) -> struct.Struct:
+        """A player's entries: present, :attr:`counters`, passed, score, decides, active, first
+        (packing them costs less than building a float array of them)."""
+        return _entries(self._player_head)
+
+    @cached_property
+    def _player_head(self) -> int:
+        """Where a player's patients start in its block: after ``present`` and its entries."""
+        return 1 + len(self.counters) + 5
 
     @cached_property
     def num_actions(self) -> int:
@@ -83,8 +102,11 @@ class Layout(ActionSpace):
     def from_view(cls, seat_view: View) -> Layout:
         """The layout for the game a view belongs to, from its public config and catalogue."""
         catalogue = seat_view["catalogue"]
+        config = seat_view["config"]
         return cls(
-            *ActionSpace.sizes(seat_view["config"], catalogue), tuple(tuple(back) for back in catalogue)
+            *ActionSpace.sizes(config, catalogue),
+            tuple(tuple(back) for back in catalogue),
+            counted_items(config["market"]),
         )
 
     @cached_property
@@ -129,7 +151,7 @@ class Layout(ActionSpace):
             names += [f"deck[{position}].{name}" for name in ("exists", "known", *_CARD_FIELDS)]
         for rel in range(MAX_PLAYERS):
             prefix = f"p+{rel}"
-            names += [f"{prefix}.{name}" for name in ("present", *COUNTERS, "passed", "score")]
+            names += [f"{prefix}.{name}" for name in ("present", *self.counters, "passed", "score")]
             names += [f"{prefix}.{name}" for name in ("decides", "active", "first")]
             for space in range(1, self.spaces + 1):
                 names += [f"{prefix}.space{space}.{name}" for name in (*_CARD_FIELDS, *_SLOT_FIELDS)]
@@ -309,11 +331,13 @@ class Layout(ActionSpace):
         turn, active, first, not_severe = flags
         player = game.players[other]
         numbers = _numbers(player)  # quality, vp, ...: the score is their sum (R4)
-        _PLAYER_ENTRIES.pack_into(
+        items = player.items
+        self._player_entries.pack_into(
             vector,
             4 * start,
             1.0,  # present
             *numbers,
+            *(items.get(name, 0) for name in self.counted),
             len(player.hospital),
             player.passed,
             numbers[0] + numbers[1],
@@ -322,7 +346,7 @@ class Layout(ActionSpace):
             other == first,
         )
         slots = memory.slots
-        slot_at = start + _PLAYER_HEAD
+        slot_at = start + self._player_head
         for slot in player.hospital:
             if slot is not None:
                 card = slot.card
@@ -345,14 +369,14 @@ class Layout(ActionSpace):
                     features = slots[key] = _slot_features(memory, contents, game, knower, slot, seen_by)
                 vector[slot_at : slot_at + _SLOT_SIZE] = features
             slot_at += _SLOT_SIZE
-        terminal_at = start + _PLAYER_HEAD + self.spaces * _SLOT_SIZE
+        terminal_at = start + self._player_head + self.spaces * _SLOT_SIZE
         for patient in player.terminals:
             spec = game.cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
             _TERMINAL_ENTRIES.pack_into(
                 vector, 4 * terminal_at, 1.0, patient.time, patient.treated, spec.credits, spec.vp
             )
             terminal_at += _TERMINAL_SIZE
-        card_at = start + _PLAYER_HEAD + self.spaces * _SLOT_SIZE + self.terminals * _TERMINAL_SIZE
+        card_at = start + self._player_head + self.spaces * _SLOT_SIZE + self.terminals * _TERMINAL_SIZE
         for card in player.pending:  # only while admitting: the plain call will do
             features = _card_features(memory, contents, game, knower, card, None, card in not_severe)
             vector[card_at : card_at + _CARD_SIZE] = features
@@ -420,7 +444,7 @@ class Layout(ActionSpace):
 
     @cached_property
     def _player_size(self) -> int:
-        fixed = _PLAYER_HEAD
+        fixed = self._player_head
         card, slot = len(_CARD_FIELDS), len(_SLOT_FIELDS)
         return (
             fixed + self.spaces * (card + slot) + self.terminals * len(_TERMINAL_FIELDS) + self.pending * card
@@ -434,9 +458,13 @@ class Layout(ActionSpace):
         memory, not_severe, others = known
         player = seat_view["players"][seat]
         vector[at] = 1.0
-        for offset, name in enumerate(COUNTERS, start=1):
+        numbers = len(PLAYER_NUMBERS)
+        for offset, name in enumerate(PLAYER_NUMBERS, start=1):
             vector[at + offset] = player[name]
-        at += 1 + len(COUNTERS)
+        for offset, name in enumerate(self.counted, start=1 + numbers):
+            vector[at + offset] = player["items"][name]
+        vector[at + 1 + numbers + len(self.counted)] = player["spaces"]
+        at += 1 + len(self.counters)
         vector[at] = player["passed"]
         vector[at + 1] = player["score"]
         vector[at + 2] = seat_view["turn"] == seat
@@ -498,11 +526,14 @@ _TERMINAL_SIZE = len(_TERMINAL_FIELDS)
 
 _numbers = attrgetter(*PLAYER_NUMBERS)
 assert PLAYER_NUMBERS[:2] == ("quality", "vp")
-#: A player's entries: present, PLAYER_NUMBERS, spaces, passed, score, decides, active, first
-#: (packing them costs less than building a float array of them).
-_PLAYER_ENTRIES = struct.Struct(f"{1 + len(PLAYER_NUMBERS) + 6}f")
-#: A player's block starts with ``present`` and those entries; its patients follow.
-_PLAYER_HEAD = 1 + len(PLAYER_NUMBERS) + 6
+
+
+@lru_cache(maxsize=None)
+def _entries(count: int) -> struct.Struct:
+    """The packer of ``count`` floats (a struct does not pickle, so a layout does not hold one)."""
+    return struct.Struct(f"{count}f")
+
+
 #: A terminal patient's entries (_TERMINAL_FIELDS).
 _TERMINAL_ENTRIES = struct.Struct(f"{len(_TERMINAL_FIELDS)}f")
 

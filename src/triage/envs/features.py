@@ -20,7 +20,7 @@ discard pile's card count where no case goes to the discard (V1). Scales: the ca
 entries by their largest value (:meth:`~triage.envs.census.Census.highs`), rounds for ``round``
 and every Time, the deck size for deck and discard counts, QoC's start (10) for ``quality``, 30 for ``vp``, 40 for ``score``, 10 for Credits,
 tokens and the treated track, 3 for Staff, Congress Doctors and Helicopters, the market limit
-for clinics and trials, the most spaces for ``spaces``, the largest cost for costs and placed
+for the items a board counts (clinics, trials, a designer's items), the most spaces for ``spaces``, the largest cost for costs and placed
 healing, and the deck's largest card reward for ``credits`` and ``vp`` of a card. Flags stay 0/1.
 
 >>> from triage.engine import make_config, load_standard_deck, Game, view
@@ -39,7 +39,7 @@ import numpy as np
 from gymnasium import spaces
 
 from triage.engine import CardSpec, Config
-from triage.envs.bounds import game_bounds
+from triage.envs.bounds import game_bounds, market_prices
 from triage.envs.encoding import Layout
 
 _SEAT = re.compile(r"^p\+(\d+)\.(.*)$")
@@ -115,8 +115,11 @@ def _field_ranges(
     """Each field's (lowest, highest, scale), for the counters, the card fields and the game
     fields, from the configuration, the deck and the proven bounds."""
     bounds = game_bounds(config, deck, players)
-    limits = {name: item.limit for name, item in config.market.items()}
-    price = {name: item.price for name, item in config.market.items()}
+    market = market_prices(config)
+    value = market.value
+    staff = config.start["staff"] + (
+        market.staff_limit or 0 if market.staff_price == 0 else bounds.spendable // market.staff_price
+    )
     card_credits = max(card.credits for card in deck)
     card_vp = max(card.vp for card in deck)
     start = config.start
@@ -126,18 +129,17 @@ def _field_ranges(
         "vp": (start["vp"], bounds.max_score - start["quality"], 30),
         "credits": (0, bounds.spendable, 10),
         "treated": (0, bounds.draws, 10),
-        "diagnostics": (0, bounds.spendable // price["diagnostics"], 10),
-        "healing": (0, bounds.spendable // price["healing"], 10),
-        "staff": (0, start["staff"] + bounds.spendable // price["staff"], 3),
-        "staff_available": (0, start["staff"] + bounds.spendable // price["staff"], 3),
-        "congress": (0, bounds.spendable // price["congress"], 3),
-        "helicopters": (0, bounds.spendable // price["helicopter"], 3),
-        "outpatient_clinics": (
-            0,
-            limits["outpatient_clinic"] or 0,
-            max(limits["outpatient_clinic"] or 1, 1),
-        ),
-        "clinical_trials": (0, limits["clinical_trial"] or 0, max(limits["clinical_trial"] or 1, 1)),
+        "diagnostics": (0, int(bounds.spendable // value["diagnostics"]), 10),
+        "healing": (0, int(bounds.spendable // value["healing"]), 10),
+        "staff": (0, staff, 3),
+        "staff_available": (0, staff, 3),
+        "congress": (0, int(bounds.spendable // value["congress"]), 3),
+        "helicopters": (0, int(bounds.spendable // value["helicopters"]), 3),
+        # T8: each item whose purchases a board counts, up to its limit (K4's clinics and trials).
+        **{
+            f"items.{name}": (0, config.market[name].limit or 0, max(config.market[name].limit or 1, 1))
+            for name in layout.counted
+        },
         "spaces": (0, most_spaces, most_spaces),
         "score": (bounds.min_score, bounds.max_score, 40),
     }

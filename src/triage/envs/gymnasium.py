@@ -32,6 +32,7 @@ An action outside the mask is refused: the game does not change, the step return
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -68,7 +69,7 @@ class TriageEnv(gymnasium.Env):
         returns: str = "score",
         observation: str = "dict",
         normalize: bool = False,
-        config: str = "default",
+        config: str | Path = "default",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(

@@ -21,11 +21,12 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
+from pathlib import Path
 from typing import Any
 
 from triage.engine import Config, Game
 from triage.engine.cards import CardSpec, deck_names, load_named_deck, load_standard_deck
-from triage.engine.config import load_named_config
+from triage.engine.config import config_names, load_config, load_named_config
 
 #: The seed of every arranged deal: with it fixed, a card's neutral handle (K1) says only its
 #: place in the dealt order, which the public draws tell anyway (I1, I3).
@@ -49,9 +50,10 @@ class Variant:
         return Game.new(players=players, deck=self.deck, seed=seed, config=self.config)
 
 
-def load_variant(name: str = "default", **overrides: Any) -> Variant:
-    """The built-in configuration ``name`` with ``overrides`` on top (None values are left out),
-    and the built-in deck of the same name if there is one.
+def load_variant(name: str | Path = "default", **overrides: Any) -> Variant:
+    """The built-in configuration ``name``, or a configuration file (a designer's, e.g. with a
+    market item of its own, T8), with ``overrides`` on top (None values are left out), and the
+    built-in deck of the same name if there is one.
 
     >>> load_variant("mini", rounds=2).config.rounds
     2
@@ -61,9 +63,11 @@ def load_variant(name: str = "default", **overrides: Any) -> Variant:
     triage.engine.errors.DataError: unknown configuration 'huge' (built-in: default, mini; or a configuration file)
     """
     changes = {key: value for key, value in overrides.items() if value is not None}
-    config = load_named_config(name, changes or None)
-    deck = tuple(load_named_deck(name)) if name in deck_names() else None
-    return Variant(name, config, deck)
+    if str(name) not in config_names() and Path(name).is_file():
+        return Variant(Path(name).stem, load_config(name, changes or None), None)
+    config = load_named_config(str(name), changes or None)
+    deck = tuple(load_named_deck(str(name))) if name in deck_names() else None
+    return Variant(str(name), config, deck)
 
 
 def arrangements(deck: tuple[CardSpec, ...] | list[CardSpec]) -> list[tuple[CardSpec, ...]]:

@@ -27,6 +27,7 @@ from typing import Any
 
 from triage.bots import PLAYER_LEVELS, Bot, make_bot, seat_names
 from triage.bots.hints import hint_reason, suggest_move
+from triage.engine.vocabulary import KIND
 from triage.engine import Config, DataError, Game, RuleError, events_for, view
 from triage.engine.cards import CardSpec
 from triage.engine.choices import action_choices
@@ -359,6 +360,6 @@ class Session:
             )
             for what in ("cured", "dead", "rejected"):
                 counts = row[what]
-                detail = ", ".join(f"{count} {kind.replace('_', '-')}" for kind, count in counts.items())
+                detail = ", ".join(f"{count} {KIND[kind].label}" for kind, count in counts.items())
                 lines.append(f"    {what}: {sum(counts.values())}{' (' + detail + ')' if detail else ''}")
         return lines

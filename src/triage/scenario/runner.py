@@ -17,12 +17,16 @@ from triage.engine.config import check_bounded_rounds, make_config
 from triage.engine.errors import DataError, RuleError
 from triage.engine.files import read_json
 from triage.engine.game import Event, Game
-from triage.engine.state import COUNTERS, Patient
+from triage.engine.state import BASE_SPACES, COUNTERS, Patient
 from triage.engine.views import state_dict, view
+from triage.engine.vocabulary import ITEM_COUNT_FIELDS, counted_items
 
 STEP_KINDS = ("do", "expect", "expect_view", "expect_events", "expect_legal")
 START_PHASES = ("arrival", "treatment", "cleanup")
-PLAYER_FIELDS = frozenset({"quality", *COUNTERS, "hospital", "terminals", "pending", "passed"})
+PLAYER_FIELDS = frozenset(
+    {"quality", *COUNTERS, *(field for field, _ in ITEM_COUNT_FIELDS), "items", "hospital", "terminals"}
+    | {"pending", "passed"}
+)
 #: Section 3 fields that follow from others: accepted in ``state`` when they agree.
 DERIVED_FIELDS = frozenset({"spaces", "score"})
 ABSENT = "<absent>"
@@ -118,6 +122,28 @@ def build_game(data: Any, source: str = "scenario") -> tuple[Game, list[Event]]:
     return game, events
 
 
+def _items(game: Game, values: dict[str, Any], where: str) -> dict[str, int]:
+    """T8, K4: the market items the player owns, from ``items`` and section 3's own names for
+    two of them (``outpatient_clinics``, ``clinical_trials``), which must agree."""
+    counted = counted_items(game.config.market)
+    table = values.get("items", {})
+    if not isinstance(table, dict):
+        raise DataError(f"{where}.items: must be an object of market item -> how many bought")
+    items: dict[str, int] = {}
+    for name, count in table.items():
+        if name not in counted:
+            raise DataError(
+                f"{where}.items: no counted market item {name!r} (items: {', '.join(counted)}, T8)"
+            )
+        items[name] = _whole(count, f"{where}.items.{name}")
+    for field, name in ITEM_COUNT_FIELDS:
+        if field in values:
+            count = _whole(values[field], f"{where}.{field}")
+            if items.setdefault(name, count) != count:
+                raise DataError(f"{where}.{field}: {count} disagrees with items.{name} ({items[name]})")
+    return {name: count for name, count in items.items() if count}
+
+
 def _set_player(game: Game, seat: int, values: Any, where: str, place: Placer) -> None:
     if not isinstance(values, dict):
         raise DataError(f"{where}: must be an object")
@@ -131,7 +157,11 @@ def _set_player(game: Game, seat: int, values: Any, where: str, place: Placer) -
             setattr(player, name, _whole(values[name], f"{where}.{name}", minimum))
     if "staff_available" not in values:
         player.staff_available = player.staff
-    player.hospital = [None] * (4 + player.outpatient_clinics + player.clinical_trials)
+    player.items = _items(game, values, where)
+    player.hospital = [None] * (
+        BASE_SPACES
+        + sum(game.config.market[name].gives_of("spaces") * count for name, count in player.items.items())
+    )
     hospital = values.get("hospital", {})
     if not isinstance(hospital, dict):
         raise DataError(f"{where}.hospital: must be an object of space number -> patient")
@@ -163,7 +193,7 @@ def _set_player(game: Game, seat: int, values: Any, where: str, place: Placer) -
             raise DataError(
                 f"{where}.{name}: {values[name]!r} disagrees with the other fields, which give {value}"
                 + (
-                    " (4 + outpatient_clinics + clinical_trials, K4)"
+                    " (4 + the spaces of the items bought, K4, T8)"
                     if name == "spaces"
                     else " (vp + quality, R4)"
                 )

@@ -13,8 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from triage.engine.config import MARKET_ITEMS
-from triage.sim.games import KINDS, kind_column
+from triage.sim.games import BOUGHT, KINDS, kind_column, market_items
 
 #: Kinds that can be cured: a terminal patient never is (T5), it can only be treated each round.
 CURABLE = ("critical", "severe", "chronic", "non_severe")
@@ -132,8 +131,8 @@ def purchase_table(players: pd.DataFrame) -> pd.DataFrame:
     for bot, group in players.groupby("bot", sort=True):
         per_game = group.groupby("game")
         row: dict[str, object] = {"bot": bot}
-        for item in MARKET_ITEMS:
-            column = f"bought_{item}"
+        for item in market_items(players.columns):
+            column = BOUGHT + item
             row[f"{item} / game"] = float(group[column].mean())
             row[f"{item}: games bought"] = float((per_game[column].sum() > 0).mean())
         for column, name in FLIGHTS_AND_CREDITS.items():
@@ -279,8 +278,8 @@ def bot_checks(players: pd.DataFrame) -> list[Check]:
     if bots == {"expert"} and players["seat"].nunique() > 1:
         games = players.groupby("game")
         deals = clusters.groupby(players["game"]).first()
-        for item in MARKET_ITEMS:
-            bought = (games[f"bought_{item}"].sum() > 0).astype(float)
+        for item in market_items(players.columns):
+            bought = (games[BOUGHT + item].sum() > 0).astype(float)
             share, half = clustered_mean(bought, deals.reindex(bought.index))
             checks.append(
                 Check(

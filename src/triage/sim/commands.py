@@ -303,7 +303,7 @@ def _write_ladder(job: LadderJob, rows: pd.DataFrame, out: Path, html_out: Path,
         "config": job.config.to_dict(),
         "deck": None if job.deck is None else [card.to_dict() for card in job.deck],
     }
-    table = pa.Table.from_pandas(rows, schema=ladder_schema(), preserve_index=False)
+    table = pa.Table.from_pandas(rows, schema=ladder_schema(job.config.market), preserve_index=False)
     out.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(table.replace_schema_metadata({METADATA_KEY: json.dumps(metadata).encode()}), out)
     page = build_report([Results("ladder", out, rows, None, metadata)], "Triage ladder")

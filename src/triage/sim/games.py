@@ -19,19 +19,33 @@ from typing import Any
 
 from triage.bots import make_bot
 from triage.engine import CardSpec, Config, Event, Game, view
-from triage.engine.config import MARKET_ITEMS
+from triage.engine.config import make_config
+from triage.engine.vocabulary import KINDS as CARD_KINDS
 
-KINDS = ("critical", "severe", "chronic", "non_severe", "terminal")
+#: The card kinds (K2), whose fates the player rows count.
+KINDS: tuple[str, ...] = tuple(kind.name for kind in CARD_KINDS)
 #: What can happen to a patient, counted per player and patient kind in the player rows.
 FATES = ("drawn", "admitted", "rejected", "cured", "died", "removed")
-#: Per-player counters of the market and the Helicopter (T7, T8), beside the fates.
-ECONOMY = (
-    *(f"bought_{item}" for item in MARKET_ITEMS),
-    "credits_spent",
-    "flights",
-    "flights_remove",
-    "flights_draw",
-)
+#: The prefix of a player-row column counting the purchases of one market item (T8).
+BOUGHT = "bought_"
+
+
+def economy(market: Iterable[str]) -> tuple[str, ...]:
+    """The per-player counters of the market, one per item of the configuration's market (T8),
+    and of the Helicopter (T7), beside the fates."""
+    return (*(BOUGHT + item for item in market), "credits_spent", "flights", "flights_remove", "flights_draw")
+
+
+def market_items(columns: Iterable[str]) -> list[str]:
+    """The market items whose purchases a table of player rows counts, in column order: the
+    default market's and any item of a designer's configuration."""
+    return [column[len(BOUGHT) :] for column in columns if column.startswith(BOUGHT)]
+
+
+#: The default market's items (T8): every simulation counts at least these.
+DEFAULT_MARKET: tuple[str, ...] = tuple(make_config().market)
+#: The economy columns of the default market.
+ECONOMY = economy(DEFAULT_MARKET)
 #: The per-card counters of the card rows.
 CARD_COUNTS = ("drawn", "admitted", "rejected", "cured", "died", "removed", "rounds_in_hospital")
 #: The per-round counters of the round rows (one row per seat per round played): deaths and cures
@@ -139,7 +153,7 @@ class GameStats:
 
     def __post_init__(self) -> None:
         blank = {kind_column(fate, kind): 0 for fate in FATES for kind in KINDS}
-        blank.update(dict.fromkeys(ECONOMY, 0))
+        blank.update(dict.fromkeys(economy(self.game.config.market), 0))
         self.per_player = [dict(blank) for _ in range(self.game.num_players)]
         self.per_card = {handle: dict.fromkeys(CARD_COUNTS, 0) for handle in self.game.cards}
 
@@ -163,7 +177,7 @@ class GameStats:
                     self.in_round(event["player"])[kind] += 1
             elif kind == "bought":
                 counts = self.per_player[event["player"]]
-                counts[f"bought_{event['item']}"] += 1
+                counts[BOUGHT + event["item"]] += 1
                 counts["credits_spent"] += event["price"]
                 self.in_round(event["player"])["bought"] += 1
             elif kind == "helicopter":

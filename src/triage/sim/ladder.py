@@ -23,7 +23,7 @@ import pyarrow as pa
 from triage.engine import CardSpec, Config
 from triage.sim.balance import clustered_mean
 from triage.sim.games import SimJob
-from triage.sim.runner import PLAYER_SCHEMA, Progress, SimResult, run_local
+from triage.sim.runner import Progress, SimResult, run_local, schemas
 
 #: The column a ladder adds to the player rows: the line-up of the game's deal, as ``a,b,c``.
 LINEUP = "lineup"
@@ -87,9 +87,10 @@ def run_ladder(ladder: LadderJob, workers: int, progress: Progress | None = None
     return rows
 
 
-def ladder_schema() -> pa.Schema:
-    """The Arrow schema of a ladder's rows: the simulator's, and the line-up."""
-    return PLAYER_SCHEMA.append(pa.field(LINEUP, pa.string()))
+def ladder_schema(market: Iterable[str]) -> pa.Schema:
+    """The Arrow schema of a ladder's rows: the simulator's for the configuration's market
+    items (T8), and the line-up."""
+    return schemas(market)[0].append(pa.field(LINEUP, pa.string()))
 
 
 # ---------------------------------------------------------------------------- ratings

@@ -22,9 +22,8 @@ from matplotlib.figure import Figure
 import pandas as pd
 import pyarrow.parquet as pq
 
-from triage.engine.config import MARKET_ITEMS
 from triage.sim import balance
-from triage.sim.games import CARD_COUNTS, KINDS
+from triage.sim.games import CARD_COUNTS, KINDS, market_items
 from triage.sim.runner import PLAYER_SCHEMA, cards_path, read_metadata, side_path
 
 
@@ -526,7 +525,9 @@ def summary_text(
         lines.append(balance.solo_text(players))
     purchases = balance.purchase_table(players)
     for purchase in purchases.to_dict("records"):
-        bought = ", ".join(f"{item} {purchase[f'{item}: games bought']:.0%}" for item in MARKET_ITEMS)
+        bought = ", ".join(
+            f"{item} {purchase[f'{item}: games bought']:.0%}" for item in market_items(players.columns)
+        )
         flights = "/".join(
             f"{purchase[f'{name} / game']:.2f}" for name in ("flights", "flights removing", "flights drawing")
         )

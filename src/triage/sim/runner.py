@@ -12,7 +12,7 @@ import json
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,11 +23,12 @@ import pyarrow.parquet as pq
 
 from triage.sim.games import (
     CARD_COUNTS,
-    ECONOMY,
+    DEFAULT_MARKET,
     FATES,
     KINDS,
     ROUND_COUNTS,
     SimJob,
+    economy,
     kind_column,
     play_game_rows,
 )
@@ -39,7 +40,17 @@ METADATA_KEY = b"triage.sim"
 #: One column of a result file: its name and its Arrow type.
 Column = tuple[str, pa.DataType]
 
-PLAYER_COLUMNS: list[Column] = [
+
+def player_columns(market: Iterable[str]) -> list[Column]:
+    """The player rows' columns for a configuration's market items (T8)."""
+    return [
+        *PLAYER_HEAD,
+        *[(kind_column(fate, kind), pa.int16()) for fate in FATES for kind in KINDS],
+        *[(name, pa.int16()) for name in economy(market)],
+    ]
+
+
+PLAYER_HEAD: list[Column] = [
     ("game", pa.int64()),
     ("deal", pa.int64()),
     ("game_seed", pa.int64()),
@@ -57,10 +68,9 @@ PLAYER_COLUMNS: list[Column] = [
     ("actions", pa.int32()),
     ("tier", pa.string()),
     ("margin", pa.int32()),
-    *[(kind_column(fate, kind), pa.int16()) for fate in FATES for kind in KINDS],
-    *[(name, pa.int16()) for name in ECONOMY],
 ]
-PLAYER_SCHEMA = pa.schema(PLAYER_COLUMNS)
+#: The player rows' schema with the default market: every result holds at least its columns.
+PLAYER_SCHEMA = pa.schema(player_columns(DEFAULT_MARKET))
 CARD_COLUMNS: list[Column] = [
     ("game", pa.int64()),
     ("card", pa.string()),
@@ -89,6 +99,12 @@ TIME_COLUMNS: list[Column] = [
 ]
 TIME_SCHEMA = pa.schema(TIME_COLUMNS)
 SCHEMAS = (PLAYER_SCHEMA, CARD_SCHEMA, ROUND_SCHEMA, TIME_SCHEMA)
+
+
+def schemas(market: Iterable[str]) -> tuple[pa.Schema, ...]:
+    """The four tables' schemas for a configuration's market items (T8)."""
+    return (pa.schema(player_columns(market)), *SCHEMAS[1:])
+
 
 Progress = Callable[[int], None]
 #: Called with the rows played so far (in game order) while a run goes on.
@@ -133,7 +149,8 @@ def play_chunk(job: SimJob, chunk: Chunk) -> ChunkTables:
         for gathered, new in zip(rows, (game.players, game.cards, game.rounds, game.times)):
             gathered.extend(new)
     players, cards, rounds, times = (
-        pa.Table.from_pylist(gathered, schema=schema) for gathered, schema in zip(rows, SCHEMAS)
+        pa.Table.from_pylist(gathered, schema=schema)
+        for gathered, schema in zip(rows, schemas(job.config.market))
     )
     return players, cards, rounds, times
 

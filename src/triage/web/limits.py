@@ -79,6 +79,10 @@ MAX_START: dict[str, int] = {
 }
 MAX_PRICE = 50
 MAX_ITEM_LIMIT = 4
+#: The most items a market may hold (T8; the defaults have 7) and the most of one supply an item
+#: may give.
+MAX_MARKET_ITEMS = 16
+MAX_GIFT = 6
 
 #: The largest WebSocket frame the server reads (a client sends only a token or a spectate flag).
 MAX_WS_MESSAGE = 4096
@@ -274,12 +278,16 @@ def check_config_limits(config: Config) -> None:
         for count, numbers in table.items()
         for seat, value in enumerate(numbers)
     ]
+    checks.append(("the market's item count", len(config.market), MAX_MARKET_ITEMS))
     for name, item in config.market.items():
         checks.append((f"config.market.{name}.price", item.price, MAX_PRICE))
+        checks += [
+            (f"config.market.{name}.gives.{supply}", amount, MAX_GIFT) for supply, amount in item.gives
+        ]
         if item.limit is not None:
             checks.append((f"config.market.{name}.limit", item.limit, MAX_ITEM_LIMIT))
-        elif name in ("clinical_trial", "outpatient_clinic") or item.price == 0:
-            # T8: each clinic or trial adds a space; free items could be bought without end.
+        elif item.gives_of("spaces") or item.price == 0:
+            # T8: an item that adds spaces grows a hospital; free items could be bought without end.
             raise WebError(
                 422,
                 "limit_exceeded",

@@ -6,13 +6,24 @@ themselves are plain JSON data, sent as they are built (:mod:`triage.web.payload
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, Self
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from triage.web.limits import MAX_DECK_CARDS
+from triage.engine.config import ITEM_KEYS, MAX_HELP, MAX_LABEL
+from triage.engine.vocabulary import KINDS, SUPPLIES
+from triage.web.limits import MAX_DECK_CARDS, MAX_GIFT, MAX_MARKET_ITEMS
 from triage.web.names import MAX_NAME
+
+if TYPE_CHECKING:
+    KindName = str
+    SupplyName = str
+else:  # the vocabulary's names as the schema's enums (triage.engine.vocabulary)
+    KindName = Literal[tuple(kind.name for kind in KINDS)]
+    SupplyName = Literal[tuple(supply.name for supply in SUPPLIES)]
+#: A market item's name: lower-case letters, digits and '_' (T8; the engine checks it too).
+ItemName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_LABEL)]
 
 #: Request parts are strict and closed: an integer is a JSON integer, an unknown key is refused.
 STRICT = ConfigDict(extra="forbid", strict=True)
@@ -70,21 +81,36 @@ class IncomeOverride(Closed):
 
 
 class MarketItemOverride(Closed):
-    """T8: an item's price and how many a player may buy (``limit`` null: no limit)."""
+    """T8: an item's price, how many a player may own (``limit`` null: no limit), what one
+    purchase gives, and its words for players. A new item (not among the defaults) names at
+    least ``price`` and ``gives``."""
 
     nullable = frozenset({"limit"})
     price: int | Omitted = OMITTED
     limit: int | None = None
+    gives: (
+        Annotated[dict[SupplyName, Annotated[int, Field(ge=1, le=MAX_GIFT)]], Field(min_length=1)] | Omitted
+    ) = Field(None, json_schema_extra=_no_default, description="What one purchase adds, by supply (T8).")
+    label: Annotated[str, Field(min_length=1, max_length=MAX_LABEL)] | Omitted = OMITTED
+    help: Annotated[str, Field(min_length=1, max_length=MAX_HELP)] | Omitted = OMITTED
 
 
-class MarketOverride(Closed):
-    diagnostics: MarketItemOverride | Omitted = OMITTED
-    healing: MarketItemOverride | Omitted = OMITTED
-    congress: MarketItemOverride | Omitted = OMITTED
-    helicopter: MarketItemOverride | Omitted = OMITTED
-    staff: MarketItemOverride | Omitted = OMITTED
-    clinical_trial: MarketItemOverride | Omitted = OMITTED
-    outpatient_clinic: MarketItemOverride | Omitted = OMITTED
+assert tuple(MarketItemOverride.model_fields) == ITEM_KEYS
+
+
+def _no_null_items(market: dict[str, MarketItemOverride | None]) -> dict[str, MarketItemOverride | None]:
+    for name, item in market.items():
+        if item is None:
+            raise ValueError(f"'{name}' may be left out but not null")
+    return market
+
+
+#: T8: overrides of the market, item by item: the default items' keys, or a designer's item.
+MarketOverride = Annotated[
+    dict[ItemName, MarketItemOverride | Omitted],
+    Field(max_length=MAX_MARKET_ITEMS),
+    AfterValidator(_no_null_items),
+]
 
 
 class SoloTier(Closed):
@@ -131,7 +157,7 @@ class ConfigOverrides(Closed):
     quality_floor: int | None = Field(None, description="V4: the lowest QoC (null: no floor).")
     income: IncomeOverride | Omitted = OMITTED
     start: HoldingsOverride | Omitted = OMITTED
-    market: MarketOverride | Omitted = OMITTED
+    market: MarketOverride = OMITTED
     solo: SoloOverride | Omitted = OMITTED
     seat_credits: SeatTableOverride | Omitted = OMITTED
     seat_vp: SeatTableOverride | Omitted = OMITTED
@@ -141,7 +167,7 @@ class DeckCard(Closed):
     """One card of a deck (the deck-file format; which numbers apply depends on ``kind``, K1)."""
 
     id: str
-    kind: Literal["critical", "severe", "chronic", "non_severe", "terminal"]
+    kind: KindName
     diagnosis: int | Omitted = OMITTED
     healing: int | Omitted = OMITTED
     credits: int | Omitted = OMITTED

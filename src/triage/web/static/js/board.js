@@ -4,7 +4,7 @@ import { choicesOn, deadlineClass, deadlineOf } from "./choices.js";
 import { $, el, plural } from "./dom.js";
 import { select } from "./panel.js";
 import { isWaiting, playerName } from "./lobby.js";
-import { ITEM_HELP, ITEM_NAMES, KIND_NAMES, me, seatName, state } from "./state.js";
+import { itemWords, kindLabel, me, seatName, state } from "./state.js";
 import { act } from "./table.js";
 
 /**
@@ -42,7 +42,7 @@ export function cardBody(node, card, options) {
   if (options.where) top.appendChild(el("span", "space", options.where));
   node.appendChild(top);
   node.appendChild(el("span", "front", card.front === "standard" ? `standard · diagnosis ${card.diagnosis}` : card.front));
-  if (kind && card.front === "standard") node.appendChild(el("span", "kind", KIND_NAMES[kind]));
+  if (kind && card.front === "standard") node.appendChild(el("span", "kind", kindLabel(kind)));
   else if (!kind && !options.replay && (state.view?.not_severe || []).includes(card.card)) node.appendChild(el("span", "kind ns", "not severe"));
   else if (!kind) node.appendChild(el("span", "kind unknown", "kind unknown"));
   if ("time" in card) {
@@ -249,7 +249,7 @@ export function drawDeck() {
     item.appendChild(el("span", "pos", index === 0 ? "top" : `#${index + 1}`));
     item.appendChild(el("span", "id", card.card));
     const front = card.front === "standard" ? `diag. ${card.diagnosis}` : card.front || "";
-    item.appendChild(el("span", "", front + (card.kind && card.front === "standard" ? " · " + KIND_NAMES[card.kind] : "")));
+    item.appendChild(el("span", "", front + (card.kind && card.front === "standard" ? " · " + kindLabel(card.kind) : "")));
     strip.appendChild(item);
   });
   flush();
@@ -277,8 +277,9 @@ export function drawMarket() {
     const key = "buy:" + item;
     const can = choicesOn(key).length > 0;
     const node = el(can ? "button" : "div", "item");
-    node.title = `${ITEM_NAMES[item] || item}: ${ITEM_HELP[item] || ""} (rule T8)`;
-    node.appendChild(el("span", "item-name", ITEM_NAMES[item] || item));
+    const words = itemWords(item);
+    node.title = `${words.label}: ${words.help} (rule T8)`;
+    node.appendChild(el("span", "item-name", words.label));
     const limit = entry.limit === null || entry.limit === undefined ? "" : ` · at most ${entry.limit}`;
     node.appendChild(el("span", "price", `${plural(entry.price, "Credit")}${limit}`));
     list.appendChild(selectable(node, key, can));

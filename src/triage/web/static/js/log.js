@@ -1,7 +1,7 @@
 // @ts-check
 // The log: the seat's events, newest round first, by phase.
 import { $, el, plural } from "./dom.js";
-import { ITEM_NAMES, KIND_NAMES, says, seatName, state } from "./state.js";
+import { itemWords, kindLabel, says, seatName, state } from "./state.js";
 
 /** @typedef {import("./state.js").GameEvent} GameEvent */
 
@@ -19,7 +19,7 @@ const PHASE_OF = {
  * @returns {string}
  */
 function kindWord(event) {
-  return event.kind ? ` (${KIND_NAMES[event.kind] || event.kind})` : "";
+  return event.kind ? ` (${kindLabel(event.kind)})` : "";
 }
 
 /**
@@ -56,7 +56,7 @@ export function eventText(event) {
     case "died": return `${whose(p)} ${card} dies: −${event.quality_lost} QoC`;
     case "removed": return `${says(p, "remove")} ${card} by Helicopter`;
     case "helicopter": return `${says(p, "fly", "flies")} a Helicopter`;
-    case "bought": return `${says(p, "buy")} a ${ITEM_NAMES[event.item] || event.item}` + (event.price !== undefined ? ` for ${plural(event.price, "Credit")}` : "");
+    case "bought": return `${says(p, "buy")} a ${itemWords(event.item).label}` + (event.price !== undefined ? ` for ${plural(event.price, "Credit")}` : "");
     case "passed": return says(p, "pass", "passes");
     case "round_started": return `Round ${event.round} begins`;
     case "deck_empty": return "The deck is empty";

@@ -4,7 +4,7 @@
 import { $, button, el } from "./dom.js";
 import { drawRematch } from "./lobby.js";
 import { startReplay } from "./replay.js";
-import { KIND_NAMES, seatName, state } from "./state.js";
+import { kindLabel, seatName, state } from "./state.js";
 
 const COLUMNS = ["Player", "Score", "VP", "QoC", "Treated", "Credits", "Cured", "Dead", "Rejected"];
 
@@ -51,7 +51,7 @@ function countText(counts) {
   if (!counts) return "";
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   if (!total) return "0";
-  const parts = Object.entries(counts).map(([kind, count]) => `${count} ${KIND_NAMES[kind] || kind}`);
+  const parts = Object.entries(counts).map(([kind, count]) => `${count} ${kindLabel(kind)}`);
   return `${total} (${parts.join(", ")})`;
 }
 

@@ -5,7 +5,7 @@ import { choicesOn, deadlineClass, deadlineOf, effectOf, healEffect, payText } f
 import { $, button, el, plural, ruleLink } from "./dom.js";
 import { draw } from "./render.js";
 import { isWaiting } from "./lobby.js";
-import { ITEM_HELP, ITEM_NAMES, me, seatName, state } from "./state.js";
+import { itemWords, me, seatName, state } from "./state.js";
 import { act } from "./table.js";
 import { askPass } from "./bar.js";
 import { drawHint } from "./hint.js";
@@ -323,7 +323,7 @@ function helicopterControls(panel, choice, onlyRemove, rescueFirst = false) {
  */
 function describeSelection(key) {
   if (key === "heli") return "Helicopter";
-  if (key.startsWith("buy:")) return `Market: ${ITEM_NAMES[key.slice(4)] || key.slice(4)}`;
+  if (key.startsWith("buy:")) return `Market: ${itemWords(key.slice(4)).label}`;
   const id = key.slice(5);
   const player = /** @type {Record<string, any>} */ (me());
   if (player.pending.includes(id)) return `${id} has arrived`;
@@ -395,8 +395,8 @@ function drawSelection(panel, key) {
     else if (choice.type === "treat") costControls(panel, choice, "Treat", "Once a round: gain its reward and skip its Time tonight (rules T5, C1)");
     else if (choice.type === "helicopter") helicopterControls(panel, choice, id, healLost);
     else if (choice.type === "buy") {
-      panel.appendChild(actButton(`Buy 1 ${ITEM_NAMES[choice.item] || choice.item} for ${plural(choice.price, "Credit")}`, "do:buy",
-        { type: "buy", item: choice.item }, true, ITEM_HELP[choice.item]));
+      panel.appendChild(actButton(`Buy 1 ${itemWords(choice.item).label} for ${plural(choice.price, "Credit")}`, "do:buy",
+        { type: "buy", item: choice.item }, true, itemWords(choice.item).help));
     }
   }
 }
@@ -459,7 +459,7 @@ function defaultActions(choice) {
       }
       return flights;
     }
-    case "buy": return [[{ type: "buy", item: choice.item }, `Buy ${ITEM_NAMES[choice.item] || choice.item}`]];
+    case "buy": return [[{ type: "buy", item: choice.item }, `Buy ${itemWords(choice.item).label}`]];
     case "pass": return [[{ type: "pass" }, "Pass: end your Treatment this round"]];
     default: return [];
   }

@@ -6,7 +6,7 @@ import { $, button, el, plural } from "./dom.js";
 import { eventText } from "./log.js";
 import { restoreFocus } from "./render.js";
 import { roundTargets, stepDeck, stepHoldings } from "./replay_round.js";
-import { ITEM_NAMES, says, seatName, state } from "./state.js";
+import { itemWords, says, seatName, state } from "./state.js";
 
 export async function startReplay() {
   // The replay is drawn (also by redraws meanwhile) only once its record is here.
@@ -50,7 +50,7 @@ function actionText(action, by) {
     case "heal": return `${v("heal")} ${action.patient} by ${action.amount}`;
     case "treat": return `${v("treat")} ${action.patient}`;
     case "helicopter": return `${v("fly", "flies")} a Helicopter` + (action.remove ? `, removing ${action.remove}` : "") + (action.draw_all ? ", everyone draws" : "");
-    case "buy": return `${v("buy")} a ${ITEM_NAMES[action.item] || action.item}`;
+    case "buy": return `${v("buy")} a ${itemWords(action.item).label}`;
     case "pass": return `${v("pass", "passes")}`;
     default: return `${seatName(by)}: ${action.type}`;
   }

@@ -2,6 +2,7 @@
 // The replay by round: stepping a whole round back or forward (the server names the step each
 // round starts at), and the step's own deck and holdings, so a step never shows the final ones.
 import { el, plural } from "./dom.js";
+import { itemWords } from "./state.js";
 
 /**
  * @typedef {{round: number, step: number}} RoundStart
@@ -62,7 +63,7 @@ export function stepHoldings(player) {
   const parts = [
     `Diagnostics ${player.diagnostics}`, `Healing ${player.healing}`, `Staff ${player.staff_available}/${player.staff}`,
     `Congress Doctors ${player.congress}`, `Helicopters ${player.helicopters}`,
-    `Outpatient Clinics ${player.outpatient_clinics}`, `Clinical Trials ${player.clinical_trials}`,
+    ...Object.entries(player.items || {}).map(([item, count]) => `${itemWords(item).label} ${count}`),
   ];
   return el("p", "hint replay-holdings", "At this step: " + parts.join(" · "));
 }

@@ -55,19 +55,26 @@ export const state = {
   undo: null, bots: [], levels: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0, cleanupSeen: null,
 };
 
-/** @type {Record<string, string>} */
-export const KIND_NAMES = { critical: "critical", severe: "severe", chronic: "chronic", non_severe: "non-severe", terminal: "terminal" };
-/** @type {Record<string, string>} */
-export const ITEM_NAMES = {
-  diagnostics: "Diagnostics token", healing: "Healing token", congress: "Congress Doctor", helicopter: "Helicopter",
-  staff: "Staff", clinical_trial: "Clinical Trial", outpatient_clinic: "Outpatient Clinic",
-};
-/** @type {Record<string, string>} */
-export const ITEM_HELP = {
-  diagnostics: "pays 1 unit of a diagnosis", healing: "places 1 healing or treats a terminal patient once",
-  congress: "pays 1 unit of any cost, once", helicopter: "remove a patient and/or make everyone draw",
-  staff: "pays 1 unit of any cost every round", clinical_trial: "one more hospital space", outpatient_clinic: "one more hospital space",
-};
+/**
+ * A card kind in a player's words: the server's vocabulary (the view's ``kinds``).
+ * @param {string} kind
+ * @returns {string}
+ */
+export function kindLabel(kind) {
+  const kinds = state.view ? state.view.kinds : null;
+  return (kinds && kinds[kind] && kinds[kind].label) || kind;
+}
+
+/**
+ * A market item's label and help as the table's configuration declares them (rule T8).
+ * @param {string} item
+ * @returns {{label: string, help: string}}
+ */
+export function itemWords(item) {
+  const market = state.view ? state.view.config.market : null;
+  const entry = market && market[item];
+  return { label: (entry && entry.label) || item, help: (entry && entry.help) || "" };
+}
 
 /**
  * The seat this browser holds at a table, if any.
