@@ -57,6 +57,37 @@ def test_the_view_and_legal_actions_are_the_seats_own(client: TestClient) -> Non
     assert client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[1])).json()["choices"] == []
 
 
+def test_the_spectators_view_carries_the_action_number_of_every_other_channel(client: TestClient) -> None:
+    """``GET /public`` answers the spectators' view with ``actions``, the same number as the
+    table's facts and the spectators' WebSocket messages carry, so that a client can line the
+    channels up (issue 40, point 5). Like them it stops at the sealed point: a seat's actions it
+    may still undo are not in it."""
+    from triage.engine import spectator_view
+    from triage.web.sealing import visible_game
+
+    created = create(client, players=2, bots=[None, "greedy"], seed=5)
+    table_id, token = created["table_id"], tokens_of(created)[0]
+    live = service_of(client).get(table_id)
+    with client.websocket_connect(f"/api/tables/{table_id}/ws") as spectator:
+        spectator.send_json({"spectate": True})
+        public = client.get(f"/api/tables/{table_id}/public").json()
+        assert public.pop("actions") == spectator.receive_json()["actions"] == 0
+        for _ in range(8):
+            public = client.get(f"/api/tables/{table_id}/public").json()
+            shown = visible_game(live, None)
+            assert (
+                public.pop("actions")
+                == len(shown.history)
+                == client.get(f"/api/tables/{table_id}").json()["actions"]
+            )
+            assert public == spectator_view(shown)
+            action = legal_actions(client, table_id, token)[0]
+            client.post(
+                f"/api/tables/{table_id}/actions", headers=auth(token), json=action
+            ).raise_for_status()
+        assert len(visible_game(live, None).history) > 0  # the table moved on: the numbers grew
+
+
 def test_a_table_plays_its_own_player_counts_rounds(client: TestClient) -> None:
     """R1: rounds by player count; the seat's view shows the table's own count's."""
     created = create(client, players=2, seed=3, config={"rounds": {"2": 3, "4": 9}})

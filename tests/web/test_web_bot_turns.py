@@ -131,9 +131,18 @@ def test_a_searching_bot_past_its_deadline_or_failing_in_its_process_plays_rando
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The expert thinks in a worker process: a deadline it cannot meet, or a decision that
-    fails in the process, gives random's move for that decision, and the table goes on."""
+    fails in the process, gives random's move for that decision, and the table goes on.
+
+    The worker's answers are injected as events, never raced against a clock: first a decision
+    that never comes (so its deadline passes whatever the machine's load), then a process that
+    died (answered at once, well within a deadline no loaded machine misses)."""
     service = TableService(Store(f"sqlite:///{tmp_path / 'tables.db'}"), processes=1)
-    monkeypatch.setattr(turns, "bot_deadline", lambda name: 0.001)
+    assert service.turns.thinking is not None
+    deadlines = {"expert": 0.001}
+    monkeypatch.setattr(turns, "bot_deadline", lambda name: deadlines[name])
+    never: Future[Any] = Future()
+    assert never.set_running_or_notify_cancel()  # a decision its process still works on
+    monkeypatch.setattr(service.turns.thinking, "submit", lambda *args: never)
 
     async def play() -> LiveTable:
         table = service.create(1, ["expert"], 4, None, None)[0]
@@ -141,6 +150,7 @@ def test_a_searching_bot_past_its_deadline_or_failing_in_its_process_plays_rando
             await asyncio.sleep(0.01)
         broken: Future[Any] = Future()
         broken.set_exception(EOFError("the worker process died"))
+        deadlines["expert"] = 600.0
         monkeypatch.setattr(service.turns.thinking, "submit", lambda *args: broken)
         patched = len(table.game.history)
         while len(table.game.history) < patched + 2:
@@ -149,6 +159,7 @@ def test_a_searching_bot_past_its_deadline_or_failing_in_its_process_plays_rando
 
     with caplog.at_level(logging.ERROR, logger="triage.web"):
         table = asyncio.run(play())
+    never.set_result({"type": "pass"})  # it ends at last, long after its table went on
     service.threads.shutdown()  # a batch the end of the loop cut short
     assert "bot expert failed (no decision within 0.001 s)" in caplog.text
     assert "bot expert failed (EOFError: the worker process died)" in caplog.text

@@ -464,6 +464,7 @@ def test_a_game_played_through_two_hosts_is_one_truth_and_their_websockets_follo
         for server in (a, b):
             if seat is None:
                 now = server.http.get(f"/api/tables/{table_id}/public").json()
+                assert now.pop("actions") == final
             else:
                 now = server.http.get(f"/api/tables/{table_id}/view", headers=auth(tokens[seat])).json()
                 assert now.pop("actions") == final

@@ -42,6 +42,14 @@ def view_answer(table: LiveTable, seat: int) -> dict[str, Any]:
     return {**view_payload(game, seat), "actions": len(game.history), "undo": undo_info(table, seat)}
 
 
+def public_answer(table: LiveTable) -> dict[str, Any]:
+    """The spectators' view with the table's action number (``actions``), as every other channel
+    carries it (:func:`view_answer`, the WebSocket messages, the table's facts), so that a client
+    can line them up; it stops at the sealed point (:mod:`triage.web.sealing`) like the others."""
+    game = visible_game(table, None)
+    return {**view_payload(game, None), "actions": len(game.history)}
+
+
 def legal_answer(table: LiveTable, seat: int) -> dict[str, Any]:
     """The seat's choices with what each will do (the engine's forecast), at ``actions``; none
     while the table waits for its players."""

@@ -36,7 +36,6 @@ from triage.web.schemas import (
     TableRequest,
     errors,
 )
-from triage.web.sealing import visible_game
 from triage.web.seats import seat_for
 from triage.web.tables import TableService
 
@@ -304,14 +303,10 @@ def add_watch_routes(app: FastAPI) -> None:
     @app.get(
         "/api/tables/{table_id}/public",
         responses=errors(404, 503),
-        summary="The spectators' view: what every player knows",
+        summary="The spectators' view (what every player knows) with the table's action number",
     )
     async def public_view(table_id: str) -> JSONResponse:
-        return GameJSON(
-            await read_table(
-                app, table_id, lambda live: payloads.view_payload(visible_game(live, None), None)
-            )
-        )
+        return GameJSON(await read_table(app, table_id, payloads.public_answer))
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def live_updates(websocket: WebSocket, table_id: str) -> None:
