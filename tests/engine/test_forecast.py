@@ -37,9 +37,11 @@ def admit_all(game: Game) -> None:
         game.apply({"type": "admit", "card": choice["card"], "space": choice["spaces"][0]}, 0)
 
 
-def solo(kind: str, start: dict[str, int] | None = None, **fields: Any) -> Game:
+def solo(
+    kind: str, start: dict[str, int] | None = None, income: dict[str, int] | None = None, **fields: Any
+) -> Game:
     """A one-player game of one kind of card, its arrivals admitted."""
-    config = make_config({"start": start or {}})
+    config = make_config({"start": start or {}, "income": income or {}})
     game = Game.new(players=1, seed=1, deck=one_kind(kind, **fields), config=config)
     admit_all(game)
     return game
@@ -129,29 +131,88 @@ def test_the_heal_trap_says_the_patient_dies_anyway_and_what_could_save_it() -> 
     assert {amount["outcome"] for heal in heals for amount in heal["amounts"]} == {"dies_tonight"}
     assert heals[0]["amounts"][-1]["effect"] == "still dies tonight: needs 1 more"
     first = heals[0]["patient"]
+    # T6, T8: one Healing token (2 Credits of the 4) closes the gap; the market is named as a plan.
     assert found["rescue"][first] == [
         "fly it out with a Helicopter: no QoC lost",
-        "buy Healing tokens (2 Credits each, you have 4): 1 healing short",
-        "buy Congress Doctors (3 Credits each, you have 4): 1 healing short",
+        "buy 1 Healing token (2 Credits of your 4), then heal it by 5: that saves it",
     ]
     assert set(found["rescue"]) == {d["card"] for d in found["pass"]["dies"]} == {h["patient"] for h in heals}
 
 
-def test_a_heal_within_reach_is_named_as_the_rescue_and_its_outcome_cures() -> None:
+def test_a_purchase_the_seat_cannot_pay_for_is_no_rescue() -> None:
+    """Issue 39: "buy Healing tokens (2 Credits each, you have 3): 4 healing short" was listed
+    though 4 tokens cost 8 Credits (T8): a purchase is a remedy only when the Credits pay for
+    every unit the cure still lacks."""
+    poor = {"credits": 3, "healing": 0, "staff": 1}
+    game = solo("critical", start=poor, income={"healing": 0}, healing=5)
+    found = seen(game)
+    assert found["rescue"]
+    for ways in found["rescue"].values():
+        assert not any(way.startswith("buy") for way in ways), ways
+    rich = seen(solo("critical", start={**poor, "credits": 9}, income={"healing": 0}, healing=5))
+    first = next(iter(rich["rescue"]))
+    assert (
+        "buy 4 Healing tokens (8 Credits of your 9), then heal it by 5: that saves it"
+        in rich["rescue"][first]
+    )
+
+
+def test_a_remedy_is_listed_only_under_the_patient_it_saves() -> None:
+    """Issue 39: the Pass dialog listed "or cure P17 instead" under P04, which curing P17 does
+    not save (T4 cures P17 only): no patient's rescue names another patient."""
     game = solo("critical", start={"congress": 1})
     found = seen(game)
     heal = entry(found, "heal")
     assert [amount["outcome"] for amount in heal["amounts"]][-1] == "cures"
-    other = next(
-        e["patient"] for e in found["choices"] if e["type"] == "heal" and e["patient"] != heal["patient"]
-    )
     assert found["rescue"][heal["patient"]][0] == "heal it by 4: that saves it"
-    assert f"or cure {other} instead (+3 VP, +2 Credits)" in found["rescue"][heal["patient"]]
+    others = {e["patient"] for e in found["choices"] if e["type"] == "heal"} - {heal["patient"]}
+    for card, ways in found["rescue"].items():
+        assert not any(other in way for way in ways for other in others - {card}), ways
 
 
-def test_nothing_on_offer_is_said_plainly() -> None:
-    game = solo("critical", start={"healing": 0, "staff": 0, "helicopters": 0})
-    assert set(map(tuple, seen(game)["rescue"].values())) == {("nothing on offer can save it now",)}
+def test_a_payment_that_takes_what_another_patient_needs_says_so() -> None:
+    """Issue 39: Diagnose spent the Staff that was the only way to save P08, and said nothing.
+    One critical needing 1 healing (no tokens, one Staff: T6) and one unrevealed severe patient
+    costing 1 Diagnostics (none held): diagnosing it spends the Staff, and the critical then dies
+    tonight (C2)."""
+    cards = [{"id": f"C{n}", "kind": "critical", "healing": 1, "credits": 2, "vp": 3} for n in range(6)]
+    cards += [
+        {"id": f"S{n}", "kind": "severe", "diagnosis": 1, "healing": 3, "credits": 2, "vp": 3}
+        for n in range(6)
+    ]
+    deck = parse_deck({"cards": cards}, "test deck")
+    config = make_config(
+        {"start": {"diagnostics": 0, "healing": 0, "staff": 1}, "income": {"diagnostics": 0, "healing": 0}}
+    )
+    game = Game.new(players=1, seed=0, deck=deck, config=config)  # seed 0 deals a critical and a severe
+    admit_all(game)
+    shown = view(game, 0)
+    ids = {slot["card"]: slot for slot in shown["players"][0]["hospital"].values() if slot}
+    critical = next(card for card, slot in ids.items() if slot.get("front") == "critical")
+    found = seen(game)
+    diagnose = entry(found, "diagnose")
+    assert diagnose["default_pay"] == {"tokens": 0, "staff": 1, "congress": 0}
+    assert diagnose["warnings"] == [
+        [0, f"then {critical} cannot be saved tonight: 1 healing needed, 0 would be left"]
+    ]
+    cure = entry(found, "heal", critical)
+    assert cure["amounts"][0]["warnings"] == []  # curing the critical itself is no loss
+    assert critical not in found["quick"] or found["quick"][critical]["do"]["type"] == "heal"
+    assert diagnose["patient"] not in found["quick"]  # a warned payment is never one tap
+
+
+def test_the_market_says_why_an_item_cannot_be_bought() -> None:
+    """T8: each item's price, and why the seat cannot buy it now (no Credits, its limit, or not
+    its Treatment), for the page to show it disabled with the reason."""
+    game = solo("critical", start={"credits": 2})
+    market = seen(game)["market"]
+    assert market["healing"] == {"price": 2, "why": None}
+    assert market["staff"]["why"] == f"costs {market['staff']['price']} Credits; you have 2"
+    assert market["staff"]["price"] > 2
+    arriving = Game.new(
+        players=1, seed=1, deck=one_kind("critical"), config=make_config({"start": {"credits": 9}})
+    )
+    assert seen(arriving)["market"]["healing"]["why"] == "the market is open in your Treatment"
 
 
 def test_diagnose_treat_admit_and_helicopter_effects() -> None:
@@ -193,7 +254,15 @@ def test_no_forecast_of_deadlines_once_the_game_is_over() -> None:
     admit_all(game)
     game.apply({"type": "pass"}, 0)
     assert game.is_over()
-    assert seen(game) == {"patients": {}, "choices": [], "pass": {"dies": [], "may_die": []}, "rescue": {}}
+    found = seen(game)
+    assert {key: found[key] for key in ("patients", "choices", "pass", "rescue", "actions", "quick")} == {
+        "patients": {},
+        "choices": [],
+        "pass": {"dies": [], "may_die": []},
+        "rescue": {},
+        "actions": [],
+        "quick": {},
+    }
 
 
 # ---------------------------------------------------------------------- what the seat knows (I4)
@@ -232,7 +301,7 @@ def texts_about(found: dict[str, Any], card: str) -> list[str]:
             texts.append(choice["remove"][card])
     texts += [d["text"] for d in found["pass"]["dies"] + found["pass"]["may_die"] if d["card"] == card]
     # What could save it, except the other patients it names ("or cure P2 instead": P2's own texts).
-    texts += [line for line in found["rescue"].get(card, []) if not line.startswith("or cure ")]
+    texts += found["rescue"].get(card, [])
     return texts
 
 

@@ -299,22 +299,23 @@ def test_letters_typed_in_the_list_go_to_the_command_line_and_shortcuts_stay_tex
 
 
 def test_a_number_sent_after_the_list_changed_is_refused_once_naming_the_new_action():
-    """A number typed while the bot was moving meant the list the player saw before. (The bot's
-    pause is long here and its moves are started by the test, so the timing is fixed.)"""
+    """A number typed while the bots' actions were shown meant the list the player saw before.
+    (Each bot action stays 600 s on screen here and the test skips to the decision, so the
+    timing is fixed.)"""
     session = Session.new(players=2, seats=["greedy", "human"], seed=11)
 
     async def scenario():
         app = TriageApp(session, bot_delay=600)
         async with app.run_test(size=(150, 50)) as pilot:
             await pilot.press("colon", "2")
-            assert not session.human_to_move() and command_text(app) == "2"
             while not session.human_to_move():
-                before = len(session.game.history)
-                app.bot_move()
-                while len(session.game.history) == before:
-                    await pilot.pause(0.01)
+                await pilot.pause(0.01)
+            await pilot.pause()
+            assert app.pace.busy and not app.legal and command_text(app) == "2"
+            await pilot.press("f3")
             await pilot.pause()
             legal = session.legal()
+            assert app.legal == legal
             await pilot.press("enter")
             await pilot.pause()
             assert not [entry for entry in session.game.history if entry["by"] == 1]
@@ -367,18 +368,23 @@ def test_help_opens_from_the_list_and_from_the_command_line():
 
 
 def test_bots_play_on_under_the_help_screen():
-    """The board underneath keeps up while help covers it, and the end still shows."""
+    """The board underneath keeps showing the bots' actions while help covers it, and the end
+    still shows once they have all been shown."""
     session = Session.new(players=2, seats=["greedy", "random"], seed=11, config=SHORT)
 
     async def scenario():
-        app = TriageApp(session, bot_delay=0.2)
+        app = TriageApp(session, bot_delay=600)  # one action on screen until the test skips
         async with app.run_test(size=(150, 50)) as pilot:
             await pilot.press("question_mark")
-            assert isinstance(app.screen, HelpScreen) and not session.game.is_over()
+            assert isinstance(app.screen, HelpScreen) and not app.finished
+            shown = str(app.board_screen.query_one("#board").render())
             for _ in range(600):
                 if session.game.is_over():
                     break
                 await pilot.pause(0.05)
+            assert app.pace.busy and str(app.board_screen.query_one("#board").render()) == shown
+            app.action_skip()
+            await pilot.pause()
             await pilot.pause()
             assert session.game.is_over()
             assert [type(screen) for screen in app.screen_stack[1:]] == [HelpScreen, GameOverScreen]

@@ -18,9 +18,14 @@ def test_help_lists_every_command_and_every_shown_key():
         assert usage in text
     keys = " ".join(key for key, _ in KEYS)
     for binding in TriageApp.BINDINGS:
-        shown = {"question_mark": "?", "colon": ":", "escape": "Escape", "f1": "F1", "f2": "F2"}.get(
-            binding.key, binding.key
-        )
+        shown = {
+            "question_mark": "?",
+            "colon": ":",
+            "escape": "Escape",
+            "f1": "F1",
+            "f2": "F2",
+            "f3": "F3",
+        }.get(binding.key, binding.key)
         assert shown in keys, f"the help does not explain the key {binding.key!r}"
     assert "KEYS" not in "\n".join(help_lines(keys=False))
 

@@ -15,13 +15,13 @@ from page_helpers import (
     WIDTHS,
     create,
     deck_of,
-    log_length,
     open_seat,
     pass_round,
     serious_violations,
     shoot,
     sync_api,
 )
+from test_web_browser import admit_all, my_cards, open_card, refuse_next_action
 from web_server import ServerProcess
 
 
@@ -32,10 +32,6 @@ def check(page: sync_api.Page, shots: Path, name: str, width: str, found: dict[s
     if page.evaluate("document.documentElement.scrollWidth") > WIDTHS[width]["width"]:
         found[name].append("the page scrolls sideways")
     shoot(page, shots, f"{name}-{width}")
-
-
-def wait_log_grows(page: sync_api.Page, before: int) -> None:
-    page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}", timeout=10_000)
 
 
 @pytest.mark.parametrize("width", ["desktop", "phone"])
@@ -53,34 +49,22 @@ def test_no_serious_accessibility_violation_at_any_moment(
     page.click("#solo")
     page.wait_for_selector("#me .card[data-card]")  # the first two patients (arrived, or terminal beside)
     check(page, shots, "arrival", width, found)
-    for _ in range(4):
-        arrived = page.locator("#me .pending button.card")
-        if not arrived.count():
-            break
-        arrived.first.click()
-        before = log_length(page)
-        page.locator("#panel button.primary").click()
-        wait_log_grows(page, before)
-    page.locator("#me button.card").first.click()
+    admit_all(page)
+    open_card(page, my_cards(page)[0])
     page.wait_for_selector("#panel button.primary")
     check(page, shots, "treatment", width, found)
 
     # Healing with the stepper and the other payments open.
     table, tokens = create(server, players=1, seed=3, deck=deck_of("critical", healing=5))
     open_seat(page, server, table, 0, tokens[0])
-    for _ in range(2):
-        page.locator("#me .pending button.card").first.click()
-        before = log_length(page)
-        page.locator("#panel button.primary").click()
-        wait_log_grows(page, before)
-    page.locator("#me button.card").first.click()
+    admit_all(page)
+    open_card(page, my_cards(page)[0])
     page.click("[data-key='heal-minus']")
     page.locator("#panel summary", has_text="Pay differently").click()
     check(page, shots, "heal", width, found)
 
-    # A refusal next to the action (T2), then the Pass confirmation.
-    page.fill("#heal-amount", "9")
-    page.press("#heal-amount", "Enter")
+    # A refusal next to the action (T2: a client that knew less), then the Pass confirmation.
+    refuse_next_action(page, amount=9, pay={"tokens": 9, "staff": 0, "congress": 0})
     page.locator("#panel [data-key='do:heal']").click()
     page.wait_for_selector("#panel .refusal")
     check(page, shots, "refusal", width, found)

@@ -31,7 +31,7 @@ def test_the_heal_trap_says_it_dies_anyway_and_offers_what_would_save_it(
     ways = rescue.locator("li").all_inner_texts()
     assert ways[:2] == [
         "fly it out with a Helicopter: no QoC lost",
-        "buy Healing tokens (2 Credits each, you have 2): 1 healing short",
+        "buy 1 Healing token (2 Credits of your 2), then heal it by 5: that saves it",
     ]
     # The one primary button is the Helicopter that saves it.
     assert panel.locator("button.primary").all_inner_texts() == [f"Helicopter: remove {patient}"]

@@ -199,6 +199,31 @@ def expand(choice: Choice) -> Iterator[Action]:
         yield {"type": "pass"}
 
 
+def default_actions(choice: Choice) -> Iterator[Action]:
+    """Every action ``choice`` allows with the default payment only (T6): one per target and
+    heal amount (most first), every Helicopter flight (T7). Its length grows with the patients,
+    never with the holdings: the list a player picks from.
+
+    >>> heal = {"type": "heal", "patient": "P1", "amount": {"min": 1, "max": 2}, "token": "healing",
+    ...         "budget": {"tokens": 1, "staff": 1, "congress": 0}}
+    >>> [(a["amount"], a["pay"]) for a in default_actions(heal)]
+    [(2, {'tokens': 1, 'staff': 1, 'congress': 0}), (1, {'tokens': 1, 'staff': 0, 'congress': 0})]
+    """
+    kind = choice["type"]
+    if kind in ("diagnose", "treat"):
+        yield {
+            "type": kind,
+            "patient": choice["patient"],
+            "pay": default_pay(choice["cost"], choice["budget"]),
+        }
+    elif kind == "heal":
+        for amount in range(choice["amount"]["max"], choice["amount"]["min"] - 1, -1):
+            pay = default_pay(amount, choice["budget"])
+            yield {"type": "heal", "patient": choice["patient"], "amount": amount, "pay": pay}
+    else:
+        yield from expand(choice)
+
+
 def sample(choice: Choice, rng: random.Random) -> Action:
     """One action ``choice`` allows, drawn at random without listing them all (for random
     players and load tests): a random target, amount and payment mix within the budget."""

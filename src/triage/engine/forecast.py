@@ -10,20 +10,27 @@ The answer, plain JSON data::
     {"patients": {ID: DEADLINE, ...},       every patient in a space or beside a board
      "choices": [ENTRY, ...],                 one per choice, in the choices' order
      "pass": {"dies": [AT_RISK], "may_die": [AT_RISK]},   the seat's own, tonight
-     "rescue": {ID: [STR, ...]}}              per AT_RISK patient: what on offer could save it
+     "rescue": {ID: [STR, ...]},              per AT_RISK patient: what could save it
+     "market": {ITEM: {"price": N, "why": STR or null}},  why it cannot be bought now (T8)
+     "actions": [{"do": ACTION, "text": STR}, ...],      every action, default payment (T6)
+     "quick": {ID: {"do": ACTION, "text": STR}}}         a patient's one-tap action
     DEADLINE: {"owner": SEAT, "level": "danger" | "maybe" | "safe", "rounds": N or null,
                "text": STR, "rule": ID, "quality_lost": N}
     ENTRY: the choice's "type" and target ("card", "patient" or "item"), then
-      heal: "amounts": [{"amount", "effect", "outcome", "rule", "default_pay", "pays"}, ...]
+      heal: "amounts": [{"amount", "effect", "outcome", "rule", PAYS}, ...]
         ("outcome": "cures", "dies_tonight" (it dies at tonight's Cleanup all the same) or "short")
-      diagnose, treat: "effect", "rule", "default_pay", "pays" (the default first)
+      diagnose, treat: "effect", "rule", PAYS
       helicopter: "remove": {ID: STR}, "draw_all": STR or null, "rule"
       others: "effect", "rule"
+    PAYS: "default_pay", "pays" (the default first) and "warnings": [[INDEX, STR], ...] for the
+      pays that would take what another patient needs to be saved tonight (the others none)
     AT_RISK: {"card": ID, "text": STR} (and "quality_lost" in "dies")
 
-A heal whose outcome is "dies_tonight" spends the seat's resources on a patient lost anyway:
-``rescue`` names what the seat's choices could do instead (a cure within reach, a Helicopter,
-the market's tokens, treating a terminal patient), or says that nothing on offer saves it.
+``pass`` and ``rescue`` are Treatment's questions (T9): empty when no pass is on offer (Arrival
+offers admissions only, A4). A heal whose outcome is "dies_tonight" spends the seat's resources
+on a patient lost anyway: ``rescue`` names what could save that very patient (a cure within
+reach, a treatment, a Helicopter, the market's units when the seat's Credits pay for them all),
+or says that nothing on offer saves it (:mod:`triage.engine.remedies`).
 
 ``level`` maybe is a death that depends on a kind the seat does not know; ``rounds`` counts the
 Cleanups after tonight's before the death (0: tonight; null: never before the game ends).
@@ -33,7 +40,7 @@ Cleanups after tonight's before the death (0: tonight; null: never before the ga
 >>> game = Game.new(players=1, seed=1)
 >>> seen = forecast(view(game, 0), action_choices(game, 0))
 >>> sorted(seen)
-['choices', 'pass', 'patients', 'rescue']
+['actions', 'choices', 'market', 'pass', 'patients', 'quick', 'rescue']
 >>> [entry["type"] for entry in seen["choices"]] == [c["type"] for c in action_choices(game, 0)]
 True
 """
@@ -44,24 +51,34 @@ from typing import Any
 
 from triage.engine.choices import default_pay, expand
 from triage.engine.cleanup import DEATH_QUALITY, TERMINAL_DEATH_QUALITY
+from triage.engine.offers import action_lists, quick_actions
+from triage.engine.patients import Deadline, known_kind, reward_text, seat_card, tonight
+from triage.engine.remedies import market, needs_tonight, rescues, warning
 
 Forecast = dict[str, Any]
-Deadline = dict[str, Any]
 
 
 def forecast(view: dict[str, Any], choices: list[dict[str, Any]]) -> Forecast:
     """The seat's forecast: ``patients`` (card id -> deadline), ``choices`` (one entry per
-    choice, same order) and ``pass`` (the seat's patients that will or may die tonight)."""
+    choice, same order), and in the seat's Treatment (T9: a pass is on offer) ``pass`` (the
+    seat's patients that will or may die tonight) with their ``rescue``; ``market`` (each item's
+    price and why it cannot be bought now) and ``quick`` (each patient's one-tap action)."""
     patients = deadlines(view)
-    at_risk = _pass_forecast(view, patients)
+    deciding = any(choice["type"] == "pass" for choice in choices)
+    at_risk = _pass_forecast(view, patients) if deciding else {"dies": [], "may_die": []}
+    needs = needs_tonight(view, patients, choices)
+    entries = [_effect(view, patients, choice, needs) for choice in choices]
     return {
         "patients": patients,
-        "choices": [_effect(view, patients, choice) for choice in choices],
+        "choices": entries,
         "pass": at_risk,
         "rescue": {
             patient["card"]: rescues(view, patient["card"], choices)
             for patient in at_risk["dies"] + at_risk["may_die"]
         },
+        "market": market(view, choices),
+        "actions": action_lists(view, choices, entries),
+        "quick": quick_actions(choices, entries),
     }
 
 
@@ -105,21 +122,6 @@ def _dies(view: dict[str, Any], rounds: int, level: str, rule: str) -> Deadline:
     return _entry(level, rounds, f"dies {_when(rounds)}" + (" if severe" if level == "maybe" else ""), rule)
 
 
-def known_kind(card: dict[str, Any]) -> str | None:
-    """The card's kind where the view tells it: printed on a critical or terminal front (K2),
-    else known with its priority (I2).
-
-    >>> known_kind({"front": "standard", "diagnosis": 2}) is None
-    True
-    >>> known_kind({"front": "critical"})
-    'critical'
-    """
-    if "kind" in card:
-        return str(card["kind"])
-    front = card.get("front")
-    return str(front) if front in ("critical", "terminal") else None
-
-
 def deadline(view: dict[str, Any], slot: dict[str, Any]) -> Deadline:
     """A patient in a space: C1 adds one Time tonight (not to a revealed non-severe one), then
     C2 kills a critical patient with 1 Time, a severe one with 2.
@@ -159,48 +161,39 @@ def terminal_deadline(view: dict[str, Any], patient: dict[str, Any]) -> Deadline
     return _entry("danger", 0, "dies at Cleanup tonight unless treated", "C2", TERMINAL_DEATH_QUALITY)
 
 
-def _tonight(found: Deadline) -> bool:
-    return bool(found["rounds"] == 0 and found["level"] != "safe")
-
-
-# ---------------------------------------------------------------------- what a choice does
-
-
-def _card(view: dict[str, Any], card: str) -> dict[str, Any]:
-    """A patient of the seat as its view shows it (a space, beside the board, or arrived)."""
-    player = view["players"][view["viewer"]]
-    for slot in player["hospital"].values():
-        if slot is not None and slot["card"] == card:
-            return dict(slot)
-    for patient in player["terminals"]:
-        if patient["card"] == card:
-            return {"kind": "terminal", **patient}
-    return {"card": card, **view["cards"].get(card, {})}
-
-
-def _reward(card: dict[str, Any]) -> str:
-    return f"+{card['vp']} VP, +{card['credits']} Credits"
-
-
-def _pays(choice: dict[str, Any], cost: int, actions: list[dict[str, Any]]) -> dict[str, Any]:
-    """The payment mixes of ``cost`` on offer (T6), the engine's own default first."""
+def _pays(
+    view: dict[str, Any],
+    choice: dict[str, Any],
+    cost: int,
+    actions: list[dict[str, Any]],
+    needs: dict[str, int],
+) -> dict[str, Any]:
+    """The payment mixes of ``cost`` on offer (T6), the engine's own default first, and what
+    some of them would take from another patient's rescue tonight (``warnings``: [index in
+    ``pays``, words] for those only, so that the listing stays small at the table limits)."""
     mixes = [action["pay"] for action in actions]
     default = default_pay(cost, choice["budget"])
-    return {"default_pay": default, "pays": [default] + [mix for mix in mixes if mix != default]}
+    pays = [default] + [mix for mix in mixes if mix != default]
+    token, target = choice["token"], choice.get("patient")
+    warned = [[index, warning(view, needs, target, mix, token)] for index, mix in enumerate(pays)]
+    return {"default_pay": default, "pays": pays, "warnings": [pair for pair in warned if pair[1]]}
 
 
-def _effect(view: dict[str, Any], patients: dict[str, Deadline], choice: dict[str, Any]) -> dict[str, Any]:
+def _effect(
+    view: dict[str, Any], patients: dict[str, Deadline], choice: dict[str, Any], needs: dict[str, int]
+) -> dict[str, Any]:
     """One choice's entry: its target, what it does (``effect``, ``rule``) and its payments."""
     kind = choice["type"]
     target: dict[str, Any] = {
         key: choice[key] for key in ("type", "card", "patient", "item") if key in choice
     }
     if kind == "heal":
-        return {**target, "amounts": _heal_amounts(view, patients, choice)}
+        return {**target, "amounts": _heal_amounts(view, patients, choice, needs)}
     if kind in ("diagnose", "treat"):
-        card = _card(view, choice["patient"])
+        card = seat_card(view, choice["patient"])
         text, rule = _diagnosis(card) if kind == "diagnose" else _treatment(view, card)
-        return {**target, "effect": text, "rule": rule, **_pays(choice, choice["cost"], list(expand(choice)))}
+        pays = _pays(view, choice, choice["cost"], list(expand(choice)), needs)
+        return {**target, "effect": text, "rule": rule, **pays}
     if kind == "helicopter":
         return {**target, **_helicopter(patients, choice)}
     text, rule = _simple_effect(view, patients, choice)
@@ -213,14 +206,14 @@ def _simple_effect(
     """Admission (A4, A5), the market (T8) and passing (T9)."""
     kind = choice["type"]
     if kind == "admit":
-        card = _card(view, choice["card"])
+        card = seat_card(view, choice["card"])
         arrived = {**card, "time": 0, "revealed": known_kind(card) == "critical"}
         return f"takes a space; then {deadline(view, arrived)['text']}", "A4"
     if kind == "reject":
         return "costs 1 QoC; the patient goes back to the deck", "A5"
     if kind == "buy":
         return f"buys 1 {choice['item'].replace('_', ' ')} for {choice['price']} Credits", "T8"
-    dying = [card for card, found in patients.items() if found["owner"] == view["viewer"] and _tonight(found)]
+    dying = [card for card, found in patients.items() if found["owner"] == view["viewer"] and tonight(found)]
     if not dying:
         return "ends your Treatment; no patient of yours can die tonight", "T9"
     return f"ends your Treatment; at risk tonight: {', '.join(dying)}", "T9"
@@ -232,22 +225,22 @@ def _diagnosis(card: dict[str, Any]) -> tuple[str, str]:
     if kind is None:
         return "reveals its kind, reward and healing need", "T1"
     if kind == "chronic" and card["time"] == 0:
-        return f"reveals it and cures it at once: {_reward(card)}", "T4"
+        return f"reveals it and cures it at once: {reward_text(card)}", "T4"
     return f"reveals it ({kind.replace('_', '-')})", "T1"
 
 
 def _treatment(view: dict[str, Any], card: dict[str, Any]) -> tuple[str, str]:
     """T5: the recurring reward now; C1: no Time tonight (V3 ``reward``: for the whole stay)."""
     if view["config"]["terminal_upkeep"] == "reward":
-        return f"{_reward(card)} now; saves it for the rest of its stay", "V3"
-    return f"{_reward(card)} now; saves it until the next Cleanup", "T5"
+        return f"{reward_text(card)} now; saves it for the rest of its stay", "V3"
+    return f"{reward_text(card)} now; saves it until the next Cleanup", "T5"
 
 
 def _heal_amounts(
-    view: dict[str, Any], patients: dict[str, Deadline], choice: dict[str, Any]
+    view: dict[str, Any], patients: dict[str, Deadline], choice: dict[str, Any], needs: dict[str, int]
 ) -> list[dict[str, Any]]:
     """Per amount on offer: what it does (T2, T4) and its payment mixes (T6)."""
-    card = _card(view, choice["patient"])
+    card = seat_card(view, choice["patient"])
     found = patients.get(choice["patient"], _entry("safe", None, "", "T2"))
     by_amount: dict[int, list[dict[str, Any]]] = {}
     for action in expand(choice):
@@ -262,7 +255,7 @@ def _heal_amounts(
                 "effect": text,
                 "outcome": outcome,
                 "rule": rule,
-                **_pays(choice, amount, actions),
+                **_pays(view, choice, amount, actions, needs),
             }
         )
     return amounts
@@ -272,15 +265,15 @@ def _outcome(card: dict[str, Any], found: Deadline, amount: int) -> str:
     """ "cures" (T4), "dies_tonight" (placed, yet C2 kills it tonight) or "short" (not yet)."""
     if card["healing"] - card["placed"] - amount <= 0:
         return "cures"
-    return "dies_tonight" if _tonight(found) else "short"
+    return "dies_tonight" if tonight(found) else "short"
 
 
 def _healing(card: dict[str, Any], found: Deadline, amount: int) -> tuple[str, str]:
     """T2 places healing; T4 cures once placed healing reaches the need (a chronic one's Time)."""
     still = card["healing"] - card["placed"] - amount
     if still <= 0:
-        return f"cures it: {_reward(card)}", "T4"
-    if _tonight(found):
+        return f"cures it: {reward_text(card)}", "T4"
+    if tonight(found):
         return f"still dies tonight: needs {still} more", "C2"
     if found["level"] == "danger":
         return f"needs {still} more before it dies {_when(found['rounds'])}", "C2"
@@ -309,9 +302,9 @@ def _pass_forecast(view: dict[str, Any], patients: dict[str, Deadline]) -> dict[
     Cleanup, each with what the seat sees of it and the QoC it costs (C4)."""
     dies, may_die = [], []
     for card, found in patients.items():
-        if found["owner"] != view["viewer"] or not _tonight(found):
+        if found["owner"] != view["viewer"] or not tonight(found):
             continue
-        shown = _card(view, card)
+        shown = seat_card(view, card)
         kind = known_kind(shown)
         if found["level"] == "danger":
             cost, label = found["quality_lost"], (kind or "").replace("_", "-")
@@ -320,63 +313,3 @@ def _pass_forecast(view: dict[str, Any], patients: dict[str, Deadline]) -> dict[
         else:
             may_die.append({"card": card, "text": f"{card} (unrevealed, Time {shown['time']})"})
     return {"dies": dies, "may_die": may_die}
-
-
-# ---------------------------------------------------------------------- what could save a patient
-
-#: What pays a unit of healing (T6), by its market name: the seat's market may sell more of each.
-_HEALING_PAYERS = {"healing": "Healing tokens", "staff": "Staff", "congress": "Congress Doctors"}
-
-
-def rescues(view: dict[str, Any], card: str, choices: list[dict[str, Any]]) -> list[str]:
-    """What the seat's choices could do for ``card``, at risk tonight: cure it now (T4), fly it
-    out (T7), treat it (T5), buy what pays healing (T6, T8), or cure another patient instead.
-    Only from what the view shows: an unrevealed patient's need is never named (I2)."""
-    shown = _card(view, card)
-    known = "healing" in shown and known_kind(shown) != "terminal"
-    found: list[str] = []
-    for choice in choices:
-        kind, target = choice["type"], choice.get("patient")
-        if kind == "heal" and target == card and known:
-            need = shown["healing"] - shown["placed"]
-            if choice["amount"]["max"] >= need:
-                found.append(f"heal it by {need}: that saves it")
-        elif kind == "treat" and target == card:
-            found.append("treat it: that saves it tonight")
-        elif kind == "diagnose" and target == card:
-            found.append("diagnose it: then you know whether it can be saved")
-        elif kind == "helicopter" and card in choice["remove"]:
-            found.append("fly it out with a Helicopter: no QoC lost")
-    if known and shown.get("kind") != "terminal":
-        found += _market_help(view, shown, choices)
-    found += _cures_elsewhere(view, card, choices)
-    return found or ["nothing on offer can save it now"]
-
-
-def _market_help(view: dict[str, Any], shown: dict[str, Any], choices: list[dict[str, Any]]) -> list[str]:
-    """The market's items that pay healing, when the seat cannot pay the whole need today."""
-    need = shown["healing"] - shown["placed"]
-    heal = next((c for c in choices if c["type"] == "heal" and c.get("patient") == shown["card"]), None)
-    if heal is not None and heal["amount"]["max"] >= need:
-        return []
-    short = need - (heal["amount"]["max"] if heal is not None else 0)
-    credits = view["players"][view["viewer"]]["credits"]
-    offers = [c for c in choices if c["type"] == "buy" and c["item"] in _HEALING_PAYERS]
-    return [
-        f"buy {_HEALING_PAYERS[offer['item']]} ({offer['price']} Credits each, you have {credits}): "
-        f"{short} healing short"
-        for offer in offers
-    ]
-
-
-def _cures_elsewhere(view: dict[str, Any], card: str, choices: list[dict[str, Any]]) -> list[str]:
-    """Heals within reach that cure another of the seat's patients (T4)."""
-    found = []
-    for choice in choices:
-        if choice["type"] != "heal" or choice["patient"] == card:
-            continue
-        other = str(choice["patient"])
-        shown = _card(view, other)
-        if choice["amount"]["max"] >= shown["healing"] - shown["placed"]:
-            found.append(f"or cure {other} instead ({_reward(shown)})")
-    return found

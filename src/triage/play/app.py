@@ -2,9 +2,11 @@
 
 The screen shows the position from the seat to move (its view only), a scrolling log of that
 seat's events, the legal actions and a command line for typed actions. Bots move by themselves,
-``bot_delay`` seconds apart, thinking in a thread so the screen keeps answering. With several human seats a "pass the device" screen hides the board
-between seats, because seats know different things after checks (C3). All game logic lives in
-:class:`~triage.play.session.Session`.
+thinking in a thread so the screen keeps answering; each of their actions, once made, is shown as
+its own step ``bot_delay`` seconds long (:mod:`triage.play.pacing`): the board just after it, the
+acting card marked, the action's line. F3 (or ``skip``) skips to the next human decision. With
+several human seats a "pass the device" screen hides the board between seats, because seats know
+different things after checks (C3). All game logic lives in :class:`~triage.play.session.Session`.
 
 Input never acts by surprise:
 
@@ -44,6 +46,7 @@ from triage.bots.hints import suggest_move
 from triage.engine.undo import UndoError
 from triage.play.help import help_lines
 from triage.play.layout import LAYOUT_CSS, layout_classes, own_board
+from triage.play.pacing import DEFAULT_DELAY, Pace, Step, acted_on
 from triage.play.parse import CommandError, choose
 from triage.play.session import Session
 
@@ -271,15 +274,23 @@ class TriageApp(App[None]):
         Binding("question_mark", "help", "Help"),
         Binding("f1", "help", "Help", key_display="F1"),
         Binding("f2", "hint", "Hint", key_display="F2"),
+        Binding("f3", "skip", "Skip to my turn", key_display="F3"),
         Binding("colon", "focus_command", "Command line"),
         Binding("escape", "focus_actions", "Action list"),
         Binding("v", "next_view", "Watch another seat", show=False),
     ]
 
-    def __init__(self, session: Session, bot_delay: float = 0.4) -> None:
+    def __init__(self, session: Session, bot_delay: float = DEFAULT_DELAY) -> None:
         super().__init__()
         self.session = session
-        self.bot_delay = bot_delay
+        #: The bots' actions made but not shown yet, shown ``bot_delay`` seconds apart.
+        self.pace = Pace(bot_delay)
+        #: Whether a step is due to be shown (a timer or a call is on its way).
+        self.showing = False
+        #: Skipping to the next human decision: the bots' steps are shown without a pause.
+        self.skipping = False
+        #: The card the last bot action acted on, marked on the board until the position moves.
+        self.marked: tuple[int, str] | None = None
         humans = session.human_seats()
         #: The seat whose view is on screen: the human to move, or a watched seat.
         self.viewer = humans[0] if humans else 0
@@ -332,8 +343,11 @@ class TriageApp(App[None]):
     # -------------------------------------------------------------- flow
 
     def advance(self) -> None:
-        """Show what comes next: a human decision, a bot move, or the end."""
+        """Show what comes next: a human decision, a bot move, or the end (once every bot action
+        already made has been shown)."""
         session = self.session
+        if self.pace.busy:
+            return  # the steps are shown first; the last one comes back here
         if session.game.is_over():
             self.refresh_board()
             if not self.finished:
@@ -348,14 +362,13 @@ class TriageApp(App[None]):
                 self.push_screen(PassDeviceScreen(session.seat_name(seat)), lambda _: self.seat_ready(seat))
                 return
             self.viewer = seat
+            self.skipping = False
             self.refresh_board()
             return
         self.refresh_board()
         if not self.waiting_for_bot:
             self.waiting_for_bot = True
-            self.set_timer(self.bot_delay, self.bot_move) if self.bot_delay > 0 else self.call_later(
-                self.bot_move
-            )
+            self.call_later(self.bot_move)
 
     def seat_ready(self, seat: int) -> None:
         """The next human seat is at the device: its board, with a clean command line (keys the
@@ -381,13 +394,57 @@ class TriageApp(App[None]):
         self.run_worker(think, thread=True, group="bot")
 
     def bot_chose(self, seat: int, position: int, action: dict[str, Any]) -> None:
-        """Back from the bot's thread: play its move (on the position it was asked about)."""
+        """Back from the bot's thread: play its move (on the position it was asked about) and
+        queue it to be shown; the next bot starts thinking at once (the pace only shows)."""
         self.waiting_for_bot = False
         session = self.session
         if session.turn != seat or len(session.game.history) != position:
             return
         session.act(action)
-        self.set_status(f"{session.seat_name(seat)}: {describe_action(action)}")
+        self.pace.add(Step(seat, action, session.view_for(self.viewer), len(session.events)))
+        self.schedule_step()
+        if session.turn is not None and not session.is_human(session.turn):
+            self.waiting_for_bot = True
+            self.bot_move()
+
+    def schedule_step(self) -> None:
+        """Show the next bot action when its time comes (at once when skipping)."""
+        wait = self.pace.wait(time.monotonic())
+        if self.showing or wait is None:
+            return
+        self.showing = True
+        if self.skipping or wait <= 0:
+            self.call_later(self.show_step)
+        else:
+            self.set_timer(wait, self.show_step)
+
+    def show_step(self) -> None:
+        """One bot action on screen: the board just after it (from the seat on screen), its
+        card marked, its line in the status; then the next one, or the next decision."""
+        self.showing = False
+        if not self.pace.busy:
+            return
+        step = self.pace.take(time.monotonic())
+        card = acted_on(step.action)
+        self.marked = (len(self.session.game.history), card) if card else None
+        self.refresh_board(step.view, step.events, card)
+        self.set_status(f"{self.session.seat_name(step.seat)}: {describe_action(step.action)}")
+        if self.pace.busy:
+            self.schedule_step()
+        elif not self.waiting_for_bot:
+            self.advance()
+
+    def action_skip(self) -> None:
+        """F3 (or ``skip``): show the latest position at once and the bots' next actions without a
+        pause, until a human decides."""
+        if not self.pace.busy and not self.waiting_for_bot:
+            return
+        last = self.pace.skip()
+        card = acted_on(last.action) if last is not None else None
+        if card:
+            self.marked = (len(self.session.game.history), card)
+        self.skipping = True
+        self.set_status("Skipping to the next decision of yours...")
         self.advance()
 
     def take(self, action: dict[str, Any]) -> None:
@@ -397,9 +454,11 @@ class TriageApp(App[None]):
         asked about first, naming what could still save it."""
         session = self.session
         seat = session.turn
-        if seat is None or seat != self.ready_seat:
+        if seat is None or seat != self.ready_seat or self.pace.busy:
             return
-        warning = session.pass_warning() if action["type"] == "pass" and len(self.legal) > 1 else []
+        # A pass the phase does not allow goes straight to the engine's refusal, asking nothing.
+        offered = action in self.legal and len(self.legal) > 1
+        warning = session.pass_warning() if action["type"] == "pass" and offered else []
         if warning:
             question = [
                 "Pass now? At tonight's Cleanup:",
@@ -453,21 +512,30 @@ class TriageApp(App[None]):
         self.board_screen.query_one("#log", RichLog).clear()
         self.logged = (None, 0)
 
-    def refresh_board(self) -> None:
+    def refresh_board(
+        self, seen: dict[str, Any] | None = None, upto: int | None = None, mark: str | None = None
+    ) -> None:
+        """Draw the board: the live position, or (``seen``) a bot step's, with its log up to
+        ``upto`` events and the card ``mark`` marked. The legal actions only on the live one."""
         session = self.session
         seat = self.viewer
         names = session.names()
         names[seat] += " - you" if session.is_human(seat) else " - watched"
-        seen = session.view_for(seat)
+        live = seen is None
+        if live and self.marked is not None and self.marked[0] == len(session.game.history):
+            mark = self.marked[1]  # the last bot action's card, until the position moves
+        seen = session.view_for(seat) if seen is None else seen
         tiny = self.board_screen.has_class("tiny")
         self.drawn = True
-        self.board_screen.query_one("#board", Static).update(
-            Text(own_board(seen, names) if tiny else render_position(seen, names))
+        board = Text(own_board(seen, names) if tiny else render_position(seen, names))
+        if mark:
+            board.highlight_regex(rf"\b{mark}\b", "reverse bold")
+        self.board_screen.query_one("#board", Static).update(board)
+        self.sub_title = (
+            f"round {seen['round']}/{session.game.config.rounds}, {seen['phase']}; seat on screen: {seat}"
         )
-        game = session.game
-        self.sub_title = f"round {game.round}/{game.config.rounds}, {game.phase}; seat on screen: {seat}"
-        self.refresh_log(seat)
-        self.legal = session.legal() if session.human_to_move() and session.turn == seat else []
+        self.refresh_log(seat, upto)
+        self.legal = session.legal() if live and session.human_to_move() and session.turn == seat else []
         actions = self.board_screen.query_one("#actions", ActionList)
         actions.show(
             [
@@ -478,23 +546,25 @@ class TriageApp(App[None]):
         actions.border_subtitle = session.undo_line() if self.legal else ""
         self.list_version += 1
 
-    def refresh_log(self, seat: int) -> None:
-        """Append this seat's new log lines (the whole log again after a change of seat)."""
+    def refresh_log(self, seat: int, upto: int | None = None) -> None:
+        """Append this seat's new log lines, up to the ``upto``-th event of the session (the whole
+        log again after a change of seat)."""
         log = self.board_screen.query_one("#log", RichLog)
         logged_seat, count = self.logged
         if logged_seat != seat:
             log.clear()
             count = 0
         watching = not self.session.human_seats()
-        new_events = self.session.events[count:]
+        upto = len(self.session.events) if upto is None else upto
+        new_events = self.session.events[count:upto]
         lines = (
             [describe_event(public_event(event)) for event in new_events]
             if watching
-            else self.session.log_for(seat, count)
+            else self.session.log_for(seat, count, upto)
         )
         for line in lines:
             log.write(Text(line))
-        self.logged = (seat, len(self.session.events))
+        self.logged = (seat, upto)
 
     def set_status(self, text: str, error: bool = False) -> None:
         status = self.board_screen.query_one("#status", Static)
@@ -529,6 +599,12 @@ class TriageApp(App[None]):
             return
         if text.lower() in ("quit", "exit"):
             self.exit()
+            return
+        if text.lower() == "skip":
+            self.action_skip()
+            return
+        if self.pace.busy:
+            self.set_status("The bots' actions are being shown: F3 (or skip) goes to your turn.", error=True)
             return
         if text.lower() == "hint":
             self.action_hint()
@@ -590,16 +666,11 @@ class TriageApp(App[None]):
         self.board_screen.query_one("#actions", ActionList).focus()
 
     async def action_quit(self) -> None:
-        """``q`` asks first: the game is saved after every action and can be resumed."""
+        """``q`` asks first, saying whether the game is saved (only with ``--save``) and where."""
         if isinstance(self.screen, ConfirmScreen) or self.finished:
             self.exit()
             return
-        where = f" in {self.session.save_path}" if self.session.save_path else ""
-        question = [
-            f"Quit the game? It is saved{where} and can be resumed.",
-            "",
-            "y: quit    n or Escape: keep playing",
-        ]
+        question = ["Quit the game?", self.session.save_words(), "", "y: quit    n or Escape: keep playing"]
         self.push_screen(ConfirmScreen(question), lambda yes: self.exit() if yes else None)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -609,13 +680,13 @@ class TriageApp(App[None]):
         changed = screen.has_class("tiny") != tiny
         screen.set_class(narrow, "narrow")
         screen.set_class(tiny, "tiny")
-        if changed and self.drawn:
+        if changed and self.drawn and not self.pace.busy:
             self.refresh_board()
 
     def action_hint(self) -> None:
         """Ask the expert for the seat's move, in a thread (it searches for a while)."""
         session = self.session
-        if not session.human_to_move() or session.turn != self.ready_seat:
+        if not session.human_to_move() or session.turn != self.ready_seat or self.pace.busy:
             self.set_status("A hint is for your own decision.", error=True)
             return
         seat, at, seen, legal = session.hint_request()

@@ -12,6 +12,7 @@ import typer
 
 from triage.bots import PLAYER_LEVELS, simulator_bots
 from triage.engine import DataError
+from triage.play.pacing import DEFAULT_DELAY
 from triage.play.session import HUMAN, Session, parse_seats
 
 
@@ -54,7 +55,12 @@ def play(
     save: Path | None = typer.Option(None, help="Game record (JSON), written after every action."),
     resume: Path | None = typer.Option(None, help="Go on with the game saved in this file."),
     plain: bool = typer.Option(False, help="Plain text lines on stdin/stdout instead of the full screen."),
-    delay: float = typer.Option(0.4, min=0.0, help="Seconds between bot moves on the full screen."),
+    delay: float | None = typer.Option(
+        None,
+        min=0.0,
+        help="Seconds each bot action stays on screen before the next is shown (0: at once). "
+        f"Default {DEFAULT_DELAY} on the full screen, 0 with --plain.",
+    ),
     games: int | None = typer.Option(
         None, min=1, help="Play this many bot-only games (seats rotating) and report win rates."
     ),
@@ -80,16 +86,16 @@ def play(
     if plain:
         from triage.play.plain import run_plain
 
-        raise typer.Exit(run_plain(session, sys.stdin, sys.stdout))
+        raise typer.Exit(run_plain(session, sys.stdin, sys.stdout, delay or 0.0))
     try:
         from triage.play.app import TriageApp
     except ImportError as error:  # pragma: no cover - depends on the installed extras
         _fail(f"the full-screen game needs Textual ({error}): pip install 'triage[play]', or use --plain")
-    TriageApp(session, bot_delay=delay).run()
+    TriageApp(session, bot_delay=DEFAULT_DELAY if delay is None else delay).run()
     if session.game.is_over():
         typer.echo("\n".join(session.final_lines()))
-    elif session.save_path is not None:
-        typer.echo(f"The game is saved in {session.save_path}: triage play --resume {session.save_path}")
+    else:
+        typer.echo(session.save_words())
 
 
 def _record_players(path: Path) -> int:

@@ -18,9 +18,10 @@ KEYS = [
     ("Enter", "in the list: take the action pointed at (or click it once more)"),
     ("a letter", "in the list: starts a typed command on the command line"),
     ("F2", "a hint: the Expert bot's move for you and why, pointed at in the list (kept as a hint)"),
+    ("F3  or  skip", "skip to your turn: the bots' actions are shown at once, not one by one"),
     ("v", "in the list, watching bots only: look from the next seat"),
     ("undo  or  u", "on the command line: take back your last action this turn (never past a reveal)"),
-    ("q  (Ctrl+Q anywhere)", "quit; with --save the game is saved after every action"),
+    ("q  (Ctrl+Q anywhere)", "quit; only with --save FILE is the game saved (after every action)"),
 ]
 
 TYPING = [

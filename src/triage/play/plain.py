@@ -4,13 +4,16 @@ For scripts, screen readers and dumb terminals. At each human decision it prints
 new log lines, its board (from its view only) and the numbered legal actions, then reads one
 line: a number, a typed command (:mod:`triage.play.parse`), or ``help``, ``board``, ``log``,
 ``quit``. With several human seats it asks for Enter before showing the next seat's board (the
-"pass the device" pause; seats know different things after checks, C3). Bot moves are printed
-as they happen: as the one human seat sees them, or as a spectator sees them when every seat is
-a bot; with several human seats, each seat sees them in its news once it is at the device.
+"pass the device" pause; seats know different things after checks, C3). Each bot action is
+printed as its own line, followed by its events: as the one human seat sees them, or as a
+spectator sees them when every seat is a bot (``delay`` seconds apart, none by default); with
+several human seats, each seat sees them in its news once it is at the device.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import TextIO
 
 from triage.engine import RuleError, public_event
@@ -33,10 +36,20 @@ HELP = [
 class PlainGame:
     """The text loop around a :class:`Session`."""
 
-    def __init__(self, session: Session, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(
+        self,
+        session: Session,
+        stdin: TextIO,
+        stdout: TextIO,
+        delay: float = 0.0,
+        pause: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.session = session
         self.stdin = stdin
         self.stdout = stdout
+        #: Seconds between two bot actions printed (``pause`` waits them: injectable for tests).
+        self.delay = delay
+        self.pause = pause
         #: Per seat: how many events of the session it has been shown.
         self.seen = [0] * session.game.num_players
         self.shown_seat: int | None = None
@@ -52,7 +65,8 @@ class PlainGame:
         return None if line == "" else line.rstrip("\n")
 
     def run(self) -> int:
-        """Play until the end (0) or until input ends or the player quits (1; the game is saved)."""
+        """Play until the end (0) or until input ends or the player quits (1; the game is kept
+        only where a save file was named)."""
         session = self.session
         humans = session.human_seats()
         if not humans:
@@ -64,8 +78,7 @@ class PlainGame:
                 self.bot_moves(watching=not humans)
                 continue
             if not self.human_turn(session.turn, several=len(humans) > 1):
-                where = f"; the game is saved in {session.save_path}" if session.save_path else ""
-                self.say(f"Stopped before the end{where}.")
+                self.say(f"Stopped before the end. {session.save_words()}")
                 return 1
         self.say(render_position(session.view_for(humans[0] if humans else 0), session.names()))
         for line in session.final_lines():
@@ -78,11 +91,14 @@ class PlainGame:
         human seat is at the device (its news then include the bots' moves)."""
         humans = self.session.human_seats()
         for seat, action, events in self.session.bot_steps():
+            if self.delay > 0:
+                self.pause(self.delay)
             if watching:
                 self.say(f"{self.session.seat_name(seat)}: {describe_action(action)}")
                 for event in events:
                     self.say(f"  . {describe_event(public_event(event))}")
             elif len(humans) == 1:
+                self.say(f"{self.session.seat_name(seat)}: {describe_action(action)}")
                 self.show_news(humans[0])
 
     def human_turn(self, seat: int, several: bool) -> bool:
@@ -103,7 +119,7 @@ class PlainGame:
                 return False
             word = line.strip().lower()
             if word in ("quit", "exit", "q"):
-                if self.confirm("Quit now? The game is saved and can be resumed. [y/N] "):
+                if self.confirm(f"Quit now? {session.save_words()} [y/N] "):
                     return False
                 continue
             if word in ("help", "?", "h"):
@@ -128,7 +144,8 @@ class PlainGame:
                 continue
             try:
                 action = choose(line, session.legal())
-                if action["type"] == "pass" and not self.confirm_pass():
+                # A pass the phase does not allow is refused by the engine before any question.
+                if action["type"] == "pass" and action in session.legal() and not self.confirm_pass():
                     continue
                 session.act(action)
             except CommandError as error:
@@ -195,5 +212,5 @@ class PlainGame:
             self.say(undo_line)
 
 
-def run_plain(session: Session, stdin: TextIO, stdout: TextIO) -> int:
-    return PlainGame(session, stdin, stdout).run()
+def run_plain(session: Session, stdin: TextIO, stdout: TextIO, delay: float = 0.0) -> int:
+    return PlainGame(session, stdin, stdout, delay).run()

@@ -197,9 +197,9 @@ class Session:
                 lines += [f"    - {way}" for way in found["rescue"].get(patient["card"], [])]
         return lines
 
-    def log_for(self, seat: int, start: int = 0) -> list[str]:
-        """Seat ``seat``'s log lines for the events from index ``start`` on (filtered, I4)."""
-        return [describe_event(event) for event in events_for(self.events[start:], seat)]
+    def log_for(self, seat: int, start: int = 0, end: int | None = None) -> list[str]:
+        """Seat ``seat``'s log lines for the events from index ``start`` to ``end`` (filtered, I4)."""
+        return [describe_event(event) for event in events_for(self.events[start:end], seat)]
 
     # ------------------------------------------------------------------ acting
 
@@ -310,6 +310,13 @@ class Session:
         record = make_record(self.game, self.hints)
         record["seats"] = list(self.seats)
         return record
+
+    def save_words(self) -> str:
+        """Whether the game is kept, in words: the save file and the command that resumes it,
+        or that nothing is saved (the game is saved only where ``--save`` named a file)."""
+        if self.save_path is None:
+            return "This game is not saved: it ends here (start a game with --save FILE to keep it)."
+        return f"The game is saved in {self.save_path}: triage play --resume {self.save_path}"
 
     def save(self) -> None:
         """Write the save file (atomically: a crash never leaves half a record)."""

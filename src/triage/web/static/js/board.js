@@ -273,15 +273,24 @@ export function drawMarket() {
   title.title = "Spend Credits on items (rule T8)";
   box.appendChild(title);
   const list = el("div", "market-items");
+  const offers = state.forecast ? state.forecast.market : null;
   for (const [item, entry] of Object.entries(view.config.market)) {
     const key = "buy:" + item;
     const can = choicesOn(key).length > 0;
-    const node = el(can ? "button" : "div", "item");
+// The seat's own market: an item it cannot buy now is a button marked unavailable, with why.
+    const why = offers && offers[item] ? offers[item].why : null;
+    const node = el(can || why ? "button" : "div", "item");
     const words = itemWords(item);
-    node.title = `${words.label}: ${words.help} (rule T8)`;
+    node.title = `${words.label}: ${words.help}`;
     node.appendChild(el("span", "item-name", words.label));
     const limit = entry.limit === null || entry.limit === undefined ? "" : ` · at most ${entry.limit}`;
     node.appendChild(el("span", "price", `${plural(entry.price, "Credit")}${limit}`));
+    if (!can && why) {
+      if (node instanceof HTMLButtonElement) node.type = "button";
+      node.setAttribute("aria-disabled", "true");
+      node.classList.add("unavailable");
+      node.appendChild(el("span", "why", why));
+    }
     list.appendChild(selectable(node, key, can));
   }
   box.appendChild(list);

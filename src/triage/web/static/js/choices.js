@@ -82,7 +82,7 @@ export function healEffect(choice, amount) {
 }
 
 /**
- * "2 Healing + 1 Staff".
+ * "2 Healing + 1 Staff": a payment in words (the forecast lists the mixes; the page words them).
  * @param {Pay} pay
  * @param {string} [token]
  * @returns {string}
@@ -93,4 +93,15 @@ export function payText(pay, token) {
   if (pay.staff) parts.push(`${pay.staff} Staff`);
   if (pay.congress) parts.push(plural(pay.congress, "Congress Doctor"));
   return parts.length ? parts.join(" + ") : "nothing";
+}
+
+/**
+ * What paying the `index`-th mix of a forecast entry would take from another patient tonight.
+ * @param {Record<string, any> | null} entry
+ * @param {number} index
+ * @returns {string | null}
+ */
+export function warningOf(entry, index) {
+  const found = entry ? entry.warnings.find((/** @type {[number, string]} */ pair) => pair[0] === index) : null;
+  return found ? found[1] : null;
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // The action panel: what can be done with the selected thing, what each action will do (the
 // server's forecast), how to pay for it, and the full list of legal actions.
-import { choicesOn, deadlineClass, deadlineOf, effectOf, healEffect, payText } from "./choices.js";
+import { choicesOn, deadlineClass, deadlineOf, effectOf, healEffect, payText, warningOf } from "./choices.js";
 import { $, button, el, plural, ruleLink } from "./dom.js";
 import { draw } from "./render.js";
 import { isWaiting } from "./lobby.js";
@@ -16,19 +16,9 @@ import { drawUndo } from "./undo.js";
  * @typedef {import("./state.js").Pay} Pay
  */
 
-// Readable titles of the engine's refusal codes (scenario-format.md section 4).
+/** Titles of what went wrong on the way, not refusals of the rules (the page's own codes, api.js). */
 /** @type {Record<string, string>} */
-const REFUSALS = {
-  not_your_turn: "It is not your turn", wrong_phase: "Not now", unknown_patient: "That patient is not yours",
-  no_such_space: "No such space", space_occupied: "That space is taken", space_available: "A space is still free",
-  already_revealed: "Already diagnosed", not_revealed: "Diagnose it first", not_terminal: "Not a terminal patient",
-  is_terminal: "A terminal patient is treated, not healed", already_treated: "Already treated this round",
-  too_much_healing: "More healing than it needs", bad_payment: "The payment does not add up",
-  cannot_afford: "Not enough to pay", no_helicopter: "No Helicopter left", empty_helicopter: "The Helicopter must do something",
-  limit_reached: "Bought as many as allowed", game_over: "The game is over", invalid_action: "Not a valid action",
-  stale_action: "The table moved on", storage_error: "Not stored, try again",
-  server_down: "Not sent", bad_response: "Server trouble",
-};
+const NOT_REFUSED = { server_down: "Not sent", bad_response: "Server trouble", stale_action: "The table moved on" };
 
 /**
  * Select a thing of the board (null: none) and bring its actions into view.
@@ -87,20 +77,25 @@ function effectLine(panel, text, rule) {
 
 /**
  * The payment of an action: the chosen mix (the default one unless another was picked) and,
- * when there are several, the others one step away.
- * @param {Record<string, any> | null} entry  the forecast's entry, with `pays` and `default_pay`
- * @param {string} token
+ * when there are several, the others one step away; each mix in the forecast's words, with what
+ * it would take from another patient tonight (its warning).
+ * @param {Record<string, any> | null} entry  the forecast's entry, with `pays` and `warnings`
  * @param {string} stateKey
- * @returns {{holder: HTMLElement, pay: Pay | null}}
+ * @param {string} token
+ * @returns {{holder: HTMLElement, pay: Pay | null, words: string, warning: string | null}}
  */
-function payChooser(entry, token, stateKey) {
+function payChooser(entry, stateKey, token) {
   /** @type {Pay[]} */
   const mixes = entry ? entry.pays : [];
   const holder = el("div", "pay");
-  /** @type {Pay | null} */
-  let chosen = state.pay[stateKey];
-  if (!chosen || !mixes.some((m) => payText(m) === payText(/** @type {Pay} */ (chosen)))) chosen = entry ? entry.default_pay : null;
-  if (mixes.length < 2) return { holder, pay: chosen };
+  const same = (/** @type {Pay} */ a, /** @type {Pay} */ b) => a.tokens === b.tokens && a.staff === b.staff && a.congress === b.congress;
+  let index = mixes.findIndex((mix) => state.pay[stateKey] && same(mix, state.pay[stateKey]));
+  if (index < 0) index = 0;
+  const result = {
+    holder, pay: mixes.length ? mixes[index] : null,
+    words: mixes.length ? payText(mixes[index], token) : "", warning: warningOf(entry, index),
+  };
+  if (mixes.length < 2 || !entry) return result;
   const details = el("details", "pay-other");
   if (state.pay[stateKey + ":open"]) details.open = true;
   details.addEventListener("toggle", () => { state.pay[stateKey + ":open"] = details.open; });
@@ -109,25 +104,35 @@ function payChooser(entry, token, stateKey) {
   details.appendChild(summary);
   const fieldset = el("fieldset");
   fieldset.appendChild(el("legend", "", "Payment"));
-  mixes.forEach((mix, index) => {
+  mixes.forEach((mix, at) => {
     const label = el("label", "radio");
     const input = el("input");
     input.type = "radio";
     input.name = "pay-" + stateKey;
-    input.dataset.key = `pay:${stateKey}:${index}`;
-    input.checked = chosen !== null && payText(mix) === payText(chosen);
+    input.dataset.key = `pay:${stateKey}:${at}`;
+    input.checked = at === index;
     input.addEventListener("change", () => {
       state.pay[stateKey] = mix;
       state.focusKey = input.dataset.key || null;
       draw();
     });
     label.appendChild(input);
-    label.appendChild(document.createTextNode(" " + payText(mix, token)));
+    const warned = warningOf(entry, at);
+    label.appendChild(document.createTextNode(" " + payText(mix, token) + (warned ? ` (${warned})` : "")));
     fieldset.appendChild(label);
   });
   details.appendChild(fieldset);
   holder.appendChild(details);
-  return { holder, pay: chosen };
+  return result;
+}
+
+/**
+ * What a payment would take from another patient tonight, under its button (the forecast's words).
+ * @param {HTMLElement} panel
+ * @param {string | null | undefined} warning
+ */
+function warningLine(panel, warning) {
+  if (warning) panel.appendChild(el("p", "warn", `Careful: ${warning}.`));
 }
 
 /**
@@ -147,14 +152,29 @@ function stepButton(text, key, label, disabled, onClick) {
 }
 
 /**
- * Heal: an amount stepper, the heal button with its payment, and what that amount will do.
+ * The amount the stepper shows: the one picked, held within what the engine offers now (the
+ * seat's holdings may have fallen since it was picked), else the smallest that cures, else the most.
+ * @param {Choice} choice
+ * @returns {number}
+ */
+export function healAmount(choice) {
+  const { min, max } = choice.amount;
+  const picked = state.heal[choice.patient];
+  if (picked !== undefined) return Math.min(max, Math.max(min, picked));
+  const cures = (effectOf(choice)?.amounts || []).filter((/** @type {Record<string, any>} */ a) => a.outcome === "cures");
+  return cures.length ? Math.min(...cures.map((/** @type {Record<string, any>} */ a) => a.amount)) : max;
+}
+
+/**
+ * Heal: an amount stepper within the engine's range, the heal button with its payment, what that
+ * amount will do, and what its payment would take from another patient.
  * @param {HTMLElement} panel
  * @param {Choice} choice
  */
 function healControls(panel, choice) {
   const id = choice.patient;
   const { min, max } = choice.amount;
-  const amount = state.heal[id] === undefined ? max : state.heal[id];
+  const amount = healAmount(choice);
   const stepper = el("div", "stepper");
   const label = el("label", "", "Healing to place ");
   label.setAttribute("for", "heal-amount");
@@ -163,7 +183,7 @@ function healControls(panel, choice) {
   input.dataset.key = "heal-amount";
   input.addEventListener("change", () => {
     const value = Number(input.value);
-    state.heal[id] = Number.isFinite(value) ? Math.round(value) : max;
+    state.heal[id] = Number.isFinite(value) ? Math.min(max, Math.max(min, Math.round(value))) : amount;
     // Typed, then the Heal button pressed: no redraw under the pointer, so that one click heals.
     if (healPressed) return;
     state.focusKey = "heal-amount";
@@ -175,26 +195,26 @@ function healControls(panel, choice) {
   stepper.appendChild(stepButton("+", "heal-plus", "One more healing", amount >= max, () => { state.heal[id] = Math.min(max, amount + 1); }));
   stepper.appendChild(el("span", "hint", `${min} to ${max}`));
   panel.appendChild(stepper);
-  // An amount typed out of range has no entry: it is sent as it is, and the refusal explains why (T2).
   const entry = healEffect(choice, amount);
-  const { holder, pay } = payChooser(entry, "healing", "heal:" + id);
+  const paid = payChooser(entry, "heal:" + id, "healing");
   /** @type {Record<string, any>} */
   const action = { type: "heal", patient: id, amount };
-  if (pay) action.pay = pay;
+  if (paid.pay) action.pay = paid.pay;
   // A heal that leaves it to die tonight is never the primary button, and says so (C2).
-  const lost = entry ? entry.outcome === "dies_tonight" : healCannotSave(choice);
+  const lost = !!entry && entry.outcome === "dies_tonight";
   const verb = lost ? `Heal ${amount} anyway (still dies tonight)` : `Heal ${amount}`;
-  const text = pay ? `${verb} — pay ${payText(pay, "healing")}` : verb;
-  const heal = button(text, lost ? "act" : "primary act", "do:heal", () => {
+  const text = paid.pay ? `${verb} — pay ${paid.words}` : verb;
+  const heal = button(text, lost || paid.warning ? "act" : "primary act", "do:heal", () => {
     healPressed = false;
-    act(healAction(choice, state.heal[id] === undefined ? amount : state.heal[id], pay), "do:heal");
+    act(healAction(choice, healAmount(choice), paid.pay), "do:heal");
   });
   heal.dataset.action = JSON.stringify(action);
-  heal.title = "Place healing on the patient; it is cured when placed healing reaches its need (rules T2, T4)";
+  heal.title = "Place healing on the patient; it is cured when placed healing reaches its need";
   heal.addEventListener("pointerdown", () => { healPressed = true; });
   panel.appendChild(heal);
   effectLine(panel, entry && entry.effect, entry && entry.rule);
-  panel.appendChild(holder);
+  warningLine(panel, paid.warning);
+  panel.appendChild(paid.holder);
 }
 
 /** The Heal button is being pressed: an amount typed just before is taken, not redrawn. */
@@ -254,13 +274,14 @@ function drawRescue(panel, id, healLost) {
  */
 function costControls(panel, choice, verb, help) {
   const entry = effectOf(choice);
-  const { holder, pay } = payChooser(entry, choice.token, choice.type + ":" + choice.patient);
+  const paid = payChooser(entry, choice.type + ":" + choice.patient, choice.token);
   /** @type {Record<string, any>} */
   const action = { type: choice.type, patient: choice.patient };
-  if (pay) action.pay = pay;
-  panel.appendChild(actButton(pay ? `${verb} — pay ${payText(pay, choice.token)}` : verb, "do:" + choice.type, action, true, help));
+  if (paid.pay) action.pay = paid.pay;
+  panel.appendChild(actButton(paid.pay ? `${verb} — pay ${paid.words}` : verb, "do:" + choice.type, action, !paid.warning, help));
   effectLine(panel, entry && entry.effect, entry && entry.rule);
-  panel.appendChild(holder);
+  warningLine(panel, paid.warning);
+  panel.appendChild(paid.holder);
 }
 
 /**
@@ -341,7 +362,7 @@ function drawErrorNear(panel, where) {
   if (!error || (error.where && !error.where.startsWith(where) && where !== "panel")) return;
   const box = el("div", "refusal");
   box.setAttribute("role", "alert");
-  box.appendChild(el("strong", "", (REFUSALS[error.code] || "Refused") + ": "));
+  box.appendChild(el("strong", "", (NOT_REFUSED[error.code] || "Refused") + ": "));
   box.appendChild(document.createTextNode(error.message + " "));
   if (error.rule) box.appendChild(ruleLink(error.rule, "rule " + error.rule));
   panel.appendChild(box);
@@ -434,58 +455,9 @@ export function closePanel() {
 }
 
 /**
- * A choice's actions taken at once, each with its default payment, and a line each for the full
- * list: every space of an admission, every removal of the Helicopter, Pass.
- * @param {Choice} choice
- * @returns {[Record<string, any>, string][]}
- */
-function defaultActions(choice) {
-  switch (choice.type) {
-    case "admit": return choice.spaces.map((/** @type {number} */ space) => [{ type: "admit", card: choice.card, space }, `Admit ${choice.card} to space ${space}`]);
-    case "reject": return [[{ type: "reject", card: choice.card }, `Reject ${choice.card}`]];
-    case "heal": return healLines(choice);
-    case "diagnose": case "treat": {
-      const verb = choice.type === "diagnose" ? "Diagnose" : "Treat";
-      const action = { type: choice.type, patient: choice.patient, pay: choice.default_pay };
-      return [[action, `${verb} ${choice.patient} (${payText(choice.default_pay, choice.token)})`]];
-    }
-    case "helicopter": {
-      // T7: each removal alone, each removal with everyone drawing, and everyone drawing alone.
-      /** @type {[Record<string, any>, string][]} */
-      const flights = choice.remove.map((/** @type {string} */ id) => [{ type: "helicopter", remove: id, draw_all: false }, `Helicopter: remove ${id}`]);
-      if (choice.draw_all) {
-        for (const id of choice.remove) flights.push([{ type: "helicopter", remove: id, draw_all: true }, `Helicopter: remove ${id}, everyone draws`]);
-        flights.push([{ type: "helicopter", remove: null, draw_all: true }, "Helicopter: everyone draws"]);
-      }
-      return flights;
-    }
-    case "buy": return [[{ type: "buy", item: choice.item }, `Buy ${itemWords(choice.item).label}`]];
-    case "pass": return [[{ type: "pass" }, "Pass: end your Treatment this round"]];
-    default: return [];
-  }
-}
-
-/**
- * Every heal amount on offer, each with its default payment and what it does.
- * @param {Choice} choice
- * @returns {[Record<string, any>, string][]}
- */
-function healLines(choice) {
-  /** @type {[Record<string, any>, string][]} */
-  const lines = [];
-  for (let amount = choice.amount.max; amount >= choice.amount.min; amount -= 1) {
-    const entry = healEffect(choice, amount);
-    const pay = entry?.default_pay;
-    const action = { type: "heal", patient: choice.patient, amount, ...(pay ? { pay } : {}) };
-    const outcome = entry ? `: ${entry.effect}` : "";
-    lines.push([action, `Heal ${choice.patient} by ${amount}` + (pay ? ` (${payText(pay, "healing")})` : "") + outcome]);
-  }
-  return lines;
-}
-
-/**
- * The full legal list, one button per action with its default payment (a secondary way to act);
- * the count is the number of buttons. Pass asks first, as the bar's button does.
+ * The full legal list, one button per action with its default payment, as the server lists and
+ * words them (a secondary way to act); the count is the number of buttons. Pass asks first, as
+ * the bar's button does.
  * @param {HTMLElement} panel
  */
 function drawAllActions(panel) {
@@ -493,20 +465,17 @@ function drawAllActions(panel) {
   details.open = state.allOpen;
   details.addEventListener("toggle", () => { state.allOpen = details.open; });
   const list = el("ul");
-  let count = 0;
-  for (const choice of state.choices) {
-    for (const [action, text] of defaultActions(choice)) {
-      const item = el("li");
-      const node = action.type === "pass"
-        ? button(text, "act all", `all:${count}`, askPass)
-        : actButton(text, `all:${count}`, action, false);
-      node.classList.add("all");
-      item.appendChild(node);
-      list.appendChild(item);
-      count += 1;
-    }
-  }
-  const summary = el("summary", "", `All legal actions (${count}), each with its default payment`);
+  const listed = state.forecast ? state.forecast.actions : [];
+  listed.forEach((/** @type {{do: Record<string, any>, text: string}} */ offer, /** @type {number} */ count) => {
+    const item = el("li");
+    const node = offer.do.type === "pass"
+      ? button(offer.text, "act all", `all:${count}`, askPass)
+      : actButton(offer.text, `all:${count}`, offer.do, false);
+    node.classList.add("all");
+    item.appendChild(node);
+    list.appendChild(item);
+  });
+  const summary = el("summary", "", `All legal actions (${listed.length}), each with its default payment`);
   summary.dataset.key = "all-actions";
   details.appendChild(summary);
   details.appendChild(list);

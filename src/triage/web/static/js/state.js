@@ -10,7 +10,8 @@
  * @typedef {{tokens: number, staff: number, congress: number}} Pay
  * @typedef {{owner: number, level: string, rounds: number | null, text: string, rule: string, quality_lost: number}} Deadline
  * @typedef {{card: string, text: string}} AtRisk
- * @typedef {{patients: Record<string, Deadline>, choices: Record<string, any>[], pass: {dies: AtRisk[], may_die: AtRisk[]}, rescue?: Record<string, string[]>}} Forecast
+ * @typedef {{do: Record<string, any>, text: string}} Offer  an action on offer in words (triage.engine.offers)
+ * @typedef {{patients: Record<string, Deadline>, choices: Record<string, any>[], pass: {dies: AtRisk[], may_die: AtRisk[]}, rescue: Record<string, string[]>, market: Record<string, {price: number, why: string | null}>, actions: Offer[], quick: Record<string, Offer>}} Forecast
  * @typedef {{where: string, code: string, message: string, rule?: string}} Refusal
  * @typedef {{seat: number, url: string}} Invite
  * @typedef {{step: number, steps: number, record: Record<string, any>, stepView: Record<string, any> | null, rounds: {round: number, step: number}[]}} Replay
