@@ -212,7 +212,8 @@ def _simple_effect(
     if kind == "reject":
         return "costs 1 QoC; the patient goes back to the deck", "A5"
     if kind == "buy":
-        return f"buys 1 {choice['item'].replace('_', ' ')} for {choice['price']} Credits", "T8"
+        label = view["config"]["market"][choice["item"]].get("label", choice["item"])
+        return f"buys 1 {label} for {choice['price']} Credits", "T8"
     dying = [card for card, found in patients.items() if found["owner"] == view["viewer"] and tonight(found)]
     if not dying:
         return "ends your Treatment; no patient of yours can die tonight", "T9"
