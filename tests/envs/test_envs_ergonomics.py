@@ -200,18 +200,25 @@ def test_the_parallel_environment_takes_the_action_of_the_seat_to_decide_only() 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_the_normalised_encoding_drops_only_constant_entries_and_stays_in_its_box(players: int) -> None:
-    raw = normalised = None
+    raw = scaled = normalised = None
     constant: np.ndarray | None = None
     first: np.ndarray | None = None
     for table in random_positions(players, range(12), every=2):
         if raw is None:
-            raw = ObservationEncoder(table.layout, make_config(), load_standard_deck(), players)
+            raw = ObservationEncoder(
+                table.layout, make_config(), load_standard_deck(), players, encoding="raw"
+            )
+            scaled = ObservationEncoder(table.layout, make_config(), load_standard_deck(), players)
             normalised = ObservationEncoder(
                 table.layout, make_config(), load_standard_deck(), players, normalize=True
             )
+            assert scaled.low.min() >= -1 and scaled.high.max() <= 1
+            assert normalised.low.min() >= -1 and normalised.high.max() <= 1
         for seat in range(players):
             vector = table.observation(seat)
             assert raw.space().contains(vector)
+            assert scaled.space().contains(scaled.encode(vector))
+            assert np.allclose(scaled.encode(vector) * scaled.scale, vector, rtol=1e-6, atol=0)
             assert normalised.space().contains(normalised.encode(vector))
             if first is None:
                 first, constant = vector, np.ones_like(vector, dtype=bool)

@@ -9,7 +9,7 @@ import pyspiel
 from open_spiel.python.observation import make_observation
 
 import triage.envs.openspiel  # noqa: F401 - registers "triage"
-from triage.engine import spectator_view
+from triage.engine import spectator_view, view
 from triage.envs.openspiel import TriageState
 
 
@@ -44,7 +44,7 @@ def test_the_information_state_remembers_the_order_of_decisions() -> None:
 
 
 def test_the_information_state_holds_the_observation_then_the_record() -> None:
-    game = pyspiel.load_game("triage", {"players": 2, "seed": 5})
+    game = pyspiel.load_game("triage", {"players": 2, "seed": 5, "tensors": "raw"})
     state = game.new_initial_state()
     rng = random.Random(5)
     for _ in range(30):
@@ -53,6 +53,7 @@ def test_the_information_state_holds_the_observation_then_the_record() -> None:
     size = len(state.observation_tensor(0))
     tensor = state.information_state_tensor(0)
     assert np.array_equal(tensor[:size], state.observation_tensor(0))
+    assert np.array_equal(tensor[:size], state._settings.layout.observe(view(state.engine, 0)))
     record = [value for value in tensor[size:] if value]
     decisions = [value for value in record if value <= 2 * game.num_distinct_actions()]
     assert len(decisions) == 30
@@ -77,7 +78,7 @@ def test_the_public_observer_sees_what_every_player_knows() -> None:
         engine = state.engine
         assert engine is not None
         expected = state._settings.layout.observe(spectator_view(engine))
-        assert np.array_equal(first, expected)
+        assert np.array_equal(first, expected * game.scales.observation)
         assert public.string_from(state, 1) == public.string_from(state, 0)
         checked += 1
         state.apply_action(rng.choice(state.legal_actions()))

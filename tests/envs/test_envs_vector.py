@@ -160,9 +160,9 @@ def test_an_illegal_action_is_refused_in_its_game_alone() -> None:
 
 
 def test_observations_are_the_seat_views_vectors_and_infos_hide_nothing() -> None:
-    """Each row is the layout's vector of seat 0's view (I4); infos carry seat 0's own score,
-    mask and the winner only."""
-    envs = make(2, players=2, observation="flat")
+    """Each row is the layout's vector of seat 0's view (I4), raw or scaled by its bounds; infos
+    carry seat 0's own score, mask and the winner only."""
+    envs = make(2, players=2, observation="flat", encoding="raw")
     observations, infos = envs.reset(seed=8)
     rng = np.random.default_rng(3)
     for _ in range(40):

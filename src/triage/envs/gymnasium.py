@@ -70,6 +70,7 @@ class TriageEnv(gymnasium.Env):
         observation: str = "dict",
         normalize: bool = False,
         config: str | Path = "default",
+        encoding: str | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
@@ -92,7 +93,12 @@ class TriageEnv(gymnasium.Env):
         self._bot_rng = random.Random()
         self.table = Table(self.variant.deal(players, 0))
         self.encoder = ObservationEncoder(
-            self.table.layout, self.config, self.variant.cards(), players=players, normalize=normalize
+            self.table.layout,
+            self.config,
+            self.variant.cards(),
+            players=players,
+            normalize=normalize,
+            encoding=encoding,
         )
         self.observation_space = observation_space(self.encoder, flat=self.flat)
         self.action_space = spaces.Discrete(self.table.layout.num_actions)

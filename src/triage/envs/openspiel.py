@@ -85,7 +85,12 @@ _DEFAULTS: dict[str, Any] = {
     "terminal_upkeep": "death",
     "quality_floor": -1,
     "returns": "score",
+    "tensors": "scaled",
 }
+
+#: The tensors' forms: every entry in [-1, 1] (the observation by its proven bounds, the record
+#: by its largest entry), or the counts and event codes as they are.
+TENSORS: tuple[str, ...] = ("scaled", "raw")
 
 
 def _game_type(utility: pyspiel.GameType.Utility) -> pyspiel.GameType:
@@ -127,6 +132,8 @@ def _parameters(params: dict[str, Any] | None) -> dict[str, Any]:
             f"rounds must be 0 (the configuration's) or a whole number >= 1, got {values['rounds']}"
         )
     check_returns(values["returns"])
+    if values["tensors"] not in TENSORS:
+        raise ValueError(f"tensors must be one of {TENSORS}, got {values['tensors']!r}")
     return values
 
 
@@ -210,9 +217,10 @@ class TriageGame(pyspiel.Game):
             sorted(probe.cards),
             self.bounds.max_decisions + self.players * self.bounds.draws,
         )
+        self.scales = _tensor_scales(self, record, str(values["tensors"]))
         fast = (
-            TriageObserver(self.layout, record, pyspiel.IIGObservationType(perfect_recall=False), None),
-            TriageObserver(self.layout, record, pyspiel.IIGObservationType(perfect_recall=True), None),
+            TriageObserver(self.scales, pyspiel.IIGObservationType(perfect_recall=False), None),
+            TriageObserver(self.scales, pyspiel.IIGObservationType(perfect_recall=True), None),
         )
         self.settings = Settings(
             self.players,
@@ -232,11 +240,32 @@ class TriageGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TriageObserver:
         return TriageObserver(
-            self.layout,
-            self.settings.record,
-            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
-            params,
+            self.scales, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
         )
+
+
+@dataclass(frozen=True)
+class TensorScales:
+    """What an observer writes with: the layout, the public record, and the factors that bring
+    the observation (``observation``: one per entry) and the record (``record``) into [-1, 1]
+    (all 1 with ``tensors="raw"``)."""
+
+    layout: Layout
+    record: PublicRecord
+    observation: np.ndarray
+    record_factor: float
+
+
+def _tensor_scales(game: TriageGame, record: PublicRecord, tensors: str) -> TensorScales:
+    """The tensors' factors: the scaled encoding's (:mod:`triage.envs.features`, every entry by
+    its proven bound) and 1 / the record's largest entry; ones for ``raw``."""
+    size = game.layout.observation_size
+    if tensors == "raw":
+        return TensorScales(game.layout, record, np.ones(size, np.float32), 1.0)
+    from triage.envs.features import ObservationEncoder  # Gymnasium's spaces: only when scaling
+
+    encoder = ObservationEncoder(game.layout, game.config, game.variant.cards(), game.players)
+    return TensorScales(game.layout, record, (1.0 / encoder.scale).astype(np.float32), 1.0 / record.top)
 
 
 @dataclass(frozen=True)
@@ -261,6 +290,12 @@ class PublicRecord:
 
     def decision(self, player: int, action: int) -> int:
         return 1 + player * self.num_actions + action
+
+    @property
+    def top(self) -> int:
+        """The largest entry (the last card drawn by the last player): the scaled tensors
+        divide by it, so that every entry lies in (0, 1] and stays distinct."""
+        return self.players * (self.num_actions + len(self.card_ids))
 
     def draws(self, events: list[dict[str, Any]]) -> list[int]:
         """The entries of the draws among ``events`` (public: the card's front, I1)."""
@@ -508,9 +543,10 @@ class TriageState(pyspiel.State):
 class TriageObserver:
     """OpenSpiel's observer protocol over views: one seat's (``private_info=SINGLE_PLAYER``) or
     what every player knows (``NONE``, the spectator's view); with ``perfect_recall`` the tensor
-    goes on with the public record (:class:`PublicRecord`) and the string with the decisions."""
+    goes on with the public record (:class:`PublicRecord`) and the string with the decisions.
+    Tensors are scaled into [-1, 1] unless the game's ``tensors`` is ``raw`` (:class:`TensorScales`)."""
 
-    def __init__(self, layout: Layout, record: PublicRecord, iig_obs_type: Any, params: Any) -> None:
+    def __init__(self, scales: TensorScales, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"the triage observer takes no parameters, got {params!r}")
         private = iig_obs_type.private_info
@@ -520,9 +556,10 @@ class TriageObserver:
                 "(a seat's) or NONE (what every player knows); never ALL_PLAYERS (rules.md I4)"
             )
         self.public_only = private == pyspiel.PrivateInfoType.NONE
-        self.layout = layout
+        self.layout = scales.layout
+        self.scales = scales
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.record_length = record.length if self.perfect_recall else 0
+        self.record_length = scales.record.length if self.perfect_recall else 0
         self.tensor = np.zeros(self.layout.observation_size + self.record_length, np.float32)
         self.dict = {"view": self.tensor[: self.layout.observation_size]}
         if self.perfect_recall:
@@ -531,17 +568,23 @@ class TriageObserver:
     def set_from(self, state: TriageState, player: int) -> None:
         table = state._table()
         size = self.layout.observation_size
+        view_part = self.tensor[:size]
         if table is None:
             self.tensor.fill(0.0)
         elif self.public_only:
-            self.tensor[:size] = self.layout.observe(spectator_view(table.game))
+            np.multiply(
+                self.layout.observe(spectator_view(table.game)), self.scales.observation, out=view_part
+            )
         else:
-            self.tensor[:size] = table.observation(player)
+            np.multiply(table.observation(player), self.scales.observation, out=view_part)
         if self.perfect_recall and table is not None:
             record = state._position.record
             if len(record) > self.record_length:
                 raise EncodingError(f"the public record outgrew its proven length {self.record_length}")
-            self.tensor[size : size + len(record)] = np.frombuffer(array("f", record), np.float32)
+            entries = self.tensor[size : size + len(record)]
+            entries[:] = np.frombuffer(array("f", record), np.float32)
+            if self.scales.record_factor != 1.0:
+                entries *= self.scales.record_factor
             self.tensor[size + len(record) :] = 0.0
 
     def string_from(self, state: TriageState, player: int) -> str:

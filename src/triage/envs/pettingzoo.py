@@ -62,13 +62,14 @@ ActionType = SupportsIndex | None
 
 
 def observation_space(encoder: ObservationEncoder, flat: bool = False) -> spaces.Space[Any]:
-    """The observation space shared with the Gymnasium environment. The ``Dict`` form keeps the
-    wide +-1e6 range of its first release unless the encoding is normalised."""
+    """The observation space shared with the Gymnasium environment: the encoder's bounds (within
+    [-1, 1] for the scaled encodings); the ``Dict`` form of the raw encoding keeps the wide +-1e6
+    range of its first release."""
     if flat:
         return encoder.space()
     vector = (
         encoder.space()
-        if encoder.normalize
+        if encoder.encoding != "raw"
         else spaces.Box(low=-OBS_LIMIT, high=OBS_LIMIT, shape=(encoder.size,), dtype=np.float32)
     )
     mask = spaces.Box(low=0, high=1, shape=(encoder.layout.num_actions,), dtype=np.int8)
@@ -176,6 +177,7 @@ class raw_env(AECEnv[str, Observation, ActionType]):
         normalize: bool = False,
         config: str = "default",
         on_illegal: str = "raise",
+        encoding: str | None = None,
         illegal_reward: float = -1.0,
     ) -> None:
         super().__init__()
@@ -197,7 +199,12 @@ class raw_env(AECEnv[str, Observation, ActionType]):
         self._start = self.config.start["quality"] + self.config.start["vp"]
         self.table = Table(self.variant.deal(players, 0))
         self.encoder = ObservationEncoder(
-            self.table.layout, self.config, self.variant.cards(), players=players, normalize=normalize
+            self.table.layout,
+            self.config,
+            self.variant.cards(),
+            players=players,
+            normalize=normalize,
+            encoding=encoding,
         )
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -261,9 +268,7 @@ class raw_env(AECEnv[str, Observation, ActionType]):
         if self.flat:
             return self.encoder.encode(self.table.observation(self._seats[agent]))
         vector, mask = self.table.observation_and_mask(self._seats[agent])
-        if self.encoder.normalize:
-            vector = self.encoder.encode(vector)
-        return {"observation": vector, "action_mask": mask}
+        return {"observation": self.encoder.encode(vector), "action_mask": mask}
 
     def _values(self, scores: list[int] | None = None) -> list[float]:
         game = self.table.game

@@ -91,6 +91,7 @@ class TriageVectorEnv(VectorEnv):
         observation: str = "dict",
         normalize: bool = False,
         config: str = "default",
+        encoding: str | None = None,
     ) -> None:
         _check_options(num_envs, render_mode, self.metadata["render_modes"], on_illegal, observation)
         self.num_envs = num_envs
@@ -110,7 +111,12 @@ class TriageVectorEnv(VectorEnv):
             for _ in range(num_envs)
         ]
         self.encoder = ObservationEncoder(
-            self.layout, self.config, self.variant.cards(), players=players, normalize=normalize
+            self.layout,
+            self.config,
+            self.variant.cards(),
+            players=players,
+            normalize=normalize,
+            encoding=encoding,
         )
         self.single_observation_space = observation_space(self.encoder, flat=self.flat)
         self.single_action_space = spaces.Discrete(self.layout.num_actions)
