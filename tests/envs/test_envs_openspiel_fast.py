@@ -20,6 +20,8 @@ def _same_as_pyspiel(state: TriageState, players: int) -> None:
     assert state.legal_actions() == pyspiel.State.legal_actions(state)
     for player in range(players):
         assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+        assert state.information_state_string(player) == pyspiel.State.information_state_string(state, player)
+        assert state.observation_string(player) == pyspiel.State.observation_string(state, player)
         if not state.is_chance_node():
             fast = state.information_state_tensor(player)
             assert fast.dtype == np.float32

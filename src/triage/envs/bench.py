@@ -138,6 +138,78 @@ def vector_env(seconds: float, num_envs: int = VECTOR_ENVS) -> _Path:
     return _timed(f"gymnasium vector x{num_envs} (solo)", "actions", seconds, batch)
 
 
+#: Copies per timed batch, and the random actions that lead to the copied position.
+COPIES = 200
+COPY_AT = 40
+
+
+def _copy_rate(name: str, copy: Callable[[], object], count: int = COPIES) -> _Path:
+    def batch(_: int) -> int:
+        for _ in range(count):
+            copy()
+        return count
+
+    return _Path(name, "copies", batch)
+
+
+def copy_paths(players: int) -> list[_Path]:
+    """Copies of one mid-game position (:data:`COPY_AT` random actions into a deal): the engine's
+    ``Game.copy`` (the reference), OpenSpiel's ``state.clone()`` from Python and pyspiel's own
+    clone (through C++ and ``copy.deepcopy``), ``leduc_poker``'s clone, and ``copy.deepcopy`` of
+    the PettingZoo and Gymnasium environments, each also through the generic deep copy that
+    they had before they copied through ``Game.copy``."""
+    import copy
+    from unittest import mock
+
+    import gymnasium
+    import pyspiel
+
+    import triage.envs.gymnasium  # noqa: F401 - registers Triage-v0
+    from triage.envs.gymnasium import TriageEnv
+    from triage.envs.openspiel import apply_deal
+    from triage.envs.pettingzoo import env, raw_env
+    from triage.envs.table import Table
+
+    rng = random.Random(COPY_AT)
+    state = pyspiel.load_game("triage", {"players": players}).new_initial_state()
+    apply_deal(state, 7)
+    for _ in range(COPY_AT):
+        state.apply_action(rng.choice(state.legal_actions()))
+    engine = state.engine  # type: ignore[attr-defined]
+    leduc = pyspiel.load_game("leduc_poker").new_initial_state()
+    leduc.apply_action(0)
+    leduc.apply_action(1)
+    zoo = env(players=players)
+    zoo.reset(seed=7)
+    for _ in range(COPY_AT):
+        zoo.step(rng.choice(np.flatnonzero(zoo.observe(zoo.agent_selection)["action_mask"]).tolist()))  # type: ignore[index]
+    single = gymnasium.make("Triage-v0")
+    observation, _ = single.reset(seed=7)
+    for _ in range(COPY_AT // 2):
+        observation, *_ = single.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+
+    def generic(environment: object, cls: type) -> Callable[[], object]:
+        def copied() -> object:
+            with mock.patch.object(cls, "__deepcopy__", None), mock.patch.object(Table, "__deepcopy__", None):
+                return copy.deepcopy(environment)
+
+        return copied
+
+    return [
+        _copy_rate(COPY_REFERENCE, engine.copy),
+        _copy_rate("openspiel state.clone()", state.clone),
+        _copy_rate("openspiel clone through C++ (pyspiel's)", lambda: pyspiel.State.clone(state)),
+        _copy_rate("leduc_poker clone", leduc.clone),
+        _copy_rate("pettingzoo deepcopy", lambda: copy.deepcopy(zoo)),
+        _copy_rate("pettingzoo deepcopy, generic", generic(zoo, raw_env), 10),
+        _copy_rate("gymnasium deepcopy (solo)", lambda: copy.deepcopy(single)),
+        _copy_rate("gymnasium deepcopy (solo), generic", generic(single, TriageEnv), 10),
+    ]
+
+
+COPY_REFERENCE = "engine Game.copy"
+
+
 def rl_environment(players: int, seconds: float) -> _Path:
     """OpenSpiel's ``rl_environment.Environment`` (information-state tensors of every player
     and their legal actions at every step, as its agents read them), random legal actions."""
@@ -315,6 +387,7 @@ def measure(
             seconds,
         ),
     ]
+    paths += [vector_env(seconds, 1), *copy_paths(players)]
     if ceilings:
         paths += [free_observation(vector_env(seconds)), free_observation(rl_environment(players, seconds))]
     for _ in range(slices):
@@ -349,7 +422,22 @@ def report(reference: Rate, rates: list[Rate]) -> str:
         for rate in rates:
             if rate.name.startswith("ismcts triage"):
                 lines.append(f"{rate.name} / leduc_poker: {rate.per_second / leduc.per_second:.3f}")
+    for numerator, denominator in RATIOS:
+        if numerator in named and denominator in named:
+            share = named[numerator].per_second / named[denominator].per_second
+            lines.append(f"{numerator} / {denominator}: {share:.2f}")
     return "\n".join(lines)
+
+
+#: The ratios the issues set aims on, printed under the table (issue 42 points 4 and 5).
+RATIOS: tuple[tuple[str, str], ...] = (
+    (f"gymnasium vector x{VECTOR_ENVS} (solo)", "gymnasium vector x1 (solo)"),
+    ("openspiel state.clone()", COPY_REFERENCE),
+    ("openspiel clone through C++ (pyspiel's)", COPY_REFERENCE),
+    ("leduc_poker clone", COPY_REFERENCE),
+    ("pettingzoo deepcopy", "pettingzoo deepcopy, generic"),
+    ("gymnasium deepcopy (solo)", "gymnasium deepcopy (solo), generic"),
+)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -46,7 +46,7 @@ from triage.envs.encoding import IllegalActionError
 from triage.envs.features import ObservationEncoder
 from triage.envs.pettingzoo import ON_ILLEGAL, OBSERVATIONS, observation_space
 from triage.envs.returns import check_returns, final_values, values
-from triage.envs.table import Table
+from triage.envs.table import Table, copy_sharing
 from triage.envs.variants import load_variant
 
 ENV_ID = "Triage-v0"
@@ -104,6 +104,14 @@ class TriageEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.table.layout.num_actions)
         self._seeds = random.Random()
         self._last_value = self._value(self.table.game.scores(), self.table.game.is_over())
+
+    #: What a deep copy shares with the original: fixed for the environment's life.
+    _SHARED = frozenset({"variant", "config", "encoder", "observation_space", "action_space", "spec"})
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TriageEnv:
+        """An independent copy (for search over environments) made through ``Game.copy``."""
+        copied: TriageEnv = copy_sharing(self, memo, self._SHARED)
+        return copied
 
     def action_masks(self) -> np.ndarray:
         """The legal integers as a boolean mask (sb3-contrib's ``MaskablePPO`` protocol)."""

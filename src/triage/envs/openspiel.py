@@ -52,7 +52,7 @@ import random
 import zlib
 from array import array
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
@@ -319,11 +319,18 @@ def apply_deal(state: pyspiel.State, seed: int) -> None:
         state.apply_action(digit)
 
 
+class PlayerAction(NamedTuple):
+    """One entry of :meth:`TriageState.full_history`."""
+
+    player: int
+    action: int
+
+
 class _Position:
     """A state's own part: its table (None until the deal), the public decisions and the deal
-    digits. Cloning a state deep-copies it, which copies the game with ``Game.copy``."""
+    digits. Cloning a state copies it (:meth:`copy`), which copies the game with ``Game.copy``."""
 
-    __slots__ = ("deal_digits", "handover", "public_actions", "record", "seed", "table")
+    __slots__ = ("deal_digits", "public_actions", "record", "seed", "shared", "table")
 
     def __init__(self, table: Table | None, seed: int | None) -> None:
         self.table = table
@@ -335,18 +342,40 @@ class _Position:
         self.record: list[int] = []
         #: The chance digits of the deal drawn so far (secret: never part of an observation).
         self.deal_digits: list[int] = []
-        #: Hand this very object to the next deep copy instead of copying it (resampling).
-        self.handover = False
+        #: Whether the three lists above may be another position's too (a copy shares them until
+        #: either appends: :meth:`own`).
+        self.shared = False
+
+    def own(self) -> None:
+        """Make the lists this position's own before it appends to them."""
+        if self.shared:
+            self.public_actions = self.public_actions[:]
+            self.record = self.record[:]
+            self.deal_digits = self.deal_digits[:]
+            self.shared = False
+
+    def copy(self, table: Table | None = None) -> _Position:
+        """An independent copy (on ``table`` instead of a copy of this one's, when given)."""
+        other = _new_position(_Position)
+        if table is None and self.table is not None:
+            table = self.table.copy()
+        other.table = table
+        other.seed = self.seed
+        other.public_actions = self.public_actions
+        other.record = self.record
+        other.deal_digits = self.deal_digits
+        other.shared = self.shared = True
+        return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
-        if self.handover:
-            self.handover = False
-            return self
-        other = _Position(self.table.copy() if self.table is not None else None, self.seed)
-        other.public_actions = list(self.public_actions)
-        other.record = list(self.record)
-        other.deal_digits = list(self.deal_digits)
-        return other
+        return self.copy()
+
+
+_new_position = _Position.__new__
+
+
+_new_state = pyspiel.State.__new__
+_state_init = pyspiel.State.__init__
 
 
 class TriageState(pyspiel.State):
@@ -441,12 +470,23 @@ class TriageState(pyspiel.State):
         """pyspiel's ``observation_tensor``, as :meth:`information_state_tensor`."""
         return self._tensor(self._settings.fast_observers[0], player)
 
-    def _tensor(self, observer: TriageObserver, player: Any) -> np.ndarray:
+    def information_state_string(self, player: Any = None) -> str:
+        """pyspiel's ``information_state_string`` (what IS-MCTS keys its nodes by), from Python."""
+        return self._settings.fast_observers[1].string_from(self, self._seat(player, "an information state"))
+
+    def observation_string(self, player: Any = None) -> str:
+        """pyspiel's ``observation_string``, from Python."""
+        return self._settings.fast_observers[0].string_from(self, self._seat(player, "an observation"))
+
+    def _seat(self, player: Any, what: str) -> int:
         players = self._settings.players
         seat = self.current_player() if player is None else int(player)
         if not 0 <= seat < players:
-            raise pyspiel.SpielError(f"a tensor is asked of a player 0..{players - 1}, got {seat}")
-        observer.set_from(self, seat)
+            raise pyspiel.SpielError(f"{what} is asked of a player 0..{players - 1}, got {seat}")
+        return seat
+
+    def _tensor(self, observer: TriageObserver, player: Any) -> np.ndarray:
+        observer.set_from(self, self._seat(player, "a tensor"))
         return observer.tensor.copy()
 
     def _deal_order(self, index: int) -> None:
@@ -454,6 +494,7 @@ class TriageState(pyspiel.State):
         settings = self._settings
         if not 0 <= index < len(settings.orders):
             raise pyspiel.SpielError(f"a deal order must be in 0..{len(settings.orders) - 1}, got {index}")
+        self._position.own()
         self._position.deal_digits.append(index)
         self._place(deal_arranged(settings.players, settings.config, settings.orders[index]))
 
@@ -463,6 +504,7 @@ class TriageState(pyspiel.State):
         if table is None and self._settings.orders:
             self._deal_order(int(action))
             return
+        position.own()
         if table is None:
             if not 0 <= action < DEAL_BASE:
                 raise pyspiel.SpielError(f"a deal digit must be in 0..{DEAL_BASE - 1}, got {action}")
@@ -503,25 +545,60 @@ class TriageState(pyspiel.State):
         this state's history and move number."""
         table = self._table()
         if table is None:
-            copy: TriageState = self.clone()  # pyspiel's clone deep-copies this class
-            return copy
+            return self.clone()
         rng = random.Random(int(probability_sampler() * 2**53))
         world = determinize(table.view(player_id), rng)
-        position = self._position
         drawn_table = Table(world, self._settings.layout)
         drawn_table.share_seat(table, player_id)
-        drawn = _Position(drawn_table, None)
-        drawn.public_actions = list(position.public_actions)
-        drawn.record = list(position.record)
-        drawn.deal_digits = list(position.deal_digits)
-        drawn.handover = True
-        self._position = drawn
-        try:
-            state: TriageState = self.clone()
-        finally:
-            drawn.handover = False
-            self._position = position
-        return state
+        return self._sibling(self._position.copy(drawn_table))
+
+    # ------------------------------------------------------------------ copies for Python callers
+    # Search clones a state at every node. pyspiel's own clone (what C++ callers get) makes a new
+    # initial state and deep-copies each attribute through copy.deepcopy; this one copies the
+    # game (Game.copy) and the public lists, and answers the history from them, so that a copy
+    # costs little more than the engine's. The C++ side of a state made here starts empty: its
+    # history and move number are answered from Python (below), from the state's own record; its
+    # serialization holds the same attributes, so a state read back answers them alike.
+
+    def clone(self) -> TriageState:
+        """An independent copy: ``Game.copy`` of the engine game plus the public record."""
+        other = _new_state(TriageState)
+        _state_init(other, self.get_game())
+        other._settings = self._settings
+        other._position = self._position.copy()
+        return other
+
+    def _sibling(self, position: _Position) -> TriageState:
+        other = _new_state(TriageState)
+        _state_init(other, self.get_game())
+        other._settings = self._settings
+        other._position = position
+        return other
+
+    def history(self) -> list[int]:
+        """Every action so far, chance outcomes (the deal) first: from this state's own record,
+        so that a copy made in Python answers it too."""
+        position = self._position
+        return [*position.deal_digits, *(action for _, action in position.public_actions)]
+
+    def full_history(self) -> list[PlayerAction]:
+        """pyspiel's ``full_history``: each action with its player (-1: chance), as entries with
+        ``player`` and ``action`` (pyspiel's own ``PlayerAction`` cannot be made from Python)."""
+        chance = int(pyspiel.PlayerId.CHANCE)
+        position = self._position
+        return [PlayerAction(chance, digit) for digit in position.deal_digits] + [
+            PlayerAction(player, action) for player, action in position.public_actions
+        ]
+
+    def history_str(self) -> str:
+        return ", ".join(map(str, self.history()))
+
+    def move_number(self) -> int:
+        position = self._position
+        return len(position.deal_digits) + len(position.public_actions)
+
+    def is_initial_state(self) -> bool:
+        return self.move_number() == 0
 
     def __str__(self) -> str:
         """Public information only: round, phase, whose decision, scores, decisions so far."""

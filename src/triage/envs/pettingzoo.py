@@ -46,7 +46,7 @@ from triage.engine.text import render_position
 from triage.envs.encoding import OBS_LIMIT, IllegalActionError
 from triage.envs.features import ObservationEncoder
 from triage.envs.returns import check_returns, final_values, values
-from triage.envs.table import Table
+from triage.envs.table import Table, copy_sharing
 from triage.envs.variants import load_variant
 
 #: What an action outside the mask does: raise IllegalActionError, or refuse it with a reward.
@@ -216,6 +216,16 @@ class raw_env(AECEnv[str, Observation, ActionType]):
         }
         self._seeds = random.Random()
         self._reset_bookkeeping()
+
+    #: What a deep copy shares with the original: fixed for the environment's life.
+    _SHARED = frozenset(
+        {"variant", "config", "encoder", "possible_agents", "_seats", "observation_spaces", "action_spaces"}
+    )
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> raw_env:
+        """An independent copy (for search over environments) made through ``Game.copy``."""
+        copied: raw_env = copy_sharing(self, memo, self._SHARED)
+        return copied
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

@@ -19,6 +19,8 @@ lists the legal actions once and builds a seat's view at most once.
 
 from __future__ import annotations
 
+import copy
+import random
 from typing import Any
 
 import numpy as np
@@ -60,17 +62,25 @@ class Table:
         return cls(Game.new(players=players, seed=seed, config=config))
 
     def copy(self) -> Table:
-        """An independent table on a copy of the game; what this position worked out is kept."""
+        """An independent table on a copy of the game (``Game.copy``): what search does at every
+        node, so nothing else is copied. What this position worked out is shared, not copied:
+        views and texts belong to one position and :meth:`_fresh` replaces them (never clears
+        them) when either table moves on; the observation memo's entries are checked against the
+        players' stamps, which name one state across a game and all its copies."""
         other = Table.__new__(Table)
         other.game = self.game.copy()
         other.layout = self.layout
         other._key = self._key
-        other._views = dict(self._views)
-        other._texts = dict(self._texts)
+        other._views = self._views
+        other._texts = self._texts
         other._legal = self._legal
         other._sorted = self._sorted
-        other._memo = dict(self._memo)  # kept parts are never changed, only replaced
+        other._memo = self._memo
         return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        """``copy.deepcopy`` (of an environment holding this table) copies through :meth:`copy`."""
+        return self.copy()
 
     def _fresh(self) -> None:
         """Forget what was worked out for an earlier position."""
@@ -184,3 +194,22 @@ class Table:
 
     def scores(self) -> list[int]:
         return self.game.scores()
+
+
+def copy_sharing(environment: Any, memo: dict[int, Any], shared: frozenset[str]) -> Any:
+    """``copy.deepcopy`` of an environment that copies its game through ``Game.copy`` (its
+    :class:`Table`'s ``__deepcopy__``) and shares the attributes named in ``shared`` (what is
+    fixed for its life: configuration, encoder, spaces), deep-copying the rest."""
+    cls: type = type(environment)
+    other: Any = object.__new__(cls)
+    memo[id(environment)] = other
+    state = other.__dict__
+    for key, value in environment.__dict__.items():
+        if key in shared:
+            state[key] = value
+        elif type(value) is random.Random:  # its state tuple of 625 numbers, not one by one
+            state[key] = twin = random.Random()
+            twin.setstate(value.getstate())
+        else:
+            state[key] = copy.deepcopy(value, memo)
+    return other
