@@ -1,9 +1,11 @@
-"""Tabular CFR on the mini variant, with its exploitability curve and the bots' NashConv.
+"""Tabular CFR on a small variant, with its exploitability curve and the bots' NashConv.
 
-    python examples/cfr_mini.py --iterations 40 --cpu-seconds 600 --out docs/baselines
+    python examples/cfr_mini.py --config mini --iterations 32 --out docs/baselines
 
-OpenSpiel's ``cfr.CFRSolver`` walks the whole tree of ``triage(config=mini)`` (two players,
-``returns=margin``: zero-sum) at every iteration; ``exploitability.nash_conv`` measures the
+OpenSpiel's ``cfr.CFRSolver`` walks the whole tree of ``triage(config=...)`` (``mini`` or
+another small variant; two players, ``returns=margin``: zero-sum) at every iteration, for
+``--iterations`` iterations (the budget: CFR is deterministic, so it buys the same on any
+machine); ``exploitability.nash_conv`` measures the
 average policy at doubling iterations. The built-in bots are measured the same way, wrapped as
 OpenSpiel policies (``triage.envs.openspiel.BotPolicy``). CFR is deterministic: no seed.
 """
@@ -25,8 +27,8 @@ from common import Budget, plot_curves, write_results
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--iterations", type=int, default=40)
-    parser.add_argument("--cpu-seconds", type=float, default=600.0, help="stop CFR after this CPU time")
+    parser.add_argument("--config", default="mini", help="a small built-in configuration")
+    parser.add_argument("--iterations", type=int, default=32, help="the budget: CFR iterations")
     parser.add_argument("--bots", default="greedy,expert-novice", help="bots whose NashConv to measure")
     parser.add_argument("--returns", default="margin")
     parser.add_argument(
@@ -34,19 +36,22 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     )
     parser.add_argument("--out", type=Path, default=Path("runs"))
     args = parser.parse_args(argv)
-    game = pyspiel.load_game("triage", {"config": "mini", "returns": args.returns, "seed": args.deal})
-    budget = Budget(args.cpu_seconds)
+    game = pyspiel.load_game("triage", {"config": args.config, "returns": args.returns, "seed": args.deal})
+    budget = Budget(args.iterations)
     solver = cfr.CFRSolver(game)
     curve: list[tuple[float, float]] = []
     checkpoints = {1, 2, 4, 8, 16, 32, 64, 128, 256, args.iterations}
     done = 0
-    while done < args.iterations and not budget.spent():
+    while not budget.spent(done):
         solver.evaluate_and_update_policy()
         done += 1
         if done in checkpoints:
             curve.append((done, exploitability.nash_conv(game, solver.average_policy())))
-            print(f"iteration {done}: NashConv {curve[-1][1]:.5f} ({budget.used():.0f} CPU s)", flush=True)
-            report(args.out, game, done, budget, curve, {})
+            print(
+                f"iteration {done}: NashConv {curve[-1][1]:.5f} ({budget.cpu_seconds():.0f} CPU s)",
+                flush=True,
+            )
+            report(args.out, args.config, game, done, budget, curve, {})
     if not curve or curve[-1][0] != done:
         curve.append((done, exploitability.nash_conv(game, solver.average_policy())))
     bots = {}
@@ -54,11 +59,12 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         started = time.process_time()
         bots[name] = exploitability.nash_conv(game, triage_openspiel.BotPolicy(game, name))
         print(f"{name}: NashConv {bots[name]:.5f} ({time.process_time() - started:.0f} CPU s)", flush=True)
-    return report(args.out, game, done, budget, curve, bots)
+    return report(args.out, args.config, game, done, budget, curve, bots)
 
 
 def report(
     out: Path,
+    config: str,
     game: object,
     done: int,
     budget: Budget,
@@ -69,18 +75,18 @@ def report(
     results = {
         "game": str(game),
         "iterations": done,
-        "cpu_seconds": round(budget.used(), 1),
+        "cpu_seconds": round(budget.cpu_seconds(), 1),
         "nash_conv": curve,
         "bots_nash_conv": bots,
     }
-    write_results(out, "cfr_mini", results)
+    write_results(out, f"cfr_{config}", results)
     plot_curves(
         out,
-        "cfr_mini",
+        f"cfr_{config}",
         {"CFR average policy": curve},
         "CFR iterations",
         "NashConv",
-        "Tabular CFR on triage(config=mini)",
+        f"Tabular CFR on triage(config={config})",
         log=True,
         lines={f"{k}: {v:.3f}": v for k, v in bots.items()},
     )

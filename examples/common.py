@@ -1,38 +1,35 @@
-"""What every baseline script shares: the seed list, the CPU budget, results with 95% intervals
+"""What every baseline script shares: the seed list, the step budget, results with 95% intervals
 and the learning-curve PNG (kept in one small file so that each script stays short)."""
 
 from __future__ import annotations
 
 import json
-import math
-import statistics
 import time
 from pathlib import Path
 from typing import Any
+
+from triage.envs.references import interval
+
+__all__ = ["SEEDS", "Budget", "interval", "plot_curves", "write_results"]
 
 #: The fixed seed list of every baseline: a run names how many of them it uses.
 SEEDS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 
 
-def interval(values: list[float]) -> dict[str, float]:
-    """The mean with a 95% normal interval (half-width 1.96 standard errors; 0 for one value)."""
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return {"mean": mean, "ci95": half, "n": len(values)}
-
-
 class Budget:
-    """A CPU-seconds budget (process time), so that a run costs the same on a busy machine."""
+    """A budget in environment steps, so that a run buys the same experience on any machine at
+    any load (CPU seconds bought 2-3x different numbers of steps); the CPU time it took is kept
+    for the record only."""
 
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
+    def __init__(self, steps: int) -> None:
+        self.steps = steps
         self.start = time.process_time()
 
-    def used(self) -> float:
+    def cpu_seconds(self) -> float:
         return time.process_time() - self.start
 
-    def spent(self) -> bool:
-        return self.used() >= self.seconds
+    def spent(self, steps: int) -> bool:
+        return steps >= self.steps
 
 
 def write_results(out: Path, name: str, results: dict[str, Any]) -> Path:

@@ -1,11 +1,11 @@
 """NFSP and DQN (OpenSpiel's PyTorch agents) on the mini variant, measured by exact NashConv.
 
-    python examples/nfsp_dqn_mini.py --algo nfsp --seeds 2 --cpu-seconds 120 --out docs/baselines
-    python examples/nfsp_dqn_mini.py --algo dqn --seeds 2 --cpu-seconds 60 --out docs/baselines
+    python examples/nfsp_dqn_mini.py --algo nfsp --seeds 2 --steps 20000 --out docs/baselines
+    python examples/nfsp_dqn_mini.py --algo dqn --seeds 2 --steps 20000 --out docs/baselines
 
 Two agents, one per seat, learn in self-play on ``triage(config=mini, returns=margin)`` through
 OpenSpiel's ``rl_environment`` (the perfect-recall ``information_state_tensor``), for each seed of
-the fixed list until its CPU share is spent. Every ``--eval-every`` episodes the joint policy
+the fixed list for ``--steps`` environment steps. Every ``--eval-every`` episodes the joint policy
 (NFSP: the average policy; DQN: the greedy one) is measured by ``exploitability.nash_conv`` on the
 whole tree (the mini game is small enough for an exact number). Results: ``<out>/<algo>_mini.json``
 (final NashConv, mean with a 95% interval over the seeds) and ``<out>/<algo>_mini.png``.
@@ -108,12 +108,13 @@ def train(
     size = env.observation_spec()["info_state"][0]
     agents = make_agents(algo, size, env.action_spec()["num_actions"], seed)
     curve = [(0, exploitability.nash_conv(game, JointPolicy(game, agents, algo)))]
-    episode = 0
-    while not budget.spent():
+    episode = steps = 0
+    while not budget.spent(steps):
         time_step = env.reset()
         while not time_step.last():
             player = time_step.observations["current_player"]
             time_step = env.step([agents[player].step(time_step).action])
+            steps += 1
         for agent in agents:
             agent.step(time_step)
         episode += 1
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--algo", choices=("nfsp", "dqn"), default="nfsp")
     parser.add_argument("--seeds", type=int, default=2, help="how many of the fixed seeds to train")
-    parser.add_argument("--cpu-seconds", type=float, default=120.0, help="CPU budget per seed")
+    parser.add_argument("--steps", type=int, default=20000, help="environment steps per seed")
     parser.add_argument("--eval-every", type=int, default=2000, help="episodes between NashConv measures")
     parser.add_argument(
         "--deal", type=int, default=-1, help="-1: every deal (the chance node); N: deal N only"
@@ -139,7 +140,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     torch.set_num_threads(1)
     curves, finals, episodes = {}, [], []
     for seed in SEEDS[: args.seeds]:
-        curve, done = train(args.algo, seed, Budget(args.cpu_seconds), args.eval_every, args.deal)
+        curve, done = train(args.algo, seed, Budget(args.steps), args.eval_every, args.deal)
         curves[f"{args.algo.upper()} seed {seed}"] = curve
         finals.append(curve[-1][1])
         episodes.append(done)
@@ -147,7 +148,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         "algo": args.algo,
         "game": f"triage(config=mini,returns=margin,seed={args.deal})",
         "seeds": list(SEEDS[: args.seeds]),
-        "cpu_seconds_per_seed": args.cpu_seconds,
+        "steps_per_seed": args.steps,
         "episodes": episodes,
         "final_nash_conv": interval(finals),
         "curves": curves,

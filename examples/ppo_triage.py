@@ -1,11 +1,11 @@
-"""MaskablePPO on Triage-v0, solo or against greedy, under a CPU budget, with a learning curve.
+"""MaskablePPO on Triage-v0, solo or against greedy, for a budget of steps, with a learning curve.
 
-    python examples/ppo_triage.py --opponent none --seeds 3 --cpu-seconds 150 --out docs/baselines
-    python examples/ppo_triage.py --opponent greedy --seeds 2 --cpu-seconds 120 --out docs/baselines
+    python examples/ppo_triage.py --opponent none --seeds 2 --steps 8192 --out docs/baselines
+    python examples/ppo_triage.py --opponent greedy --seeds 2 --steps 8192 --out docs/baselines
 
 Each seed of the fixed list (``common.SEEDS``) trains one agent (sb3-contrib ``MaskablePPO``,
-``observation="flat"``, ``normalize=True``; the masks come from ``action_masks()``) until its
-share of the CPU budget is spent, evaluating it every ``--eval-every`` steps on the same
+``observation="flat"``, ``normalize=True``; the masks come from ``action_masks()``) for
+``--steps`` environment steps, evaluating it every ``--eval-every`` steps on the same
 ``--eval-games`` deals (seeds 10000 on). The greedy bot plays those deals too: its mean is the
 line to beat. Results: ``<out>/ppo_<opponent>.json`` (means with 95% intervals over the final
 evaluations of all seeds' games) and ``<out>/ppo_<opponent>.png``.
@@ -26,17 +26,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import SEEDS, Budget, interval, plot_curves, write_results
 
-from triage.bots import make_bot
-from triage.engine import Game, view
-from triage.envs.gymnasium import TriageEnv
-
-EVAL_SEED = 10000
-
-
-def make_env(opponent: str, config: str) -> TriageEnv:
-    if opponent == "none":
-        return TriageEnv(players=1, observation="flat", normalize=True, config=config)
-    return TriageEnv(players=2, opponents=opponent, observation="flat", normalize=True, config=config)
+from triage.envs.references import EVAL_SEED, bot_scores, make_env
 
 
 def evaluate(model: MaskablePPO, opponent: str, config: str, games: int) -> list[float]:
@@ -53,23 +43,6 @@ def evaluate(model: MaskablePPO, opponent: str, config: str, games: int) -> list
     return scores
 
 
-def bot_scores(name: str, opponent: str, config: str, games: int) -> list[float]:
-    """A built-in bot in seat 0 on the same deals (the same opponents play the other seat)."""
-    env = make_env(opponent, config)
-    player = make_bot(name)
-    scores = []
-    for game in range(games):
-        env.reset(seed=EVAL_SEED + game)
-        table: Game = env.table.game
-        rng = random.Random(game)
-        while not table.is_over():
-            action = player.choose(view(table, 0), table.legal_actions(), rng)
-            _, _, _, _, info = env.step(env.table.layout.encode(env.table.view(0), action))
-            table = env.table.game
-        scores.append(float(table.scores()[0]))
-    return scores
-
-
 class Curve(BaseCallback):
     """Evaluates every ``every`` steps and stops training when the budget is spent."""
 
@@ -81,7 +54,7 @@ class Curve(BaseCallback):
     def _on_step(self) -> bool:
         if self.num_timesteps % self.every == 0:
             self.points.append((self.num_timesteps, float(np.mean(self.evaluate_now()))))  # type: ignore[operator]
-        return not self.budget.spent()
+        return not self.budget.spent(self.num_timesteps)
 
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
@@ -89,7 +62,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser.add_argument("--opponent", default="none", help="none (solo) or a bot name (two players)")
     parser.add_argument("--config", default="default", help="a built-in configuration: default or mini")
     parser.add_argument("--seeds", type=int, default=3, help="how many of the fixed seeds to train")
-    parser.add_argument("--cpu-seconds", type=float, default=150.0, help="CPU budget per seed")
+    parser.add_argument("--steps", type=int, default=8192, help="environment steps per seed")
     parser.add_argument("--eval-every", type=int, default=4096)
     parser.add_argument("--eval-games", type=int, default=50)
     parser.add_argument("--greedy-games", type=int, default=0, help="deals greedy plays (0: --eval-games)")
@@ -99,9 +72,9 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     torch.set_num_threads(1)
     curves: dict[str, list[tuple[int, float]]] = {}
     finals: list[float] = []
-    steps = []
+    steps, cpu = [], []
     for seed in SEEDS[: args.seeds]:
-        budget = Budget(args.cpu_seconds)
+        budget = Budget(args.steps)
         model = MaskablePPO(
             "MlpPolicy",
             make_env(args.opponent, args.config),
@@ -120,14 +93,16 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         curves[f"PPO seed {seed}"] = curve.points
         finals += final
         steps.append(model.num_timesteps)
+        cpu.append(round(budget.cpu_seconds(), 1))
         print(f"seed {seed}: {model.num_timesteps} steps, final mean {np.mean(final):.2f}", flush=True)
     greedy = bot_scores("greedy", args.opponent, args.config, args.greedy_games or args.eval_games)
     results = {
         "opponent": args.opponent,
         "config": args.config,
         "seeds": list(SEEDS[: args.seeds]),
-        "cpu_seconds_per_seed": args.cpu_seconds,
+        "steps_per_seed": args.steps,
         "steps": steps,
+        "cpu_seconds": cpu,
         "eval_games": args.eval_games,
         "ppo_score": interval(finals) if finals else None,
         "greedy_score": interval(greedy),

@@ -46,31 +46,31 @@ def test_cfr_mini_runs_and_lowers_the_exploitability(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("opponent", ["none", "greedy"])
 def test_ppo_triage_runs_and_measures_greedy_on_the_same_deals(tmp_path: Path, opponent: str) -> None:
-    arguments = ["--opponent", opponent, "--seeds", "1", "--cpu-seconds", "1", "--n-steps", "128"]
+    arguments = ["--opponent", opponent, "--seeds", "1", "--steps", "256", "--n-steps", "128"]
     results = _script("ppo_triage").main(
         [*arguments, "--eval-every", "128", "--eval-games", "2", "--config", "mini", "--out", str(tmp_path)]
     )
     assert results["ppo_score"]["n"] == 2 and results["greedy_score"]["n"] == 2  # type: ignore[index]
-    assert _written(tmp_path, f"ppo_{opponent}_mini")["steps"] == results["steps"]
+    assert _written(tmp_path, f"ppo_{opponent}_mini")["steps"] == results["steps"] == [256]
 
 
 @pytest.mark.parametrize("algo", ["nfsp", "dqn"])
 def test_nfsp_and_dqn_run_on_the_mini_variant(tmp_path: Path, algo: str) -> None:
     results = _script("nfsp_dqn_mini").main(
-        ["--algo", algo, "--seeds", "1", "--cpu-seconds", "1", "--deal", "3", "--out", str(tmp_path)]
+        ["--algo", algo, "--seeds", "1", "--steps", "300", "--deal", "3", "--out", str(tmp_path)]
     )
     assert results["final_nash_conv"]["n"] == 1  # type: ignore[index]
     assert results["episodes"][0] > 0  # type: ignore[index]
     _written(tmp_path, f"{algo}_mini")
 
 
-def test_the_pettingzoo_supersuit_sb3_self_play_recipe_runs(tmp_path: Path) -> None:
+def test_the_pettingzoo_self_play_recipe_runs(tmp_path: Path) -> None:
     results = _script("selfplay_pettingzoo").main(
         [
             "--seeds",
             "1",
-            "--cpu-seconds",
-            "1",
+            "--steps",
+            "256",
             "--n-steps",
             "128",
             "--eval-every",

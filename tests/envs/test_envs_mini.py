@@ -33,7 +33,7 @@ def test_the_mini_files_are_built_in_and_validated_like_the_others() -> None:
 def test_an_unknown_name_is_refused_naming_the_built_in_ones() -> None:
     with pytest.raises(DataError, match="unknown deck 'tiny'.*mini, standard"):
         load_named_deck("tiny")
-    with pytest.raises(DataError, match="unknown configuration 'tiny'.*default, mini"):
+    with pytest.raises(DataError, match="unknown configuration 'tiny'.*default, duel, mini"):
         load_named_config("tiny")
 
 

@@ -89,7 +89,9 @@ def test_each_game_is_the_single_env_with_the_same_seed_and_actions(kwargs: dict
             finished[index] = done
             assert np.array_equal(_flat(observations)[index], _flat(expected))
             assert rewards[index] == pytest.approx(reward) and terminated[index] == done
-            assert np.array_equal(envs.action_masks()[index], single.action_masks())
+            # a game that ended offers every action (the next step ignores it): never all zero
+            legal = single.action_masks() if not done else np.ones_like(single.action_masks())
+            assert np.array_equal(envs.action_masks()[index], legal)
     assert resets >= count  # every game ended at least once within 260 steps
 
 
@@ -103,7 +105,7 @@ def test_autoreset_is_next_step_a_new_game_with_reward_zero() -> None:
             break
     ended = int(np.flatnonzero(terminated)[0])
     assert infos["_winner"][ended] and infos["winner"][ended] == -1  # solo: no winner (R4)
-    assert not envs.action_masks()[ended].any()  # nothing to decide in an ended game
+    assert envs.action_masks()[ended].all()  # an ended game offers every action; the next step ignores it
     _observations, rewards, terminated, _, infos = envs.step(np.zeros(2, np.int64))
     assert rewards[ended] == 0.0 and not terminated[ended]
     assert infos["score"][ended] == 10 and envs.action_masks()[ended].any()
@@ -263,3 +265,89 @@ def test_the_same_card_ids_known_in_two_deals_count_their_own_backs() -> None:
     layout = Layout.from_view(view(first, 0))
     for game in (first, second, first):
         assert np.array_equal(layout.observe_game(game, 0, {}), layout.observe(view(game, 0)))
+
+
+def _play_until_an_end(envs: TriageVectorEnv, seed: int) -> tuple[Any, dict[str, Any], np.ndarray, Any]:
+    """Step random legal actions until some game ends; the step's results."""
+    rng = np.random.default_rng(seed)
+    observations, infos = envs.reset(seed=seed)
+    for _ in range(2_000):
+        observations, _, terminated, _, infos = envs.step(random_actions(envs.action_masks(), rng))
+        if terminated.any():
+            return observations, infos, terminated, rng
+    raise AssertionError("no game ended in 2,000 steps")
+
+
+def test_next_step_rows_of_ended_games_offer_every_action_and_ignore_it() -> None:
+    """Issue 42 point 4: never an all-zero mask (a masked policy with -inf logits would give NaN)."""
+    envs = make(3, rounds=1)
+    observations, infos, ended, rng = _play_until_an_end(envs, 5)
+    masks = envs.action_masks()
+    assert masks[ended].all() and observations["action_mask"][ended].all()
+    assert all(row.any() for row in masks)
+    observations, rewards, terminated, _, infos = envs.step(random_actions(masks, rng))
+    assert not terminated[ended].any() and (rewards[ended] == 0).all()  # the new deal, action ignored
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+
+
+def test_same_step_autoreset_deals_at_once_and_keeps_the_final_observation() -> None:
+    envs = gymnasium.make_vec(
+        "Triage-v0", num_envs=3, vectorization_mode="vector_entry_point", rounds=1, autoreset_mode="same_step"
+    )
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    observations, infos, ended, _ = _play_until_an_end(envs, 6)  # type: ignore[arg-type]
+    assert np.array_equal(infos["_final_obs"], ended) and np.array_equal(infos["_final_info"], ended)
+    for index in np.flatnonzero(ended):
+        final = infos["final_obs"][index]
+        assert final["observation"].shape == observations["observation"][index].shape
+        assert final["action_mask"].all()
+        assert infos["final_info"]["winner"][index] in (-1, 0)
+        assert observations["action_mask"][index].any()  # the new game's first decision
+        assert infos["score"][index] == 10  # a fresh deal: QoC 10, VP 0
+    assert all(row.any() for row in envs.action_masks())  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="autoreset_mode must be one of"):
+        make(1, autoreset_mode="disabled")
+
+
+def test_the_same_step_final_observation_is_the_single_environments_last() -> None:
+    envs = make(2, rounds=1, observation="flat", autoreset_mode="same_step")
+    singles = [TriageEnv(rounds=1, observation="flat") for _ in range(2)]
+    envs.reset(seed=40)
+    for index, single in enumerate(singles):
+        single.reset(seed=40 + index)
+    rng = np.random.default_rng(40)
+    finals = 0
+    while finals < 2:
+        actions = random_actions(envs.action_masks(), rng)
+        _, _, terminated, _, infos = envs.step(actions)
+        for index, single in enumerate(singles):
+            observation, _, done, _, _ = single.step(int(actions[index]))
+            if done:
+                assert terminated[index] and np.array_equal(infos["final_obs"][index], observation)
+                single.reset()
+                finals += 1
+
+
+def test_maskable_ppo_learns_on_the_sb3_adapter_of_the_native_vector_environment() -> None:
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from triage.envs.sb3 import TriageVecEnv
+
+    envs = TriageVecEnv(num_envs=4, rounds=1, observation="flat", normalize=True)
+    envs.seed(3)
+    first = envs.reset()
+    envs.seed(3)
+    assert np.array_equal(envs.reset(), first)  # seeded like make_vec_env's environments
+    model = MaskablePPO("MlpPolicy", envs, n_steps=64, batch_size=64, seed=0)
+    model.learn(total_timesteps=512)
+    assert model.num_timesteps >= 512
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        envs.step_async(random_actions(envs.action_masks(), rng))
+        observations, rewards, dones, infos = envs.step_wait()
+        for index in np.flatnonzero(dones):
+            assert infos[index]["terminal_observation"].shape == observations[index].shape
+            assert infos[index]["TimeLimit.truncated"] is False
+    with pytest.raises(AttributeError, match="action_masks"):
+        envs.env_method("render")

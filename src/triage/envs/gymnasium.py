@@ -71,7 +71,12 @@ class TriageEnv(gymnasium.Env):
         normalize: bool = False,
         config: str | Path = "default",
         encoding: str | None = None,
+        max_steps: int | None = None,
     ) -> None:
+        if max_steps is not None and (isinstance(max_steps, bool) or max_steps < 1):
+            raise ValueError(f"max_steps must be a whole number >= 1 or None, got {max_steps!r}")
+        self.max_steps = max_steps
+        self._steps = 0
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
@@ -151,6 +156,7 @@ class TriageEnv(gymnasium.Env):
         self.table = Table(self.variant.deal(self.players, game_seed), self.table.layout)
         self._bot_rng.seed(game_seed)
         self._play_opponents()
+        self._steps = 0
         game = self.table.game
         scores, over = game.scores(), game.is_over()
         self._last_value = self._value(scores, over)
@@ -159,8 +165,12 @@ class TriageEnv(gymnasium.Env):
         return self._observation(), self._info(scores, over)
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """One decision of seat 0, then the opponents' up to its next one. With ``max_steps``
+        the episode is truncated at that many steps (refused ones count)."""
         before = self._last_value
         game = self.table.game
+        self._steps += 1
+        truncated = self.max_steps is not None and self._steps >= self.max_steps
         try:
             self.table.play_quiet(0, action)
         except IllegalActionError as error:
@@ -169,14 +179,14 @@ class TriageEnv(gymnasium.Env):
             over = game.is_over()
             info = self._info(game.scores(), over)
             info["illegal_action"] = str(error)
-            return self._observation(), self.illegal_reward, over, False, info
+            return self._observation(), self.illegal_reward, over, truncated and not over, info
         self._play_opponents()
         if self.render_mode == "human":
             self.render()
         scores, over = game.scores(), game.is_over()
         self._last_value = self._value(scores, over)
         reward = float(self._last_value - before)
-        return self._observation(), reward, over, False, self._info(scores, over)
+        return self._observation(), reward, over, truncated and not over, self._info(scores, over)
 
     def _play_opponents(self) -> None:
         play_opponents(self.table.game, self.opponents, self._bot_rng)

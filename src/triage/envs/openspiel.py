@@ -86,6 +86,7 @@ _DEFAULTS: dict[str, Any] = {
     "quality_floor": -1,
     "returns": "score",
     "tensors": "scaled",
+    "opponents": "",
 }
 
 #: The tensors' forms: every entry in [-1, 1] (the observation by its proven bounds, the record
@@ -132,9 +133,25 @@ def _parameters(params: dict[str, Any] | None) -> dict[str, Any]:
             f"rounds must be 0 (the configuration's) or a whole number >= 1, got {values['rounds']}"
         )
     check_returns(values["returns"])
+    opponent_names(values)  # refuses a bad list early, with the players it names
     if values["tensors"] not in TENSORS:
         raise ValueError(f"tensors must be one of {TENSORS}, got {values['tensors']!r}")
     return values
+
+
+def opponent_names(values: dict[str, Any]) -> list[str]:
+    """The bots of the ``opponents`` parameter for seats 1.. (empty: every seat is a player's):
+    one name for all of them, or one per seat separated by commas."""
+    names = [name.strip() for name in str(values["opponents"]).split(",") if name.strip()]
+    players = int(values["players"])
+    if len(names) == 1 and players > 2:
+        names *= players - 1
+    if names and len(names) != players - 1:
+        raise ValueError(
+            f"opponents names {len(names)} bots for {players - 1} other seats: one name for all, "
+            "or one per seat separated by commas"
+        )
+    return names
 
 
 def _variant(values: dict[str, Any]) -> Variant:
@@ -174,6 +191,14 @@ class Settings:
     variant: Variant
     #: The deck's orders of the ``mini`` deal's chance node (empty: the deal digits instead).
     orders: tuple[tuple[CardSpec, ...], ...]
+    #: The built-in bots that play seats 1.. inside the game (``opponents``), by seat; then
+    #: OpenSpiel sees one player, seat 0.
+    bots: dict[int, Any]
+
+    @property
+    def seats(self) -> int:
+        """OpenSpiel's players: the seats no bot plays."""
+        return self.players - len(self.bots)
 
     def deal(self, seed: int) -> Game:
         """The deal of ``seed`` on the game's configuration and deck."""
@@ -199,11 +224,13 @@ class TriageGame(pyspiel.Game):
         self.bounds: GameBounds = game_bounds(self.config, self.variant.cards(), self.players)
         start = self.config.start["quality"] + self.config.start["vp"]
         low, high = value_range(self.returns, self.bounds, self.players, start)
-        zero_sum = self.returns != "score" and self.players > 1
+        bots = {seat: make_bot(name) for seat, name in enumerate(opponent_names(values), start=1)}
+        seats = self.players - len(bots)
+        zero_sum = self.returns != "score" and seats > 1
         info = pyspiel.GameInfo(
             num_distinct_actions=self.layout.num_actions,
             max_chance_outcomes=len(orders) or DEAL_BASE,
-            num_players=self.players,
+            num_players=seats,
             min_utility=low,
             max_utility=high,
             utility_sum=0.0 if zero_sum else None,
@@ -233,6 +260,7 @@ class TriageGame(pyspiel.Game):
             fast,
             self.variant,
             orders,
+            bots,
         )
 
     def new_initial_state(self) -> TriageState:
@@ -403,6 +431,7 @@ class TriageState(pyspiel.State):
         self._position.table = Table(game, settings.layout)
         self._position.seed = None
         self._position.record = settings.record.draws(game.initial_events)
+        self._play_bots()
 
     @property
     def engine(self) -> Game | None:
@@ -479,7 +508,7 @@ class TriageState(pyspiel.State):
         return self._settings.fast_observers[0].string_from(self, self._seat(player, "an observation"))
 
     def _seat(self, player: Any, what: str) -> int:
-        players = self._settings.players
+        players = self._settings.seats
         seat = self.current_player() if player is None else int(player)
         if not 0 <= seat < players:
             raise pyspiel.SpielError(f"{what} is asked of a player 0..{players - 1}, got {seat}")
@@ -517,11 +546,32 @@ class TriageState(pyspiel.State):
             raise pyspiel.SpielError(f"the game is over: no action applies, got {action}")
         events = table.play_quiet(player, int(action))
         position.public_actions.append((player, int(action)))
-        record = position.record
-        record.append(self._settings.record.decision(player, int(action)))
+        self._note(player, int(action), events)
+        self._play_bots()
+
+    def _note(self, player: int, action: int, events: list[dict[str, Any]]) -> None:
+        """A decision and the draws it caused, on the public record."""
+        record = self._position.record
+        record.append(self._settings.record.decision(player, action))
         for event in events:
             if event["type"] == "drawn":
                 record += self._settings.record.draws([event])
+
+    def _play_bots(self) -> None:
+        """The ``opponents`` bots' decisions, each from its seat's view (I4), until seat 0's
+        turn or the end. Each draws from a generator seeded by the deal and the move, so that a
+        state's future does not depend on how it was reached or copied."""
+        bots = self._settings.bots
+        table = self._position.table
+        if not bots or table is None:
+            return
+        game = table.game
+        deal = zlib.crc32(bytes(self._position.deal_digits))
+        while (seat := game.turn) is not None and seat in bots:
+            rng = random.Random((deal << 20) + len(game.history))
+            action = action_to_id(game, bots[seat].choose(table.view(seat), game.legal_actions(), rng), seat)
+            self._position.own()
+            self._note(seat, action, table.play_quiet(seat, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -536,9 +586,9 @@ class TriageState(pyspiel.State):
         settings = self._settings
         table = self._table()
         if table is None or not table.game.is_over():
-            return [0.0] * settings.players
+            return [0.0] * settings.seats
         game = table.game
-        return final_values(game.scores(), game.winner, settings.returns, settings.start)
+        return final_values(game.scores(), game.winner, settings.returns, settings.start)[: settings.seats]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TriageState:
         """A state drawn among those seat ``player_id`` cannot tell apart from this one; it keeps

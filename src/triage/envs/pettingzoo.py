@@ -42,6 +42,8 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 
+from triage.bots import Bot, make_bot
+from triage.engine import Game, view
 from triage.engine.text import render_position
 from triage.envs.encoding import OBS_LIMIT, IllegalActionError
 from triage.envs.features import ObservationEncoder
@@ -59,6 +61,40 @@ Observation = dict[str, np.ndarray] | np.ndarray
 #: What an agent passes to ``step``: an integer of the layout (Python's or NumPy's, as
 #: ``Discrete`` samples them), or None for an agent whose game is over.
 ActionType = SupportsIndex | None
+
+
+#: Which seats built-in bots play: a bot name for every seat but 0, one name per seat from 1 on,
+#: or a name per seat number; None for none.
+Opponents = str | list[str] | dict[int, str] | None
+
+
+def seat_bots(players: int, opponents: Opponents) -> dict[int, Bot]:
+    """The bots of ``opponents`` by seat; at least one seat stays a learner's."""
+    if not 1 <= players <= 4:
+        raise ValueError(f"players must be 1 to 4 (R1), got {players!r}")
+    if opponents is None:
+        return {}
+    if isinstance(opponents, str):
+        names = dict.fromkeys(range(1, players), opponents)
+    elif isinstance(opponents, dict):
+        names = {int(seat): name for seat, name in opponents.items()}
+    else:
+        if len(opponents) != players - 1:
+            raise ValueError(f"opponents names {len(opponents)} bots for {players - 1} other seats")
+        names = dict(zip(range(1, players), opponents))
+    wrong = sorted(seat for seat in names if not 0 <= seat < players)
+    if wrong:
+        raise ValueError(f"opponents names seat {wrong[0]}; the seats are 0..{players - 1}")
+    if len(names) >= players:
+        raise ValueError("opponents fills every seat: at least one seat must be a learner's")
+    return {seat: make_bot(name) for seat, name in sorted(names.items())}
+
+
+def play_bots(game: Game, bots: dict[int, Bot], rng: random.Random) -> None:
+    """The bots' decisions, each from its seat's view (I4), until another seat is to decide or
+    the game ends."""
+    while (seat := game.turn) is not None and seat in bots:
+        game.apply(bots[seat].choose(view(game, seat), game.legal_actions(), rng), seat)
 
 
 def observation_space(encoder: ObservationEncoder, flat: bool = False) -> spaces.Space[Any]:
@@ -179,8 +215,16 @@ class raw_env(AECEnv[str, Observation, ActionType]):
         on_illegal: str = "raise",
         encoding: str | None = None,
         illegal_reward: float = -1.0,
+        opponents: Opponents = None,
+        max_steps: int | None = None,
     ) -> None:
         super().__init__()
+        if max_steps is not None and (isinstance(max_steps, bool) or max_steps < 1):
+            raise ValueError(f"max_steps must be a whole number >= 1 or None, got {max_steps!r}")
+        self.max_steps = max_steps
+        self.players = players
+        self._bots = seat_bots(players, opponents)
+        self._bot_rng = random.Random()
         if on_illegal not in ON_ILLEGAL:
             raise ValueError(f"on_illegal must be one of {ON_ILLEGAL}, got {on_illegal!r}")
         self.on_illegal = on_illegal
@@ -206,8 +250,8 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             normalize=normalize,
             encoding=encoding,
         )
-        self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.possible_agents = [f"player_{seat}" for seat in range(players) if seat not in self._bots]
+        self._seats = {agent: int(agent.removeprefix("player_")) for agent in self.possible_agents}
         self.agents = list(self.possible_agents)
         space = observation_space(self.encoder, flat=self.flat)
         self.observation_spaces = {agent: space for agent in self.possible_agents}
@@ -215,11 +259,21 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             agent: spaces.Discrete(self.table.layout.num_actions) for agent in self.possible_agents
         }
         self._seeds = random.Random()
+        self._play_bots()
         self._reset_bookkeeping()
 
     #: What a deep copy shares with the original: fixed for the environment's life.
     _SHARED = frozenset(
-        {"variant", "config", "encoder", "possible_agents", "_seats", "observation_spaces", "action_spaces"}
+        {
+            "variant",
+            "config",
+            "encoder",
+            "possible_agents",
+            "_seats",
+            "observation_spaces",
+            "action_spaces",
+            "_bots",
+        }
     )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> raw_env:
@@ -244,6 +298,7 @@ class raw_env(AECEnv[str, Observation, ActionType]):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._steps = 0
         self.agent_selection = self._agent_to_act()
         self._last_scores = self.table.game.scores()
         self._last_values = self._values()
@@ -257,7 +312,12 @@ class raw_env(AECEnv[str, Observation, ActionType]):
 
     def _agent_to_act(self) -> str:
         turn = self.table.game.turn
-        return self.possible_agents[turn] if turn is not None else self.agents[0]
+        return f"player_{turn}" if turn is not None else self.agents[0]
+
+    def _play_bots(self) -> None:
+        """The opponents' decisions (each from its own view) until a learner's turn or the end."""
+        if self._bots:
+            play_bots(self.table.game, self._bots, self._bot_rng)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: ``Game.new(seed=seed)`` when a seed is given, else a fresh seed."""
@@ -266,8 +326,9 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             game_seed = seed
         else:
             game_seed = self._seeds.randrange(2**31)
-        players = len(self.possible_agents)
-        self.table = Table(self.variant.deal(players, game_seed), self.table.layout)
+        self.table = Table(self.variant.deal(self.players, game_seed), self.table.layout)
+        self._bot_rng.seed(game_seed)
+        self._play_bots()
         self._reset_bookkeeping()
 
     def action_mask(self, agent: str) -> np.ndarray:
@@ -297,13 +358,16 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             raise ValueError(f"{agent} must act: None is only for an agent whose game is over")
         table = self.table
         game = table.game
+        self._steps += 1
         try:
             table.play_quiet(self._seats[agent], int(action))
         except IllegalActionError as error:
             if self.on_illegal == "raise":
                 raise
             self._refuse(agent, str(error))
+            self._truncate_at_limit()
             return
+        self._play_bots()
         self.infos[agent].pop("illegal_action", None)
         self._cumulative_rewards[agent] = 0.0
         scores = game.scores()
@@ -319,11 +383,18 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             result = {"scores": scores, "winner": -1 if game.winner is None else game.winner}
             self.infos = {name: dict(result) for name in self.agents}
         elif (turn := game.turn) is not None:  # always, while the game goes on
-            self.agent_selection = self.possible_agents[turn]
+            self.agent_selection = f"player_{turn}"
+            self._truncate_at_limit()
         if self.flat:
             self._masks_to_infos()
         if self.render_mode == "human":
             self.render()
+
+    def _truncate_at_limit(self) -> None:
+        """``max_steps``: past that many steps the episode is truncated for every agent (what a
+        learner without masks needs: refused actions alone would never end a game)."""
+        if self.max_steps is not None and self._steps >= self.max_steps:
+            self.truncations = dict.fromkeys(self.agents, True)
 
     def _refuse(self, agent: str, reason: str) -> None:
         """``on_illegal="refuse"``: the game stays as it was and the same agent acts again."""
@@ -338,8 +409,9 @@ class raw_env(AECEnv[str, Observation, ActionType]):
         after = self._last_values = self._values(scores)
         cumulative = self._cumulative_rewards
         rewards = {}
-        for name, old, new in zip(self.agents, before, after):
-            reward = rewards[name] = float(new - old)
+        for name in self.agents:
+            seat = self._seats[name]
+            reward = rewards[name] = float(after[seat] - before[seat])
             cumulative[name] += reward
         self.rewards = rewards
 

@@ -60,7 +60,7 @@ def load_variant(name: str | Path = "default", **overrides: Any) -> Variant:
     >>> load_variant("huge")
     Traceback (most recent call last):
     ...
-    triage.engine.errors.DataError: unknown configuration 'huge' (built-in: default, mini; or a configuration file)
+    triage.engine.errors.DataError: unknown configuration 'huge' (built-in: default, duel, mini; or a configuration file)
     """
     changes = {key: value for key, value in overrides.items() if value is not None}
     if str(name) not in config_names() and Path(name).is_file():

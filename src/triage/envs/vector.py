@@ -18,9 +18,19 @@ observation into one float32 batch and every mask into one buffer.
   "action_mask": (N, actions)}``, or with ``observation="flat"`` the ``(N, size)`` array).
 * Masks: ``info["action_mask"]`` (bool, ``(N, actions)``) and :meth:`TriageVectorEnv.action_masks`
   (what sb3-contrib's ``MaskablePPO`` asks a vector environment for).
-* Autoreset: Gymnasium's next-step mode (``metadata["autoreset_mode"]``): the step after a game
-  ended ignores that game's action and deals a new one (reward 0, not terminated). Its seed comes
-  from the environment's own seed sequence, as a single environment's ``reset()`` draws it.
+* Autoreset (``autoreset_mode``, declared in ``metadata["autoreset_mode"]``): ``next_step`` (the
+  default) or ``same_step``, Gymnasium's two modes. Next step: the step after a game ended
+  ignores that game's action and deals a new one (reward 0, not terminated); the row of a game
+  that ended offers every action (its mask all ones, as Pgx does: whatever a masked policy picks
+  there is ignored, and a policy with ``-inf`` logits outside the mask never meets an all-zero
+  row). Same step: the game is dealt anew in the step that ended it; the returned row is the new
+  game's, and ``info["final_obs"]`` / ``info["final_info"]`` (with their ``_`` masks) hold the
+  ended game's last observation (its mask all ones) and its ``score`` and ``winner``. A new
+  deal's seed comes from the game's own seed sequence, as a single environment's ``reset()``
+  draws it. Gymnasium refuses ``vector_kwargs`` for a native vector environment, so the mode is
+  an option like the others: ``gymnasium.make_vec("Triage-v0", 16, autoreset_mode="same_step")``
+  (with ``vectorization_mode="sync"``, ``vector_kwargs={"autoreset_mode": ...}`` reaches
+  Gymnasium's own ``SyncVectorEnv`` as usual).
 * Seeds: ``reset(seed=s)`` deals game ``i`` with seed ``s + i``; a list gives one seed per game;
   ``options={"reset_mask": mask}`` deals afresh only where ``mask`` is true.
 * Illegal actions: refused in their own game (reward ``illegal_reward``, nothing changes), or
@@ -92,8 +102,11 @@ class TriageVectorEnv(VectorEnv):
         normalize: bool = False,
         config: str = "default",
         encoding: str | None = None,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
     ) -> None:
         _check_options(num_envs, render_mode, self.metadata["render_modes"], on_illegal, observation)
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.num_envs = num_envs
         self.render_mode = render_mode
         self.on_illegal = on_illegal
@@ -123,6 +136,7 @@ class TriageVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._actions = self.layout.num_actions
+        self._all_actions = b"\x01" * self._actions
         self._mask = np.zeros((num_envs, self._actions), np.int8)
 
     # ------------------------------------------------------------------ the Gymnasium API
@@ -156,6 +170,8 @@ class TriageVectorEnv(VectorEnv):
         rewards = [0.0] * self.num_envs  # lists: a Python write into NumPy costs more
         ended = [False] * self.num_envs
         refused: list[tuple[int, str]] = []
+        finals: list[tuple[int, np.ndarray, int, int]] = []
+        same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
         vectors, buffer = self._rows()
         for index, slot in enumerate(self.slots):
             if slot.done:
@@ -168,10 +184,35 @@ class TriageVectorEnv(VectorEnv):
                         raise
                     refused.append((index, str(error)))
                     rewards[index] = self.illegal_reward
+                if same_step and ended[index]:
+                    game = slot.table.game
+                    winner = -1 if game.winner is None else game.winner
+                    finals.append((index, slot.table.observation(0), slot.score, winner))
+                    self._deal(slot, None)
             self._put_row(index, slot, vectors, buffer)
         done = np.array(ended, bool)
-        observations, infos = self._finish(vectors, buffer, done, refused)
+        # Same step: the ended games' winners go to final_info; the rows are new games'.
+        winners_of = np.zeros(self.num_envs, bool) if same_step else done
+        observations, infos = self._finish(vectors, buffer, winners_of, refused)
+        if finals:
+            self._put_finals(infos, finals)
         return observations, np.array(rewards, np.float64), done, np.zeros(self.num_envs, bool), infos
+
+    def _put_finals(self, infos: dict[str, Any], finals: list[tuple[int, np.ndarray, int, int]]) -> None:
+        """Same-step autoreset: the ended games' last observations and results, as Gymnasium's
+        ``final_obs`` (an object array) and ``final_info`` give them."""
+        count = self.num_envs
+        final_obs = np.full(count, None, dtype=object)
+        has = np.zeros(count, bool)
+        scores, winners = np.zeros(count, np.int64), np.full(count, -1, np.int64)
+        every = np.ones(self._actions, np.int8)
+        for index, raw, score, winner in finals:
+            vector = self.encoder.encode(raw)
+            final_obs[index] = vector if self.flat else {"observation": vector, "action_mask": every.copy()}
+            has[index], scores[index], winners[index] = True, score, winner
+        infos["final_obs"], infos["_final_obs"] = final_obs, has
+        final_info = {"score": scores, "_score": has, "winner": winners, "_winner": has}
+        infos["final_info"], infos["_final_info"] = final_info, has
 
     def _check_all(self, chosen: list[Any]) -> None:
         """``on_illegal="raise"``: refuse the step before any game moves if one action is not
@@ -242,10 +283,15 @@ class TriageVectorEnv(VectorEnv):
         )
 
     def _put_row(self, index: int, slot: _Slot, vectors: np.ndarray, buffer: bytearray) -> None:
-        """Game ``index``'s observation (seat 0's) and mask into the batch."""
+        """Game ``index``'s observation (seat 0's) and mask into the batch; a game that ended
+        (next-step mode) offers every action, which the next step ignores."""
         table = slot.table
         vectors[index] = table.observation(0)
-        table.put_mask(0, buffer, index * self._actions)
+        at = index * self._actions
+        if slot.done:
+            buffer[at : at + self._actions] = self._all_actions
+        else:
+            table.put_mask(0, buffer, at)
 
     def _finish(
         self, vectors: np.ndarray, buffer: bytearray, ended: np.ndarray, refused: list[tuple[int, str]]
@@ -300,6 +346,17 @@ def _check_options(
         raise ValueError(f"on_illegal must be one of {ON_ILLEGAL}, got {on_illegal!r}")
     if observation not in OBSERVATIONS:
         raise ValueError(f"observation must be one of {OBSERVATIONS}, got {observation!r}")
+
+
+def _autoreset_mode(mode: str | AutoresetMode) -> AutoresetMode:
+    """Gymnasium's autoreset mode from its enum or its name (``next_step``, ``same_step``, or the
+    enum's value, ``NextStep``, ``SameStep``)."""
+    allowed = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
+    for option in allowed:
+        spelled = str(mode).replace("_", "").lower()
+        if mode == option or spelled in (option.value.lower(), option.name.replace("_", "").lower()):
+            return option
+    raise ValueError(f"autoreset_mode must be one of ['next_step', 'same_step'], got {mode!r}")
 
 
 def _seed_list(seed: int | Sequence[int | None] | None, count: int) -> list[int | None]:
