@@ -32,24 +32,24 @@ from triage.envs.references import EVAL_SEED, bot_scores  # noqa: E402
 RUNS: dict[str, tuple[str, list[str], list[str]]] = {
     "ppo_none": (
         "ppo_triage",
-        ["--opponent", "none", "--seeds", "2", "--steps", "16384", "--eval-every", "4096", "--eval-games", "40"],
+        ["--opponent", "none", "--seeds", "2", "--steps", "8192", "--eval-every", "4096", "--eval-games", "40"],
         ["--opponent", "none", "--seeds", "1", "--steps", "256", "--n-steps", "128", "--eval-every", "128",
          "--eval-games", "2"],
     ),
     "ppo_greedy": (
         "ppo_triage",
-        ["--opponent", "greedy", "--seeds", "2", "--steps", "16384", "--eval-every", "4096", "--eval-games", "40"],
+        ["--opponent", "greedy", "--seeds", "2", "--steps", "8192", "--eval-every", "4096", "--eval-games", "40"],
         ["--opponent", "greedy", "--seeds", "1", "--steps", "256", "--n-steps", "128", "--eval-every", "128",
          "--eval-games", "2"],
     ),
     "nfsp_mini": (
         "nfsp_dqn_mini",
-        ["--algo", "nfsp", "--seeds", "2", "--steps", "20000", "--eval-every", "1000"],
+        ["--algo", "nfsp", "--seeds", "2", "--steps", "10000", "--eval-every", "1000"],
         ["--algo", "nfsp", "--seeds", "1", "--steps", "200", "--deal", "3"],
     ),
     "dqn_mini": (
         "nfsp_dqn_mini",
-        ["--algo", "dqn", "--seeds", "2", "--steps", "20000", "--eval-every", "1000"],
+        ["--algo", "dqn", "--seeds", "2", "--steps", "10000", "--eval-every", "1000"],
         ["--algo", "dqn", "--seeds", "1", "--steps", "200", "--deal", "3"],
     ),
     "selfplay_mini": (
@@ -163,12 +163,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--docs", type=Path, default=None, help="the manual whose tables to rewrite")
     parser.add_argument("--only", default="", help="comma-separated run names (default: all)")
     parser.add_argument("--quick", action="store_true", help="tiny budgets: checks the command runs")
+    parser.add_argument("--tables", action="store_true", help="run nothing: the tables from --out's results")
     args = parser.parse_args(argv)
     chosen = [name for name in args.only.split(",") if name] or list(RUNS)
     unknown = sorted(set(chosen) - set(RUNS))
     if unknown:
         raise SystemExit(f"unknown run {unknown[0]!r} (known: {', '.join(RUNS)})")
-    for name in chosen:
+    for name in [] if args.tables else chosen:
         script, published, quick = RUNS[name]
         print(f"== {name}: python examples/{script}.py {' '.join(published)}", flush=True)
         _script(script).main([*(quick if args.quick else published), "--out", str(args.out)])

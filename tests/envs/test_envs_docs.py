@@ -92,3 +92,22 @@ def test_the_bounds_table_is_the_codes() -> None:
 
     text = DOCS.read_text(encoding="utf-8")
     assert "\n".join("  " + line for line in bounds_table().splitlines()) in text
+
+
+def test_the_self_play_example_runs() -> None:
+    """The page's self-play example (PettingZoo -> SelfPlayEnv -> SB3's MaskablePPO), as written."""
+    pytest.importorskip("sb3_contrib")
+    text = DOCS.read_text(encoding="utf-8")
+    section = text.split("## Self-play and opponents without glue", 1)[1]
+    code = re.search(r"```py\n(.*?)```", section, flags=re.DOTALL)
+    assert code is not None and "SelfPlayEnv" in code.group(1)
+    namespace: dict[str, object] = {}
+    exec(compile(code.group(1), "docs/research.md self-play example", "exec"), namespace)  # noqa: S102
+    assert namespace["model"].num_timesteps >= 256  # type: ignore[attr-defined]
+
+
+def test_the_scales_table_is_the_encoders() -> None:
+    from triage.envs.features import scale_table
+
+    text = DOCS.read_text(encoding="utf-8")
+    assert f"<!-- scales -->\n{scale_table()}\n<!-- /scales -->" in text

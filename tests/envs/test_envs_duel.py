@@ -10,6 +10,7 @@ import pytest
 from open_spiel.python.algorithms import cfr, exploitability
 
 import triage.envs.openspiel as triage_openspiel
+from envs_helpers import count_tree
 from triage.engine.config import load_named_config
 from triage.envs.variants import arrangements, load_variant
 
@@ -33,22 +34,9 @@ def test_duel_is_a_built_in_variant_of_outer_values_only() -> None:
 
 
 def test_the_duel_tree_is_counted_in_full() -> None:
-    counts = {"histories": 0, "terminal": 0}
-    infostates: list[set[str]] = [set(), set()]
-    stack = [_game().new_initial_state()]
-    while stack:
-        state = stack.pop()
-        counts["histories"] += 1
-        if state.is_terminal():
-            counts["terminal"] += 1
-        elif state.is_chance_node():
-            stack += [state.child(action) for action, _ in state.chance_outcomes()]
-        else:
-            player = state.current_player()
-            infostates[player].add(state.information_state_string(player))
-            stack += [state.child(action) for action in state.legal_actions()]
-    assert {**counts, "infostates": [len(seen) for seen in infostates]} == DUEL_TREE
-    assert counts["histories"] <= 100_000
+    counted = count_tree(_game())
+    assert counted == DUEL_TREE
+    assert counted["histories"] <= 100_000
 
 
 def test_the_seats_interact_a_helicopter_makes_the_other_seat_draw() -> None:

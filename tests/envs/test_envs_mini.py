@@ -11,6 +11,7 @@ import pytest
 from open_spiel.python.algorithms import cfr, exploitability
 
 import triage.envs.openspiel as triage_openspiel
+from envs_helpers import count_tree
 from triage.engine import DataError, Game
 from triage.engine.cards import deck_names, load_named_deck
 from triage.engine.config import config_names, load_named_config
@@ -103,21 +104,8 @@ def test_an_unknown_config_name_is_refused() -> None:
 
 def test_the_mini_tree_is_counted_in_full() -> None:
     game = pyspiel.load_game("triage", {"config": "mini", "returns": "margin"})
-    counts = {"histories": 0, "terminal": 0}
-    infostates: list[set[str]] = [set(), set()]
-    stack = [game.new_initial_state()]
-    while stack:
-        state = stack.pop()
-        counts["histories"] += 1
-        if state.is_terminal():
-            counts["terminal"] += 1
-        elif state.is_chance_node():
-            stack += [state.child(action) for action, _ in state.chance_outcomes()]
-        else:
-            player = state.current_player()
-            infostates[player].add(state.information_state_string(player))
-            stack += [state.child(action) for action in state.legal_actions()]
-    assert {**counts, "infostates": [len(seen) for seen in infostates]} == MINI_TREE
+    counted = count_tree(game)
+    assert counted == MINI_TREE
 
 
 def test_cfr_lowers_the_exploitability_in_a_few_iterations() -> None:

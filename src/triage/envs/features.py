@@ -229,3 +229,28 @@ def _range_of(name: str, players: int, ranges: dict[str, dict[str, Range]]) -> t
         lo, hi = 0, 1
         drop = drop or field == "phase=cleanup" or (field == "first" and players == 1)
     return lo, hi, drop
+
+
+def scale_table(players: int = 2) -> str:
+    """The bound every raw entry is divided by in the scaled encodings, field by field (entries
+    of one field share it: every seat's ``credits``, every space's ``time``...), for the default
+    configuration and deck with ``players`` seats, as a Markdown table (docs/research.md)."""
+    from triage.engine import Game, load_standard_deck, make_config, view  # the default game
+
+    layout = Layout.from_view(view(Game.new(players=players, seed=0), 0))
+    encoder = ObservationEncoder(layout, make_config(), load_standard_deck(), players)
+    fields: dict[str, float] = {}
+    counts = set(layout.census.feature_names()) - {"deck.known_positions", "deck.unseen"}
+    for name, scale in encoder.scales().items():
+        if name in counts and not name.startswith("deck_order"):
+            continue  # the card count's class counts: each by its own largest value
+        field = re.sub(r"^p\+\d+\.", "", name)
+        field = re.sub(r"^(deck|space|pending|terminal)\[?\d+\]?\.", r"\1.", field)
+        field = re.sub(r"^deck_order\[\d+\]$", "deck_order", field)
+        fields.setdefault(field, scale)
+    rows = [f"| `{field}` | {scale:g} |" for field, scale in fields.items() if scale != 1.0]
+    return "\n".join(["| entry | divided by |", "| --- | --- |", *rows])
+
+
+if __name__ == "__main__":
+    print(scale_table())
