@@ -125,11 +125,42 @@ def test_bad_deck_files_name_the_file_card_and_field(tmp_path: Path, card: str, 
     assert str(path) in str(caught.value) and fragment in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    "card, missing",
+    [
+        ('{ id = "S", kind = "severe", healing = 3, credits = 2, vp = 3 }', "diagnosis"),
+        ('{ id = "S", kind = "non_severe", diagnosis = 1, healing = 2, vp = 1 }', "credits"),
+        ('{ id = "S", kind = "critical", healing = 3, credits = 2 }', "vp"),
+        ('{ id = "S", kind = "terminal", vp = 0 }', "credits"),
+    ],
+)
+def test_a_deck_card_missing_a_field_its_kind_prints_is_refused_by_name(
+    tmp_path: Path, card: str, missing: str
+) -> None:
+    """Issue 41 point 5: a severe card without ``diagnosis`` was read as diagnosis 0 (K1)."""
+    path = write(tmp_path, "deck.toml", f"cards = [ {card} ]\n")
+    with pytest.raises(
+        DataError, match=rf"card 1 \(S\): field '{missing}' is required for a \w+ card \(K1\)"
+    ):
+        load_deck(path)
+
+
+def test_scenarios_keep_their_formats_defaults_for_a_cards_numbers() -> None:
+    """scenario-format.md: in a scenario, ``diagnosis``, ``credits`` and ``vp`` default to 0."""
+    from triage.engine.cards import parse_card
+
+    card = parse_card({"kind": "severe", "healing": 2}, "scenario: cards.S1", "S1", defaults=True)
+    assert (card.diagnosis, card.credits, card.vp) == (0, 0, 0)
+    with pytest.raises(DataError, match="field 'healing' is required"):
+        parse_card({"kind": "severe"}, "scenario: cards.S1", "S1", defaults=True)
+
+
 def test_duplicate_card_ids_are_refused(tmp_path: Path) -> None:
     path = write(
         tmp_path,
         "deck.toml",
-        'cards = [ { id = "A", kind = "terminal" }, { id = "A", kind = "terminal" } ]\n',
+        'cards = [ { id = "A", kind = "terminal", credits = 1, vp = 0 }, '
+        '{ id = "A", kind = "terminal", credits = 1, vp = 0 } ]\n',
     )
     with pytest.raises(DataError, match="card 2: id 'A' is used twice"):
         load_deck(path)
@@ -139,8 +170,8 @@ def test_a_custom_deck_plays(tmp_path: Path) -> None:
     path = write(
         tmp_path,
         "deck.toml",
-        'cards = [ { id = "A", kind = "non_severe", diagnosis = 1, healing = 1, vp = 2 },'
-        ' { id = "B", kind = "terminal", credits = 1 } ]\n',
+        'cards = [ { id = "A", kind = "non_severe", diagnosis = 1, healing = 1, credits = 0, vp = 2 },'
+        ' { id = "B", kind = "terminal", credits = 1, vp = 0 } ]\n',
     )
     game = Game.new(players=1, deck=load_deck(path), seed=1)
     assert sorted(game.cards) == ["P01", "P02"]

@@ -102,8 +102,17 @@ def _whole(value: Any, where: str, minimum: int = 0) -> int:
     return value
 
 
-def parse_card(raw: Any, where: str, card_id: str | None = None) -> CardSpec:
-    """Validate one card entry. ``where`` names the file and entry for error messages."""
+#: What every card's back prints (K1): its reward.
+REWARD_FIELDS = ("credits", "vp")
+
+
+def parse_card(raw: Any, where: str, card_id: str | None = None, defaults: bool = False) -> CardSpec:
+    """Validate one card entry. ``where`` names the file and entry for error messages.
+
+    A deck file must give every field its card's kind prints (K1): ``diagnosis`` on a standard
+    card, ``healing`` where it is printed, ``credits`` and ``vp`` on every card; a missing one is
+    refused by name, never read as 0. ``defaults`` is the scenario format's reading
+    (scenario-format.md: ``diagnosis``, ``credits`` and ``vp`` default to 0)."""
     if not isinstance(raw, Mapping):
         raise DataError(f"{where}: a card must be a table of fields, got {raw!r}")
     unknown = sorted(set(raw) - CARD_FIELDS)
@@ -116,21 +125,25 @@ def parse_card(raw: Any, where: str, card_id: str | None = None) -> CardSpec:
     kind = raw.get("kind")
     if kind not in KINDS:
         raise DataError(f"{where}: field 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
-    diagnosis: int | None = None
-    if kind in STANDARD_KINDS:
-        diagnosis = _whole(raw.get("diagnosis", 0), f"{where}: field 'diagnosis'")
-    elif "diagnosis" in raw:
+    if "diagnosis" in raw and kind not in STANDARD_KINDS:
         raise DataError(f"{where}: field 'diagnosis' does not apply to a {kind} card (K1, A7)")
-    healing: int | None = None
-    if kind in PRINTED_HEALING:
-        if "healing" not in raw:
-            raise DataError(f"{where}: field 'healing' is required for a {kind} card (K1)")
-        healing = _whole(raw["healing"], f"{where}: field 'healing'")
-    elif "healing" in raw:
+    if "healing" in raw and kind not in PRINTED_HEALING:
         rule = "T3" if kind == "chronic" else "T5"
         raise DataError(f"{where}: field 'healing' does not apply to a {kind} card ({rule})")
+    diagnosis = (
+        _whole(raw.get("diagnosis", 0), f"{where}: field 'diagnosis'") if kind in STANDARD_KINDS else None
+    )
+    healing = _whole(raw.get("healing", 0), f"{where}: field 'healing'") if kind in PRINTED_HEALING else None
     credits = _whole(raw.get("credits", 0), f"{where}: field 'credits'")
     vp = _whole(raw.get("vp", 0), f"{where}: field 'vp'")
+    needed = [
+        *(["diagnosis"] if kind in STANDARD_KINDS else []),
+        *(["healing"] if kind in PRINTED_HEALING else []),
+        *REWARD_FIELDS,
+    ]
+    missing = [name for name in needed if name not in raw and (not defaults or name == "healing")]
+    if missing:
+        raise DataError(f"{where}: field {missing[0]!r} is required for a {kind} card (K1)")
     return CardSpec(identifier, kind, diagnosis, healing, credits, vp)
 
 

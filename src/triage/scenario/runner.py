@@ -79,7 +79,9 @@ def build_game(data: Any, source: str = "scenario") -> tuple[Game, list[Event]]:
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, dict) or not raw_cards:
         raise DataError(f"{source}: 'cards' must be an object of card id -> card")
-    cards = {cid: parse_card(raw, f"{source}: cards.{cid}", cid) for cid, raw in raw_cards.items()}
+    cards = {
+        cid: parse_card(raw, f"{source}: cards.{cid}", cid, defaults=True) for cid, raw in raw_cards.items()
+    }
     seed = _whole(data.get("seed", 0), f"{source}: seed")
     check_bounded_rounds(config, cards.values(), players, f"{source}: config")
     game = Game(config, cards, players, random.Random(seed))
