@@ -24,6 +24,7 @@ BOTS["greedy"] = GreedyBot  # triage.bots.greedy (issue 3)
 BOTS["expert"] = partial(ExpertBot, level="expert")  # triage.bots.expert (issue 12)
 BOTS["expert-club"] = partial(ExpertBot, level="club")
 BOTS["expert-novice"] = partial(ExpertBot, level="novice")
+BOTS["expert-whole"] = partial(ExpertBot, level="expert", valued=False)
 
 BOTS.update(HABIT_BOTS)  # greedy plus one habit, for balance work (triage.bots.habits)
 BOTS["montecarlo"] = MonteCarloBot  # the flat Monte-Carlo yardstick (triage.bots.montecarlo)
@@ -56,6 +57,9 @@ PLAYER_LEVELS: tuple[BotLevel, ...] = (
 #: the bots kept for balance testing.
 BOT_DESCRIPTIONS: dict[str, str] = {level.name: level.description for level in PLAYER_LEVELS}
 BOT_DESCRIPTIONS.update(HABIT_DESCRIPTIONS)
+BOT_DESCRIPTIONS["expert-whole"] = (
+    "the expert searching with whole playouts, no fitted value (any game; slower and weaker at 2-4 players)"
+)
 BOT_DESCRIPTIONS["montecarlo"] = (
     "flat Monte-Carlo: 8 drawn worlds per move, greedy playouts (the reference searcher, for ladders)"
 )
@@ -94,6 +98,17 @@ def make_bot(name: str) -> Bot:
             f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; expert-<N> for N playouts a decision, "
             "expert-<S>s for S seconds, montecarlo-<N> and montecarlo-<S>s alike; module:Class for your own)"
         ) from None
+
+
+def bot_form(bot: Bot, seat_view: dict[str, Any]) -> dict[str, Any]:
+    """What ``bot`` is, exactly, in the game of ``seat_view``, for a result file: a searching bot
+    says its search, budget and value file (its ``form``); any other bot its name and class."""
+    describe = getattr(bot, "form", None)
+    if callable(describe):
+        described: dict[str, Any] = describe(seat_view)
+        return described
+    kind = type(bot)
+    return {"bot": getattr(bot, "name", kind.__name__), "class": f"{kind.__module__}:{kind.__qualname__}"}
 
 
 def bot_names() -> dict[str, str]:
@@ -177,6 +192,7 @@ __all__ = [
     "MonteCarloBot",
     "PLAYER_LEVELS",
     "RandomBot",
+    "bot_form",
     "bot_names",
     "make_bot",
     "player_levels",

@@ -112,7 +112,13 @@ class ExpertBot:
     an iteration budget (reproducible, no time cap); ``time_limit`` alone a budget in CPU seconds
     per decision (the number of playouts is then estimated from the first ones); both, an
     iteration budget with that cap. ``policy`` replaces the level's playout policy;
-    ``valued=False`` plays whole playouts even where the game has a fitted value.
+    ``valued=False`` plays whole playouts even where the game has a fitted value (the bot named
+    ``expert-whole``).
+
+    A game with several players and no fitted value is played with whole playouts, a different
+    algorithm: :meth:`form` says which one a game gets, and ``strict`` (the simulator's setting)
+    refuses such a game with :class:`MissingValueError`, naming the command that fits its value,
+    instead of switching without a word.
     """
 
     #: A searching level thinks for tenths of a second a decision: shells run it off their
@@ -129,6 +135,7 @@ class ExpertBot:
         time_limit: float | None = None,
         policy: Policy | None = None,
         valued: bool = True,
+        strict: bool = False,
     ) -> None:
         chosen = level_of(level)
         self.level = level
@@ -148,6 +155,11 @@ class ExpertBot:
         self.short_playouts = chosen.short_playouts
         #: Whether playouts stop early and score with the game's fitted value, where it has one.
         self.valued = valued
+        if not valued and self.scaled and level == DEFAULT_LEVEL:
+            self.name = "expert-whole"
+        #: Whether a game of several players without a fitted value is refused (never played
+        #: with whole playouts instead): the simulator's shells set it.
+        self.strict = strict
         self.policy = policy if policy is not None else chosen.policy
         self._player = chosen.player()
 
@@ -165,13 +177,68 @@ class ExpertBot:
             candidates.append(fallback)
         if len(candidates) == 1 or order_only(legal):
             return fallback
-        value = value_for(view) if self.valued else None
+        value = self._value(view)
+        search = self.search_type(view, candidates, rng, self._budget_for(view, value), self.policy, value)
+        return search.run(default=candidates.index(fallback))
+
+    def _value(self, view: dict[str, Any]) -> Value | None:
+        """The fitted value this bot scores short playouts with in the view's game (None: whole
+        playouts); strict, a game of several players without one is refused."""
+        if not self.valued:
+            return None
+        value = value_for(view)
+        if value is None and self.strict and len(view["players"]) > 1:
+            raise MissingValueError(len(view["players"]))
+        return value
+
+    def _budget_for(self, view: dict[str, Any], value: Value | None) -> Budget:
+        """The decision's budget: a level's playouts (short ones with a value) scaled by 2 /
+        players; an explicit budget as given."""
+        budget = self.budget
+        assert budget is not None
         if self.scaled and budget.playouts is not None:
             playouts = self.short_playouts if value is not None else budget.playouts
             players = max(1, len(view["players"]))
             budget = Budget(max(1, round(playouts * 2 / players)), budget.time_limit)
-        search = self.search_type(view, candidates, rng, budget, self.policy, value)
-        return search.run(default=candidates.index(fallback))
+        return budget
+
+    def form(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What this bot is in the view's game, exactly: its search (none, whole playouts, or
+        short playouts scored by a fitted value), the playouts and CPU cap of a decision, the
+        playout policy, the slips, and the value file with its SHA-256. Result files record it."""
+        described: dict[str, Any] = {"bot": self.name, "level": self.level, "slips": self.slips}
+        if self.budget is None:
+            return described | {"search": "none: plays its priorities", "policy": type(self._player).__name__}
+        value = value_for(view) if self.valued else None
+        budget = self._budget_for(view, value)
+        described |= {
+            "search": "short playouts scored by a fitted value" if value is not None else "whole playouts",
+            "playouts": budget.playouts,
+            "time_limit": budget.time_limit,
+            "policy": getattr(self.policy, "__name__", repr(self.policy)),
+        }
+        if value is not None:
+            described["value"] = value.provenance()
+        elif self.valued and len(view["players"]) > 1:
+            described["value"] = "none fitted for this game"
+        return described
+
+
+class MissingValueError(ValueError):
+    """A strict expert met a game of several players with no fitted value (docs/simulate.md,
+    "The expert on a designer's own game")."""
+
+    def __init__(self, players: int) -> None:
+        super().__init__(
+            f"the expert has no fitted value for this {players}-player game (configuration and deck): "
+            f"fit one with `triage fit-value --players {players} --out values/mine-{players}p.json` (same "
+            "--config, --deck and --set) and run with TRIAGE_VALUES=values, or pass --fit-values to fit it "
+            "now, or name `expert-whole` to search with whole playouts"
+        )
+        self.players = players
+
+    def __reduce__(self) -> tuple[type[MissingValueError], tuple[int]]:
+        return MissingValueError, (self.players,)  # raised in a worker process, read in its parent
 
 
 # ---------------------------------------------------------------------- candidates

@@ -81,6 +81,17 @@ class MonteCarloBot:
             self.name = "montecarlo"
         self._greedy = GreedyBot()
 
+    def form(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What this bot is, exactly, for a result file: its worlds, playouts or CPU seconds a
+        decision, and its playout policy."""
+        return {
+            "bot": self.name,
+            "worlds": self.worlds,
+            "playouts": self.playouts,
+            "time_limit": self.time_limit,
+            "policy": getattr(self.policy, "__name__", repr(self.policy)),
+        }
+
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from triage.bots import Bot, make_bot
+from triage.bots import Bot, ExpertBot, bot_form, make_bot
 from triage.engine import CardSpec, Config, DataError, Game, view
 from triage.engine.cards import load_deck
 from triage.engine.config import load_config, parse_assignment
@@ -107,9 +107,18 @@ def play_deal(
     tally.deal_margins.append(statistics.fmean(margins))
 
 
+def strict_bot(name: str) -> Bot:
+    """A bot by name; an expert never plays a game without its fitted value with whole playouts
+    instead (:class:`~triage.bots.expert.MissingValueError` names the command that fits it)."""
+    bot = make_bot(name)
+    if isinstance(bot, ExpertBot):
+        bot.strict = True
+    return bot
+
+
 def _deal_chunk(task: tuple[tuple[str, str], list[int], int, Setting]) -> Tally:
     names, deals, seed, setting = task
-    bots = [make_bot(name) for name in names]
+    bots = [strict_bot(name) for name in names]
     tally = Tally(names, seconds={name: [] for name in names})
     for deal in deals:
         play_deal(names, bots, deal, seed, tally, setting)
@@ -197,7 +206,11 @@ def main(argv: list[str] | None = None) -> int:
         tally = measure(pair, args.deals, args.seed, setting, args.progress, max(1, args.workers))
     except (ValueError, DataError) as error:
         parser.error(str(error))
-    print(json.dumps(tally.summary(), indent=2))
+    first = view(
+        Game.new(players=setting.players, deck=setting.deck, seed=args.seed, config=setting.config), 0
+    )
+    forms = {name: bot_form(make_bot(name), first) for name in pair}
+    print(json.dumps(tally.summary() | {"bot_forms": forms}, indent=2))
     return 0
 
 

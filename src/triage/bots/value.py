@@ -23,9 +23,12 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -120,6 +123,8 @@ class Value:
     seed: int
     explained: dict[int, float] = field(default_factory=dict)
     source: str = field(default="", compare=False)
+    #: The SHA-256 of the file it was read from (empty for a value fitted in this process).
+    sha256: str = field(default="", compare=False)
 
     def __call__(self, game: Game, seat: int) -> float:
         """The expected final score margin of ``seat`` (units of 40 points) from here."""
@@ -136,11 +141,17 @@ class Value:
             }
         )
 
+    def provenance(self) -> dict[str, Any]:
+        """Which value this is, for a result file: its file, the file's SHA-256, the games and
+        seed it was fitted on."""
+        return {"file": self.source, "sha256": self.sha256, "games": self.games, "seed": self.seed}
+
     @classmethod
     def load(cls, path: Path) -> Value:
         """A value file, or ValueError naming the file and what is wrong in it."""
         try:
-            data = json.loads(path.read_text())
+            raw = path.read_bytes()
+            data = json.loads(raw)
             weights = {int(number): [float(w) for w in row] for number, row in data["weights"].items()}
             explained = {int(number): float(share) for number, share in data.get("explained", {}).items()}
             value = cls(
@@ -150,6 +161,7 @@ class Value:
                 int(data["seed"]),
                 explained,
                 str(path),
+                hashlib.sha256(raw).hexdigest(),
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"value file {path}: not a fitted value ({error!r})") from None
@@ -181,6 +193,11 @@ def _values_in(directories: tuple[Path, ...]) -> dict[str, Value]:
     return found
 
 
+def forget_values() -> None:
+    """Read the value directories again at the next look-up (after a value file was written)."""
+    _values_in.cache_clear()
+
+
 def value_for(seat_view: dict[str, Any]) -> Value | None:
     """The fitted value of the game a view belongs to, or None when none was fitted for it."""
     return _values_in(tuple(value_dirs())).get(fingerprint(seat_view))
@@ -192,17 +209,29 @@ def fit_value(
     seed: int = 1_000_000,
     config: Config | None = None,
     deck: Sequence[CardSpec] | None = None,
+    progress: Callable[[int], None] | None = None,
+    time_budget: float | None = None,
 ) -> Value:
     """Play ``games`` of the farming policy in every seat (seeds ``seed`` on); per round, fit the
     final score margin from every seat's features at the round's first decision (ridge
-    regression). The share explained is measured on every fifth game, fitted on the others."""
+    regression). The share explained is measured on every fifth game, fitted on the others.
+
+    ``progress`` is called with each game played; after ``time_budget`` wall seconds no new game
+    starts and the value is fitted on the games played (the value records how many)."""
     import numpy as np
 
     from triage.bots.expert import outcome
     from triage.bots.policy import farming_policy, play_out
 
     rows: dict[int, list[tuple[int, list[float], float]]] = {}
+    deadline = time.monotonic() + time_budget if time_budget is not None else math.inf
+    played = 0
     for index in range(games):
+        if time.monotonic() > deadline and played >= 10:
+            break
+        played += 1
+        if progress is not None:
+            progress(1)
         game = Game.new(players=players, deck=deck, seed=seed + index, config=config)
         seen: list[tuple[int, int, list[float]]] = []
         while game.turn is not None:
@@ -224,4 +253,4 @@ def fit_value(
             explained[number] = round(float(1 - miss.var() / y[held].var()), 3)
         weights[number] = [round(float(w), 6) for w in solve(x, y)]
     first = Game.new(players=players, deck=deck, seed=seed, config=config)
-    return Value(fingerprint(view(first, 0)), weights, games, seed, explained)
+    return Value(fingerprint(view(first, 0)), weights, played, seed, explained)

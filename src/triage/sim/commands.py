@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -24,6 +26,7 @@ from rich.text import Text
 if TYPE_CHECKING:  # the commands import their machinery when they run, keeping --help fast
     import pandas as pd
 
+    from triage.engine import CardSpec, Config
     from triage.sim.games import SimJob
     from triage.sim.ladder import LadderJob
     from triage.sim.runner import RunLimits, SimResult
@@ -37,6 +40,14 @@ DECK_OPTION = typer.Option(
     None, help="Deck file (TOML), or standard or mini; default the standard deck (mini with --config mini)."
 )
 SET_OPTION = typer.Option([], "--set", help="Override a configuration value: key=value.")
+FIT_VALUES_OPTION = typer.Option(
+    False,
+    "--fit-values",
+    help="Fit the expert's value for this game now (progress bar) when none is fitted, instead of refusing.",
+)
+VALUES_DIR_OPTION = typer.Option(
+    Path("values"), "--values-dir", help="Where --fit-values writes the values it fits (then read first)."
+)
 
 
 class GamesPerSecond(ProgressColumn):
@@ -87,6 +98,8 @@ def simulate(
     checkpoint: float = typer.Option(
         5.0, min=0.0, help="Seconds between the partial result files written as the run goes."
     ),
+    fit_values: bool = FIT_VALUES_OPTION,
+    values_dir: Path = VALUES_DIR_OPTION,
 ) -> None:
     """Play many games between bots and write one row per player per game and one per card per game."""
     from triage.bots import make_bot, seat_names
@@ -103,6 +116,8 @@ def simulate(
             make_bot(name)
     except (ValueError, ImportError, AttributeError, TypeError) as error:
         _fail(f"--bots: {error}")
+    options = game_options(config, deck, set_)
+    check_values(names, (players,), (game_config, game_deck), options, fit_values, values_dir)
     try:
         cards = tuple(game_deck) if game_deck else None
         job = SimJob(players, names, seed, game_config, cards, rotate, duplicate)
@@ -126,6 +141,72 @@ def simulate(
         f"wrote {files[0]} and its side files"
     )
     _print_summary(result)
+
+
+def game_options(config: Path | None, deck: Path | None, settings: list[str]) -> list[str]:
+    """The options naming a run's game, as the user gave them, for a command line to copy."""
+    import shlex
+
+    options = [f"--config {shlex.quote(str(config))}"] if config is not None else []
+    options += [f"--deck {shlex.quote(str(deck))}"] if deck is not None else []
+    return options + [f"--set {shlex.quote(text)}" for text in settings]
+
+
+def check_values(
+    names: tuple[str, ...],
+    counts: tuple[int, ...],
+    game: tuple[Config, list[CardSpec] | None],
+    options: list[str],
+    fit: bool,
+    directory: Path,
+) -> None:
+    """Before any game: every expert of the run has its fitted value at every player count, or
+    the run is refused with the command that fits it, or (``fit``) the value is fitted now."""
+    from triage.bots.value import FIT_GAMES
+    from triage.sim.provenance import fit_command, fit_values, missing_values, value_path
+
+    game_config, game_deck = game
+    missing = missing_values(names, counts, game_config, game_deck)
+    if not missing:
+        return
+    if not fit:
+        commands = "\n".join(
+            "  " + fit_command(count, options, value_path(directory, count, game_config, game_deck))
+            for count in missing
+        )
+        _fail(
+            f"the expert has no fitted value for this game at {', '.join(map(str, missing))} players, and "
+            "without one it would search with whole playouts (another algorithm). Fit it (about 2 to 9 "
+            f"minutes a player count on one core):\n{commands}\nthen run again with TRIAGE_VALUES={directory}; "
+            "or add --fit-values to fit it now; or name expert-whole to search with whole playouts"
+        )
+    typer.echo(
+        f"fitting the expert's value at {', '.join(map(str, missing))} players: {FIT_GAMES:,} games of its "
+        f"playout policy each (about 2 to 9 minutes a player count on one core), into {directory}",
+        err=True,
+    )
+    with _bar("fitting", FIT_GAMES * len(missing), quiet=False) as advance:
+        written = fit_values(missing, game_config, game_deck, directory, FIT_GAMES, advance)
+    typer.echo(f"wrote {', '.join(map(str, written))}; TRIAGE_VALUES={directory} uses them again", err=True)
+
+
+@contextmanager
+def _bar(what: str, total: int, quiet: bool) -> Iterator[Callable[[int], None]]:
+    """A progress bar on standard error (games done, rate, time left); yields its advance."""
+    progress = Progress(
+        TextColumn(what),
+        BarColumn(),
+        MofNCompleteColumn(),
+        GamesPerSecond(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+    )
+    with progress:
+        task = progress.add_task("games", total=total)
+        yield lambda count: progress.advance(task, count)
 
 
 def _print_summary(result: SimResult) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from triage.bots import make_bot
+from triage.bots import Bot, ExpertBot, make_bot
 from triage.engine import CardSpec, Config, Event, Game, view
 from triage.engine.config import make_config
 from triage.engine.vocabulary import KINDS as CARD_KINDS
@@ -227,11 +227,20 @@ def play_game(job: SimJob, index: int) -> tuple[Rows, Rows]:
     return rows.players, rows.cards
 
 
+def sim_bot(name: str) -> Bot:
+    """A bot for the simulator: an expert here is strict, so that a game without its fitted value
+    stops with the command that fits it rather than switching to whole playouts without a word."""
+    bot = make_bot(name)
+    if isinstance(bot, ExpertBot):
+        bot.strict = True
+    return bot
+
+
 def play_game_rows(job: SimJob, index: int) -> GameRows:
     """Play game ``index`` of ``job`` to the end, with every kind of row it gives."""
     seed = derive_seed(job.seed, job.deal(index))
     names = job.seat_bots(index)
-    bots = [make_bot(name) for name in names]
+    bots = [sim_bot(name) for name in names]
     rngs = [random.Random(derive_seed(job.seed, index, f"seat{seat}")) for seat in range(job.players)]
     game = Game.new(players=job.players, deck=job.deck, seed=seed, config=job.config)
     stats = GameStats(game)

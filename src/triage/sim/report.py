@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 
 from triage.sim import balance
 from triage.sim.games import CARD_COUNTS, KINDS, market_items
+from triage.sim.provenance import comparable
 from triage.sim.runner import PLAYER_SCHEMA, cards_path, read_metadata, side_path
 
 
@@ -69,8 +70,9 @@ def _side(path: Path, part: str) -> pd.DataFrame | None:
     return pq.read_table(side).to_pandas() if side.is_file() else None
 
 
-#: What must agree for runs to be pooled: the same game, the same bots, the same way of dealing.
-POOL_KEYS: tuple[str, ...] = ("players", "bots", "rotate", "duplicate", "config", "deck")
+#: What must agree for runs to be pooled: the same game, the same bots in the same exact forms
+#: (search, budget, value file by its hash), the same way of dealing.
+POOL_KEYS: tuple[str, ...] = ("players", "bots", "bot_forms", "rotate", "duplicate", "config", "deck")
 
 
 def pool_results(runs: list[Results], label: str | None = None) -> Results:
@@ -82,7 +84,7 @@ def pool_results(runs: list[Results], label: str | None = None) -> Results:
     seeds: list[Any] = []
     for run in runs:
         for key in POOL_KEYS:
-            differences = _differences(run.metadata.get(key), first.get(key), key)
+            differences = _differences(comparable(run.metadata.get(key)), comparable(first.get(key)), key)
             if differences:
                 raise ReportError(
                     f"{run.path}: cannot pool with {runs[0].path}: {'; '.join(differences[:3])}"
@@ -314,7 +316,31 @@ def configuration_lines(meta: dict[str, Any]) -> list[str]:
         lines.append(
             "configuration: " + (", ".join(changed) + " (against the default)" if changed else "the default")
         )
+    lines += [form_line(form) for form in (meta.get("bot_forms") or {}).values()]
+    made = meta.get("software")
+    if isinstance(made, dict):
+        commit = made.get("commit")
+        state = " (with local changes)" if made.get("modified") else ""
+        lines.append(
+            f"Triage {made.get('triage')}" + (f", commit {str(commit)[:12]}{state}" if commit else "")
+        )
     return lines
+
+
+def form_line(form: dict[str, Any]) -> str:
+    """One bot's exact form in a few words: ``expert: short playouts scored by a fitted value,
+    140 playouts a decision, CPU cap 0.25 s, value standard-2p.json (SHA-256 b985c6c7aa13)``."""
+    parts = [str(form.get("search") or form.get("class") or "")]
+    if form.get("playouts") is not None:
+        parts.append(f"{form['playouts']} playouts a decision")
+    if form.get("time_limit") is not None:
+        parts.append(f"CPU cap {form['time_limit']:g} s")
+    value = form.get("value")
+    if isinstance(value, dict):
+        parts.append(f"value {Path(str(value.get('file'))).name} (SHA-256 {str(value.get('sha256'))[:12]})")
+    elif value:
+        parts.append(f"value: {value}")
+    return f"{form.get('bot')}: " + ", ".join(part for part in parts if part)
 
 
 # ---------------------------------------------------------------------------- page

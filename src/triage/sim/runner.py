@@ -32,6 +32,7 @@ from triage.sim.games import (
     kind_column,
     play_game_rows,
 )
+from triage.sim.provenance import bot_forms, software
 
 #: How many rows a Parquet row group holds: fixed, so the bytes never depend on the chunking.
 ROW_GROUP = 65536
@@ -352,6 +353,8 @@ def job_metadata(
         "duplicate": job.duplicate,
         "config": job.config.to_dict(),
         "deck": None if job.deck is None else [card.to_dict() for card in job.deck],
+        "bot_forms": bot_forms(job.bots, job.players, job.config, job.deck),
+        "software": software(),
     }
 
 

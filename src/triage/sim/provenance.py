@@ -1,0 +1,139 @@
+"""What produced a result: the software's version and each bot's exact form, and the expert's
+fitted values checked (or fitted) before a run starts, so that no bot changes algorithm without
+a word (issue 41, point 2).
+
+A result file records :func:`software` and :func:`bot_forms`; ``triage report --pool`` refuses
+to pool runs whose forms differ. The simulator's shells call :func:`missing_values` before any
+game: an expert without a fitted value for a game of several players would search with whole
+playouts, another algorithm, so the run is refused with the command that fits the value, or the
+value is fitted on the spot (``--fit-values``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import triage
+from triage.bots import bot_form, make_bot
+from triage.engine import CardSpec, Config, Game, view
+
+#: The keys of a bot's form that name a place on one machine, not what the bot is: left out when
+#: two runs' forms are compared.
+LOCAL_KEYS = ("file",)
+
+
+@cache
+def software() -> dict[str, Any]:
+    """Triage's version and, when it runs from a git checkout, the commit and whether the
+    checkout had changes."""
+    found: dict[str, Any] = {"triage": triage.__version__, "commit": None, "modified": None}
+    source = Path(triage.__file__).resolve().parent
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(source), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+        if commit.returncode != 0:
+            return found
+        status = subprocess.run(
+            ["git", "-C", str(source), "status", "--porcelain", "--untracked-files=no", "--", "."],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):  # no git here: the version alone
+        return found
+    found["commit"] = commit.stdout.strip()
+    found["modified"] = bool(status.stdout.strip()) if status.returncode == 0 else None
+    return found
+
+
+def first_view(players: int, config: Config, deck: Sequence[CardSpec] | None) -> dict[str, Any]:
+    """Seat 0's view of a deal of this game: what a bot's form depends on (player count,
+    configuration, deck), the same for every deal."""
+    return view(Game.new(players=players, deck=deck, seed=0, config=config), 0)
+
+
+def bot_forms(
+    names: Sequence[str], players: int, config: Config, deck: Sequence[CardSpec] | None
+) -> dict[str, dict[str, Any]]:
+    """Each distinct bot name's exact form in this game (:func:`triage.bots.bot_form`)."""
+    seen = first_view(players, config, deck)
+    return {name: bot_form(make_bot(name), seen) for name in dict.fromkeys(names)}
+
+
+def comparable(forms: Any) -> Any:
+    """Forms without the keys that name a place on one machine (:data:`LOCAL_KEYS`)."""
+    if isinstance(forms, dict):
+        return {key: comparable(value) for key, value in forms.items() if key not in LOCAL_KEYS}
+    return forms
+
+
+def missing_values(
+    names: Sequence[str], counts: Sequence[int], config: Config, deck: Sequence[CardSpec] | None
+) -> list[int]:
+    """The player counts at which a bot of ``names`` would search without its fitted value."""
+    return [
+        count
+        for count in dict.fromkeys(counts)
+        if any(
+            form.get("value") == "none fitted for this game"
+            for form in bot_forms(names, count, config, deck).values()
+        )
+    ]
+
+
+def fit_command(players: int, options: Sequence[str], out: Path) -> str:
+    """The ``triage fit-value`` command line for a game, with the run's own game options."""
+    return " ".join(["triage fit-value", f"--players {players}", *options, f"--out {out}"])
+
+
+def value_path(directory: Path, players: int, config: Config, deck: Sequence[CardSpec] | None) -> Path:
+    """Where a value fitted on demand goes: named by the player count and the game's fingerprint."""
+    import hashlib
+
+    from triage.bots.value import fingerprint
+
+    digest = hashlib.sha256(fingerprint(first_view(players, config, deck)).encode()).hexdigest()[:12]
+    return directory / f"fitted-{players}p-{digest}.json"
+
+
+def fit_values(
+    counts: Sequence[int],
+    config: Config,
+    deck: Sequence[CardSpec] | None,
+    directory: Path,
+    games: int,
+    progress: Callable[[int], None] | None = None,
+) -> list[Path]:
+    """Fit the value of each player count into ``directory`` and put the directory first in
+    ``TRIAGE_VALUES`` (worker processes inherit it), so the run that follows uses them."""
+    from triage.bots.value import fit_value
+
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for count in counts:
+        value = fit_value(count, games, config=config, deck=deck, progress=progress)
+        path = value_path(directory, count, config, deck)
+        path.write_text(value.to_json() + "\n")
+        written.append(path)
+    use_values_from(directory)
+    return written
+
+
+def use_values_from(directory: Path) -> None:
+    """Look for values in ``directory`` first, in this process and the workers it starts."""
+    from triage.bots.value import forget_values
+
+    present = [part for part in os.environ.get("TRIAGE_VALUES", "").split(os.pathsep) if part]
+    os.environ["TRIAGE_VALUES"] = os.pathsep.join([str(directory.resolve()), *present])
+    forget_values()
