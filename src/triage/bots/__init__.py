@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from triage.bots.base import Bot
 from triage.bots.expert import ExpertBot
+from triage.bots.fast import FastBot
 from triage.bots.greedy import GreedyBot
 from triage.bots.habits import HABIT_BOTS, HABIT_DESCRIPTIONS
 from triage.bots.montecarlo import MonteCarloBot
@@ -25,6 +26,7 @@ BOTS["expert"] = partial(ExpertBot, level="expert")  # triage.bots.expert (issue
 BOTS["expert-club"] = partial(ExpertBot, level="club")
 BOTS["expert-novice"] = partial(ExpertBot, level="novice")
 BOTS["expert-whole"] = partial(ExpertBot, level="expert", valued=False)
+BOTS["expert-fast"] = FastBot  # the expert's judgement learned, without search (triage.bots.fast)
 
 BOTS.update(HABIT_BOTS)  # greedy plus one habit, for balance work (triage.bots.habits)
 BOTS["montecarlo"] = MonteCarloBot  # the flat Monte-Carlo yardstick (triage.bots.montecarlo)
@@ -59,6 +61,9 @@ BOT_DESCRIPTIONS: dict[str, str] = {level.name: level.description for level in P
 BOT_DESCRIPTIONS.update(HABIT_DESCRIPTIONS)
 BOT_DESCRIPTIONS["expert-whole"] = (
     "the expert searching with whole playouts, no fitted value (any game; slower and weaker at 2-4 players)"
+)
+BOT_DESCRIPTIONS["expert-fast"] = (
+    "the expert's judgement learned from its own play (triage train-fast): a millisecond or two a move"
 )
 BOT_DESCRIPTIONS["montecarlo"] = (
     "flat Monte-Carlo: 8 drawn worlds per move, greedy playouts (the reference searcher, for ladders)"

@@ -419,9 +419,72 @@ def fit_value(
     typer.echo(f"wrote {out}: {games} games; the final margin explained on held-out games: {shares}")
 
 
+def train_fast(
+    players: int = typer.Option(2, min=2, max=4, help="Players per game (2-4)."),
+    games: int = typer.Option(400, min=5, help="Games of the expert in every seat to learn from."),
+    seed: int = typer.Option(2_000_000, help="Seed of the first game (the next ones count up from it)."),
+    config: Path | None = CONFIG_OPTION,
+    deck: Path | None = DECK_OPTION,
+    set_: list[str] = SET_OPTION,
+    workers: int = typer.Option(1, min=1, help="Processes playing the expert's games."),
+    time_budget: float | None = typer.Option(
+        None,
+        "--time-budget",
+        min=1.0,
+        help="Start no new game after this many seconds; learn from those played.",
+    ),
+    data: Path | None = typer.Option(
+        None,
+        help="Keep the expert's decisions in this .npz file; if it exists, learn from it without playing.",
+    ),
+    out: Path = typer.Option(..., help="The policy file to write (JSON; its name must start with fast-)."),
+    quiet: bool = typer.Option(False, help="No progress bar."),
+) -> None:
+    """Train expert-fast for one game: play the expert in every seat, keep its searches, fit a
+    small network to its candidates' search means. Put the file's directory in TRIAGE_VALUES."""
+    from triage.bots.fast import Decisions, fit_policy, make_policy, record_decisions
+    from triage.bots.value import fingerprint
+    from triage.options import game_settings
+    from triage.sim.provenance import first_view
+
+    if not (out.name.startswith("fast-") and out.name.endswith(".json")):
+        _fail(
+            f"--out {out}: a fast policy file is named fast-NAME.json (so that it is found beside the values)"
+        )
+    if not out.parent.is_dir():
+        _fail(f"--out {out}: the folder {out.parent} does not exist")
+    game_config, game_deck = game_settings(config, deck, set_)
+    check_values(
+        ("expert",), (players,), (game_config, game_deck), game_options(config, deck, set_), False, out.parent
+    )
+    if data is not None and data.is_file():
+        decisions = Decisions.load(data)
+        typer.echo(
+            f"read {len(decisions.chosen)} decisions of {len(set(decisions.game.tolist()))} games from {data}"
+        )
+    else:
+        with _bar("expert games", games, quiet) as advance:
+            decisions = record_decisions(
+                players, games, seed, game_config, game_deck, workers, advance, time_budget
+            )
+        if data is not None:
+            decisions.save(data)
+    weights, measured = fit_policy(decisions)
+    played = len(set(decisions.game.tolist()))
+    trained = {"games": played, "decisions": int(len(decisions.chosen)), "seed": seed} | measured
+    policy = make_policy(weights, fingerprint(first_view(players, game_config, game_deck)), trained)
+    out.write_text(policy.to_json() + "\n")
+    typer.echo(
+        f"wrote {out}: {played} games, {trained['decisions']} decisions; on the fifth held out it picks the "
+        f"expert's move in {measured['agreement']:.1%} of decisions (the club level's move: "
+        f"{measured['club_agreement']:.1%})"
+    )
+
+
 def register(app: typer.Typer) -> None:
     """Add ``simulate``, ``report``, ``ladder`` and ``fit-value`` to the ``triage`` command."""
     app.command("simulate")(simulate)
     app.command("report")(report)
     app.command("ladder")(ladder)
     app.command("fit-value")(fit_value)
+    app.command("train-fast")(train_fast)

@@ -1,0 +1,521 @@
+"""``expert-fast``: the expert's judgement learned from its own play, answering in a millisecond or
+two without searching.
+
+The expert (:mod:`triage.bots.expert`) scores each candidate move by the mean of many short
+playouts. ``expert-fast`` learns those scores: a small network (numpy at play time) reads each
+candidate's *afterstate*, the position one move on in a world drawn from the seat's view
+(:func:`triage.engine.determinize.determinize`), as the fitted value's features
+(:func:`triage.bots.value.features`), with the move's type, its payment and whether it is the club
+level's own move; it plays the candidate it scores best. It is trained by ``triage train-fast`` on
+the decisions of the expert playing itself in the game at hand (players, configuration, deck):
+the target of each candidate is the expert's search mean, centred on the decision's mean, so that
+the network learns how much better each move is than its rivals; the moves the expert tried
+least are weighed least. The network is data, a JSON file beside the values
+(``triage/data/values/fast-*.json`` and the directories of ``TRIAGE_VALUES``), found by the
+game's fingerprint as a value is.
+
+Like the expert it never sees the game, only its seat's view; like the expert it refuses, when
+strict, a game for which nothing was trained (:class:`MissingPolicyError`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from triage.bots.base import Action
+from triage.bots.expert import ExpertBot, Search, candidate_actions, order_only
+from triage.bots.habits import FarmFirstBot
+from triage.bots.value import features, fingerprint, value_dirs
+from triage.engine.determinize import determinize
+from triage.engine.game import Game
+from triage.engine.validation import ACTION_FIELDS
+
+#: The move types, in a fixed order, for the one-hot part of a candidate's features.
+MOVE_TYPES = tuple(ACTION_FIELDS)
+#: What a fast policy file says it is (and what :meth:`FastPolicy.load` accepts).
+FORMAT = "triage.fast/1"
+
+
+def move_features(action: Action, club: bool, rounds_left: int) -> list[float]:
+    """A move's own features: its type (one-hot), the Staff and Congress Doctors it pays, a heal's
+    amount, whether a Helicopter makes every player draw, whether it is the club level's move,
+    and the rounds left (the same for every candidate: it only scales the others through the
+    network)."""
+    pay = action.get("pay") or {}
+    return [
+        *(1.0 if action["type"] == kind else 0.0 for kind in MOVE_TYPES),
+        float(pay.get("staff", 0)),
+        float(pay.get("congress", 0)),
+        float(action.get("amount", 0)),
+        1.0 if action.get("draw_all") else 0.0,
+        1.0 if club else 0.0,
+        float(rounds_left),
+    ]
+
+
+def candidate_table(
+    view: dict[str, Any], candidates: list[Action], club: int, rng: random.Random
+) -> list[list[float]]:
+    """Each candidate's features: its afterstate in one world drawn from ``view`` (the value's
+    features, seat less the leader) and :func:`move_features`."""
+    world = determinize(view, rng)
+    seat: int = view["viewer"]
+    rounds_left = world.config.rounds - world.round
+    rows = []
+    for index, candidate in enumerate(candidates):
+        after = world.copy()
+        after.apply(candidate)
+        rows.append([*features(after, seat), *move_features(candidate, index == club, rounds_left)])
+    return rows
+
+
+@dataclass(frozen=True)
+class FastPolicy:
+    """A trained scorer: the game it belongs to (its fingerprint), the feature scaling, one hidden
+    layer (tanh) and an output; how it was trained; the file it was read from and its SHA-256."""
+
+    fingerprint: str
+    mean: list[float]
+    scale: list[float]
+    hidden: list[list[float]]
+    hidden_bias: list[float]
+    output: list[float]
+    trained: dict[str, Any] = field(default_factory=dict)
+    source: str = field(default="", compare=False)
+    sha256: str = field(default="", compare=False)
+
+    def arrays(self) -> tuple[Any, ...]:
+        """The weights as numpy arrays, made once per policy."""
+        return _arrays(self)
+
+    def scores(self, table: list[list[float]]) -> Any:
+        """Each candidate's score (higher is better) from its feature row."""
+        import numpy as np
+
+        mean, scale, hidden, bias, output = self.arrays()
+        x = (np.asarray(table, dtype=float) - mean) / scale
+        return np.tanh(x @ hidden + bias) @ output
+
+    def provenance(self) -> dict[str, Any]:
+        return {"file": self.source, "sha256": self.sha256} | {
+            key: self.trained.get(key) for key in ("decisions", "games", "seed", "agreement")
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": FORMAT,
+                "fingerprint": self.fingerprint,
+                "trained": self.trained,
+                "mean": self.mean,
+                "scale": self.scale,
+                "hidden": self.hidden,
+                "hidden_bias": self.hidden_bias,
+                "output": self.output,
+            }
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> FastPolicy:
+        """A fast policy file, or ValueError naming the file and what is wrong in it."""
+        try:
+            raw = path.read_bytes()
+            data = json.loads(raw)
+            if data.get("format") != FORMAT:
+                raise ValueError(f"format {data.get('format')!r}, not {FORMAT!r}")
+            policy = cls(
+                str(data["fingerprint"]),
+                [float(v) for v in data["mean"]],
+                [float(v) for v in data["scale"]],
+                [[float(v) for v in row] for row in data["hidden"]],
+                [float(v) for v in data["hidden_bias"]],
+                [float(v) for v in data["output"]],
+                dict(data.get("trained", {})),
+                str(path),
+                hashlib.sha256(raw).hexdigest(),
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"fast policy file {path}: not a trained policy ({error})") from None
+        width = len(policy.mean)
+        if (
+            len(policy.scale) != width
+            or len(policy.hidden) != width
+            or len(policy.output) != len(policy.hidden_bias)
+        ):
+            raise ValueError(f"fast policy file {path}: its layers do not fit together")
+        return policy
+
+
+@cache
+def _arrays(policy: FastPolicy) -> tuple[Any, ...]:
+    import numpy as np
+
+    return (
+        np.asarray(policy.mean),
+        np.asarray(policy.scale),
+        np.asarray(policy.hidden),
+        np.asarray(policy.hidden_bias),
+        np.asarray(policy.output),
+    )
+
+
+@cache
+def _policies_in(directories: tuple[Path, ...]) -> dict[str, FastPolicy]:
+    found: dict[str, FastPolicy] = {}
+    for directory in reversed(directories):  # the first directory named wins a fingerprint
+        for path in sorted(directory.glob("fast-*.json")):
+            policy = FastPolicy.load(path)
+            found[policy.fingerprint] = policy
+    return found
+
+
+def policy_for(seat_view: dict[str, Any]) -> FastPolicy | None:
+    """The trained fast policy of the game a view belongs to, or None."""
+    return _policies_in(tuple(value_dirs())).get(fingerprint(seat_view))
+
+
+def forget_policies() -> None:
+    """Read the directories again at the next look-up (after a policy file was written)."""
+    _policies_in.cache_clear()
+
+
+class MissingPolicyError(ValueError):
+    """A strict ``expert-fast`` met a game for which no policy was trained."""
+
+    def __init__(self, players: int) -> None:
+        super().__init__(
+            f"expert-fast has no trained policy for this {players}-player game (configuration and deck): "
+            f"train one with `triage train-fast --players {players} --out values/fast-mine-{players}p.json` "
+            "(same --config, --deck and --set) and run with TRIAGE_VALUES=values"
+        )
+        self.players = players
+
+    def __reduce__(self) -> tuple[type[MissingPolicyError], tuple[int]]:
+        return MissingPolicyError, (self.players,)
+
+
+class FastBot:
+    """``expert-fast`` (module docstring). Without a policy for the game it plays the club
+    level's move, unless ``strict``."""
+
+    name = "expert-fast"
+    searches = False
+
+    def __init__(self, strict: bool = False) -> None:
+        self.strict = strict
+        self._club = FarmFirstBot()
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        club = self._club.choose(view, legal, rng)
+        candidates = candidate_actions(legal)
+        if club not in candidates:
+            candidates.append(club)
+        if len(candidates) == 1 or order_only(legal):
+            return club
+        policy = policy_for(view)
+        if policy is None:
+            if self.strict:
+                raise MissingPolicyError(len(view["players"]))
+            return club
+        scores = policy.scores(candidate_table(view, candidates, candidates.index(club), rng))
+        return candidates[int(scores.argmax())]
+
+    def form(self, view: dict[str, Any]) -> dict[str, Any]:
+        policy = policy_for(view)
+        described: dict[str, Any] = {"bot": self.name, "search": "none: a trained scorer of afterstates"}
+        described["policy"] = policy.provenance() if policy is not None else "none trained for this game"
+        return described
+
+
+# ---------------------------------------------------------------------- the expert's decisions
+
+
+class RecordingSearch(Search):
+    """The expert's search, kept after it ran: each candidate's mean and playouts."""
+
+    #: The searches run in this process since the list was last emptied.
+    kept: list[RecordingSearch] = []
+
+    def run(self, default: int) -> Action:
+        chosen = super().run(default)
+        self.default = default
+        self.chosen = self.candidates.index(chosen)
+        RecordingSearch.kept.append(self)
+        return chosen
+
+
+class RecordingExpert(ExpertBot):
+    """The expert, strict, keeping its searches (:class:`RecordingSearch`)."""
+
+    search_type = RecordingSearch
+
+    def __init__(self) -> None:
+        super().__init__(strict=True)
+
+
+def decision_rows(
+    search: RecordingSearch, rng: random.Random
+) -> tuple[list[list[float]], list[float], list[int]]:
+    """One decision's training rows: the candidates' features, their search means (centred on
+    the decision's mean over the candidates tried) and their playout counts."""
+    tried = [index for index, count in enumerate(search.counts) if count]
+    centre = sum(search.mean(index) for index in tried) / len(tried)
+    table = candidate_table(search.view, search.candidates, search.default, rng)
+    targets = [search.mean(index) - centre if search.counts[index] else 0.0 for index in range(len(table))]
+    return table, targets, list(search.counts)
+
+
+def play_recorded(players: int, seed: int, config: Any, deck: Any) -> list[dict[str, Any]]:
+    """One game of the expert in every seat (deal ``seed``); each searched decision's rows."""
+    bots = [RecordingExpert() for _ in range(players)]
+    game = Game.new(players=players, deck=deck, seed=seed, config=config)
+    rows = []
+    feature_rng = random.Random(f"fast:{seed}")
+    while (seat := game.turn) is not None:
+        from triage.engine.views import view as seat_view
+
+        rng = random.Random(f"fast:{seed}:{len(game.history)}")
+        action = bots[seat].choose(seat_view(game, seat), game.legal_actions(), rng)
+        for search in RecordingSearch.kept:
+            table, targets, counts = decision_rows(search, feature_rng)
+            rows.append({"x": table, "y": targets, "n": counts, "chosen": search.chosen, "round": game.round})
+        RecordingSearch.kept.clear()
+        game.apply(action)
+    return rows
+
+
+# ---------------------------------------------------------------------- training
+
+
+@dataclass
+class Decisions:
+    """The expert's searched decisions, flattened: one row per candidate (features ``x``, centred
+    search mean ``y``, playouts ``n``), the decision each row belongs to (``group``), each
+    decision's chosen row (``chosen``) and its game (``game``)."""
+
+    x: Any
+    y: Any
+    n: Any
+    group: Any
+    chosen: Any
+    game: Any
+
+    @classmethod
+    def gather(cls, games: list[tuple[int, list[dict[str, Any]]]]) -> Decisions:
+        import numpy as np
+
+        x: list[list[float]] = []
+        y: list[float] = []
+        n: list[int] = []
+        group: list[int] = []
+        chosen: list[int] = []
+        game: list[int] = []
+        for number, rows in games:
+            for row in rows:
+                start = len(x)
+                x += row["x"]
+                y += row["y"]
+                n += row["n"]
+                group += [len(chosen)] * len(row["x"])
+                chosen.append(start + row["chosen"])
+                game.append(number)
+        return cls(
+            *(np.asarray(part, dtype=float) for part in (x, y, n)),
+            *(np.asarray(part) for part in (group, chosen, game)),
+        )
+
+    def save(self, path: Path) -> None:
+        import numpy as np
+
+        np.savez_compressed(
+            path, x=self.x, y=self.y, n=self.n, group=self.group, chosen=self.chosen, game=self.game
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> Decisions:
+        import numpy as np
+
+        with np.load(path) as data:
+            return cls(*(data[name] for name in ("x", "y", "n", "group", "chosen", "game")))
+
+    def select(self, games: Any) -> Decisions:
+        """The decisions of the games where ``games`` (a boolean per decision) holds, renumbered."""
+        import numpy as np
+
+        keep_rows = games[self.group]
+        renumber = np.cumsum(games) - 1
+        offsets = np.cumsum(keep_rows) - 1
+        return Decisions(
+            self.x[keep_rows],
+            self.y[keep_rows],
+            self.n[keep_rows],
+            renumber[self.group[keep_rows]],
+            offsets[self.chosen[games]],
+            self.game[games],
+        )
+
+
+def _play_seed(task: tuple[int, int, Any, Any]) -> tuple[int, list[dict[str, Any]]]:
+    players, seed, config, deck = task
+    return seed, play_recorded(players, seed, config, deck)
+
+
+def record_decisions(
+    players: int,
+    games: int,
+    seed: int,
+    config: Any,
+    deck: Any,
+    workers: int = 1,
+    progress: Any = None,
+    time_budget: float | None = None,
+) -> Decisions:
+    """Play up to ``games`` games of the expert in every seat (deals ``seed`` on, ``workers``
+    processes) and keep its searched decisions; after ``time_budget`` wall seconds no game starts."""
+    import multiprocessing
+    import time
+
+    deadline = time.monotonic() + time_budget if time_budget is not None else float("inf")
+    tasks = [(players, seed + index, config, deck) for index in range(games)]
+    played: list[tuple[int, list[dict[str, Any]]]] = []
+    if workers <= 1:
+        for task in tasks:
+            if time.monotonic() > deadline and played:
+                break
+            played.append(_play_seed(task))
+            if progress is not None:
+                progress(1)
+    else:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for result in pool.imap_unordered(_play_seed, tasks):
+                played.append(result)
+                if progress is not None:
+                    progress(1)
+                if time.monotonic() > deadline:
+                    pool.terminate()
+                    break
+    return Decisions.gather(sorted(played, key=lambda item: item[0]))
+
+
+def _forward(weights: dict[str, Any], x: Any) -> tuple[Any, Any]:
+    import numpy as np
+
+    hidden = np.tanh(x @ weights["hidden"] + weights["bias"])
+    return hidden, hidden @ weights["output"]
+
+
+def _gradients(
+    weights: dict[str, Any], data: Decisions, x: Any, choice_weight: float
+) -> tuple[float, dict[str, Any]]:
+    """The loss (the candidates' squared error against the centred search means, weighed by
+    their share of the decision's playouts, and the cross-entropy of the expert's choice under a
+    softmax of the scores) and its gradients."""
+    import numpy as np
+
+    hidden, score = _forward(weights, x)
+    decisions = len(data.chosen)
+    share = data.n / np.bincount(data.group, weights=data.n)[data.group]
+    error = score - data.y
+    loss = float((share * error**2).sum()) / decisions
+    d_score = 2 * share * error / decisions
+    temperature = 0.05
+    logits = score / temperature
+    top = np.full(decisions, -np.inf)
+    np.maximum.at(top, data.group, logits)
+    exp = np.exp(logits - top[data.group])
+    prob = exp / np.bincount(data.group, weights=exp)[data.group]
+    loss += choice_weight * float(-np.log(prob[data.chosen] + 1e-12).sum()) / decisions
+    d_logits = prob.copy()
+    d_logits[data.chosen] -= 1
+    d_score += choice_weight * d_logits / temperature / decisions
+    d_hidden = np.outer(d_score, weights["output"]) * (1 - hidden**2)
+    grads = {
+        "output": hidden.T @ d_score,
+        "hidden": x.T @ d_hidden,
+        "bias": d_hidden.sum(axis=0),
+    }
+    return loss, grads
+
+
+def agreement(policy_scores: Any, data: Decisions) -> float:
+    """The share of decisions whose best-scored candidate is the expert's choice."""
+    import numpy as np
+
+    top = np.full(len(data.chosen), -np.inf)
+    np.maximum.at(top, data.group, policy_scores)
+    return float((policy_scores[data.chosen] >= top).mean()) if len(data.chosen) else float("nan")
+
+
+def fit_policy(
+    data: Decisions, width: int = 32, steps: int = 3000, choice_weight: float = 0.1, seed: int = 0
+) -> tuple[dict[str, Any], dict[str, float]]:
+    """Fit the network on four fifths of the games (Adam, whole batch), measure how often it
+    picks the expert's choice on the fifth held out, then fit again on every game."""
+    import numpy as np
+
+    held = data.game % 5 == 0
+    fitted, _ = _fit(data.select(~held), width, steps, choice_weight, seed)
+    test = data.select(held)
+    scores = _score(fitted, test.x)
+    measured = {"agreement": round(agreement(scores, test), 4), "held_out_decisions": int(len(test.chosen))}
+    club = test.x[:, -2] == 1.0  # the club level's move (move_features)
+    measured["club_agreement"] = round(float(club[test.chosen].mean()), 4)
+    weights, _ = _fit(data, width, steps, choice_weight, seed)
+    return weights, measured
+
+
+def _score(weights: dict[str, Any], x: Any) -> Any:
+    return _forward(weights, (x - weights["mean"]) / weights["scale"])[1]
+
+
+def _fit(
+    data: Decisions, width: int, steps: int, choice_weight: float, seed: int
+) -> tuple[dict[str, Any], float]:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    mean, scale = data.x.mean(axis=0), data.x.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    x = (data.x - mean) / scale
+    columns = x.shape[1]
+    weights = {
+        "hidden": rng.normal(0, 1 / np.sqrt(columns), (columns, width)),
+        "bias": np.zeros(width),
+        "output": rng.normal(0, 1 / np.sqrt(width), width),
+    }
+    moments = {key: (np.zeros_like(value), np.zeros_like(value)) for key, value in weights.items()}
+    loss = float("nan")
+    for step in range(1, steps + 1):
+        loss, grads = _gradients(weights, data, x, choice_weight)
+        for key, grad in grads.items():
+            first, second = moments[key]
+            first[:] = 0.9 * first + 0.1 * grad
+            second[:] = 0.999 * second + 0.001 * grad**2
+            rate = 0.01 * np.sqrt(1 - 0.999**step) / (1 - 0.9**step)
+            weights[key] -= rate * first / (np.sqrt(second) + 1e-8)
+    return weights | {"mean": mean, "scale": scale}, loss
+
+
+def make_policy(weights: dict[str, Any], game_fingerprint: str, trained: dict[str, Any]) -> FastPolicy:
+    """The fitted weights as a :class:`FastPolicy` (rounded, for a readable file)."""
+
+    def rounded(values: Any) -> Any:
+        return [round(float(value), 6) for value in values]
+
+    return FastPolicy(
+        game_fingerprint,
+        rounded(weights["mean"]),
+        rounded(weights["scale"]),
+        [rounded(row) for row in weights["hidden"]],
+        rounded(weights["bias"]),
+        rounded(weights["output"]),
+        trained,
+    )
