@@ -68,7 +68,8 @@ def test_win_rate_by_seat_has_confidence_intervals():
 def test_clustered_interval_is_the_usual_one_for_independent_rows_and_wider_for_correlated():
     values = pd.Series([1.0, 0.0, 1.0, 1.0, 0.0, 1.0])
     mean, half = balance.clustered_mean(values, pd.Series(range(6)))
-    assert mean == 4 / 6 and math.isclose(half, 1.96 * values.std(ddof=1) / math.sqrt(6))
+    # Six independent rows: Student's t with 5 degrees of freedom, not 1.96 (issue 41, point 3).
+    assert mean == 4 / 6 and math.isclose(half, 2.571 * values.std(ddof=1) / math.sqrt(6))
     # Rows paired by deal that always agree: three independent deals, not six rows.
     paired, paired_half = balance.clustered_mean(values, pd.Series([0, 1, 0, 0, 1, 2]))
     mean_pairs = pd.Series([1.0, 0.0, 1.0, 1.0, 0.0, 1.0])
@@ -145,9 +146,10 @@ def test_first_player_edge_is_per_game_with_an_interval():
 
 def test_purchase_table_counts_games_with_a_purchase_and_flights():
     table = balance.purchase_table(DUPLICATE).set_index("bot")
-    assert table.loc["greedy-farm", "helicopter: games bought"] == 0.25
-    assert table.loc["greedy-farm", "flights drawing / game"] == 0.5
-    assert table.loc["greedy", "helicopter: games bought"] == 0
+    assert table.loc["greedy-farm", "helicopter: share of games, any seat"] == 0.25
+    assert table.loc["greedy-farm", "helicopter: share of player-games"] == 0.25
+    assert table.loc["greedy-farm", "flights drawing / player-game"] == 0.5
+    assert table.loc["greedy", "helicopter: share of games, any seat"] == 0
 
 
 def test_a_habit_bot_winning_too_often_against_greedy_is_flagged():
@@ -161,9 +163,9 @@ def test_a_habit_bot_winning_too_often_against_greedy_is_flagged():
 def test_the_market_target_applies_to_an_expert_only_run():
     experts = DUPLICATE.assign(bot="expert", bought_staff=1)
     checks = {check.name: check for check in balance.bot_checks(experts)}
-    assert checks["games in which expert buys staff"].ok
-    assert checks["games in which expert buys helicopter"].value == 0.25
-    assert not checks["games in which expert buys congress"].ok
+    assert checks["games in which any expert seat buys staff"].ok
+    assert checks["games in which any expert seat buys helicopter"].value == 0.25
+    assert not checks["games in which any expert seat buys congress"].ok
 
 
 def three_player_games(winners: list[int], bots: list[str] | None = None) -> pd.DataFrame:
@@ -181,7 +183,7 @@ def three_player_games(winners: list[int], bots: list[str] | None = None) -> pd.
 def test_an_expert_run_judges_every_seat_against_its_band():
     """3 players: each seat's win rate in 0.23-0.43 (EXPERT_SEAT_BANDS)."""
     checks = {check.name: check for check in balance.bot_checks(three_player_games([0, 1, 2] * 10 + [0] * 6))}
-    assert {name for name in checks if "seat" in name} == {
+    assert {name for name in checks if "win rate" in name} == {
         f"expert in every seat: seat {seat} win rate" for seat in range(3)
     }
     assert checks["expert in every seat: seat 0 win rate"].value == 16 / 36

@@ -157,7 +157,7 @@ def test_duplicate_run_reports_win_rate_and_margin_per_bot(tmp_path):
     }
     win_rate = players[players.bot == "greedy"].won.mean()
     assert f"{win_rate:.3f} +-" in lines["greedy"]
-    assert "first-player edge (points)" in result.output and "games with a purchase" in result.output
+    assert "first-player edge (points)" in result.output and "bought per player-game" in result.output
     assert b'"duplicate": true' in pq.read_schema(out).metadata[b"triage.sim"]
 
 
@@ -211,7 +211,7 @@ def test_report_is_self_contained_with_every_figure(runs, tmp_path):
     assert figures_in(page) == [key for key, _, _ in FIGURES]
     assert 'data-table="cards"' in page and "<td>C1</td>" in page
     assert 'data-table="bots"' in page and "win ci95" in page and "margin ci95" in page
-    assert 'data-table="economy"' in page and "flights drawing / game" in page
+    assert 'data-table="economy"' in page and "flights drawing / player-game" in page
     assert "first-player win-rate advantage" in page
     assert not re.search(r'(src|href)="(https?:|//)', page)  # nothing fetched from elsewhere
     assert "deaths per player per game" in result.output

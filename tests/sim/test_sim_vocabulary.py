@@ -32,7 +32,7 @@ def test_a_designer_item_is_counted_by_the_simulator_and_its_report(tmp_path: Pa
     assert players["bought_night_shift"].sum() > 0, "random play never bought the night shift"
     assert players["bought_night_shift"].max() <= 2  # its limit counts purchases (T8)
     table = purchase_table(players).set_index("bot")
-    assert table.loc["random", "night_shift / game"] == players["bought_night_shift"].mean()
+    assert table.loc["random", "night_shift / player-game"] == players["bought_night_shift"].mean()
     report = cli.invoke(app, ["report", str(out), "--output", str(tmp_path / "night.html")])
     assert report.exit_code == 0, report.output
     assert "night_shift" in (tmp_path / "night.html").read_text()

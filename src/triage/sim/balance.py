@@ -59,10 +59,48 @@ def _clusters(players: pd.DataFrame) -> pd.Series:
     return players["deal"] if "deal" in players.columns else players["game"]
 
 
+#: The fewest deals (independent clusters) a target is judged on: below it the report gives no
+#: verdict, whatever the interval says (issue 41, point 3).
+MIN_DEALS = 30
+#: Student's t 97.5% quantiles for 1 to 30 degrees of freedom (beyond: the Cornish-Fisher series).
+T975: tuple[float, ...] = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145)
+T975 += (2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048)
+T975 += (2.045, 2.042)
+Z975 = 1.959964
+
+
+def t975(freedom: int) -> float:
+    """Student's t 97.5% quantile: the 95% interval's multiplier with ``freedom`` degrees of
+    freedom (clusters less one), wider than 1.96 on few clusters.
+
+    >>> t975(4), round(t975(60), 3), round(t975(10**6), 3)
+    (2.776, 2.0, 1.96)
+    """
+    if freedom <= len(T975):
+        return T975[max(freedom, 1) - 1]
+    z = Z975
+    return z + (z**3 + z) / (4 * freedom) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * freedom**2)
+
+
+def wilson_reach(share: float, count: int) -> float:
+    """How far the Wilson score 95% interval of a share seen in ``count`` trials reaches from the
+    share, on its wider side: never 0, even for 0 of 5 (issue 41, point 3).
+
+    >>> round(wilson_reach(0.0, 10), 3), round(wilson_reach(0.5, 100), 3)
+    (0.278, 0.096)
+    """
+    z2 = Z975**2
+    centre = (share + z2 / (2 * count)) / (1 + z2 / count)
+    spread = Z975 * math.sqrt(share * (1 - share) / count + z2 / (4 * count**2)) / (1 + z2 / count)
+    return max(centre + spread - share, share - (centre - spread))
+
+
 def clustered_mean(values: pd.Series, clusters: pd.Series) -> tuple[float, float]:
     """The mean of ``values`` and the half-width of its 95% interval, with the variance summed
-    over clusters (rows of one cluster may be correlated; clusters are independent). NaN
-    half-width with fewer than two clusters."""
+    over clusters (rows of one cluster may be correlated; clusters are independent) and Student's
+    t for the clusters less one; for shares (values within 0 and 1) at least the reach of the
+    Wilson interval of that many rows, so that a share seen on few deals, or the same in every
+    one, keeps an honest width. NaN half-width with fewer than two clusters."""
     values = values.astype(float)
     count = len(values)
     if count == 0:
@@ -73,7 +111,15 @@ def clustered_mean(values: pd.Series, clusters: pd.Series) -> tuple[float, float
     if groups < 2:
         return mean, math.nan
     variance = groups / (groups - 1) * float((sums**2).sum()) / count**2
-    return mean, 1.96 * math.sqrt(variance)
+    half = t975(groups - 1) * math.sqrt(variance)
+    if values.between(0, 1).all():
+        half = max(half, wilson_reach(mean, count))
+    return mean, half
+
+
+def cluster_count(clusters: pd.Series) -> int:
+    """How many independent deals the rows come from."""
+    return int(clusters.nunique())
 
 
 def first_player_edge(players: pd.DataFrame) -> tuple[float, float]:
@@ -125,18 +171,22 @@ FLIGHTS_AND_CREDITS = {
 
 
 def purchase_table(players: pd.DataFrame) -> pd.DataFrame:
-    """Per bot and market item (T8): mean bought per seat-game and the share of games in which the
-    bot (any seat it plays) bought at least one; then Helicopter flights (T7) and Credits."""
+    """Per bot and market item (T8): bought per player-game (mean), the share of its player-games
+    with at least one bought (per player: the figure to compare between bots and settings), and,
+    labelled as such, the share of games in which any seat it played bought one (with a bot in
+    every seat that share counts a game if any one of them bought); then Helicopter flights (T7)
+    and Credits per player-game."""
     rows = []
     for bot, group in players.groupby("bot", sort=True):
         per_game = group.groupby("game")
         row: dict[str, object] = {"bot": bot}
         for item in market_items(players.columns):
             column = BOUGHT + item
-            row[f"{item} / game"] = float(group[column].mean())
-            row[f"{item}: games bought"] = float((per_game[column].sum() > 0).mean())
+            row[f"{item} / player-game"] = float(group[column].mean())
+            row[f"{item}: share of player-games"] = float((group[column] > 0).mean())
+            row[f"{item}: share of games, any seat"] = float((per_game[column].sum() > 0).mean())
         for column, name in FLIGHTS_AND_CREDITS.items():
-            row[f"{name} / game"] = float(group[column].mean())
+            row[f"{name} / player-game"] = float(group[column].mean())
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -154,6 +204,10 @@ DEATHS_BAND = (1.0, 3.5)
 MARKET_FLOOR = 0.10
 
 
+#: The verdict of a target measured on fewer than :data:`MIN_DEALS` deals.
+TOO_FEW = "too few deals"
+
+
 def deaths_per_player_game(players: pd.DataFrame) -> float:
     return float(per_player_game(players, "died").sum())
 
@@ -162,7 +216,8 @@ def deaths_per_player_game(players: pd.DataFrame) -> float:
 class Check:
     """One balance target and how the run measured against it: ``value`` with the half-width
     ``half`` of its 95% interval (0 for an exact count, NaN when too few deals give one), the
-    bounds ``low`` and ``high`` (None: unbounded) and the target as text."""
+    bounds ``low`` and ``high`` (None: unbounded), the target as text and the ``deals`` measured
+    (None for an exact count, which needs no sample)."""
 
     name: str
     value: float
@@ -170,6 +225,7 @@ class Check:
     low: float | None = None
     high: float | None = None
     half: float = 0.0
+    deals: int | None = None
 
     def _inside(self, value: float) -> bool:
         return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
@@ -182,7 +238,10 @@ class Check:
     @property
     def verdict(self) -> str:
         """``met`` when the whole interval meets the target, ``not met`` when none of it does,
-        ``undecided`` when it straddles a bound (more games would tell)."""
+        ``undecided`` when it straddles a bound (more games would tell); ``too few deals`` below
+        :data:`MIN_DEALS`, whatever the interval."""
+        if self.deals is not None and self.deals < MIN_DEALS:
+            return TOO_FEW
         if math.isnan(self.value) or math.isnan(self.half):
             return "undecided"
         bottom, top = self.value - self.half, self.value + self.half
@@ -220,35 +279,46 @@ def seat_spread(players: pd.DataFrame) -> tuple[float, float]:
 
 
 def balance_checks(players: pd.DataFrame) -> list[Check]:
-    """The balance targets on these results, each judged on its 95% interval (clustered by deal)."""
+    """The balance targets on these results, each judged on its 95% interval (clustered by deal),
+    none below :data:`MIN_DEALS` deals."""
     checks: list[Check] = []
     clusters = _clusters(players)
+    deals = cluster_count(clusters)
     if players["seat"].nunique() > 1:  # no first player to favour in a solo game
         edge, half = first_player_edge(players)
-        checks.append(Check("first-player win-rate advantage (points)", edge, "|x| < 5", -5, 5, half))
+        checks.append(Check("first-player win-rate advantage (points)", edge, "|x| < 5", -5, 5, half, deals))
         spread, spread_half = seat_spread(players)
-        checks.append(
-            Check(
-                "seat furthest from the seats' mean win rate (points)", spread, "|x| <= 3", -3, 3, spread_half
-            )
-        )
-    died = sum(
-        (players[kind_column("died", kind)] for kind in KINDS), start=pd.Series(0, index=players.index)
-    )
-    deaths, deaths_half = clustered_mean(died, clusters)
+        name = "seat furthest from the seats' mean win rate (points)"
+        checks.append(Check(name, spread, "|x| <= 3", -3, 3, spread_half, deals))
+    deaths, deaths_half = clustered_mean(fate_total(players, "died"), clusters)
     low, high = DEATHS_BAND
-    checks.append(
-        Check("deaths per player per game", deaths, f"{low:g} <= x <= {high:g}", low, high, deaths_half)
-    )
+    band = f"{low:g} <= x <= {high:g}"
+    checks.append(Check("deaths per player per game", deaths, band, low, high, deaths_half, deals))
     for kind in CURABLE:
         rate, half = clustered_ratio(
             players[kind_column("cured", kind)], players[kind_column("drawn", kind)], clusters
         )
-        checks.append(Check(f"cure rate of {kind} arrivals", rate, "x >= 0.30", 0.30, None, half))
+        checks.append(Check(f"cure rate of {kind} arrivals", rate, "x >= 0.30", 0.30, None, half, deals))
     admitted = kind_sums(players, "admitted")
     for kind in KINDS:
         checks.append(Check(f"{kind} patients admitted (total)", float(admitted[kind]), "x > 0", 1, None))
     return checks + bot_checks(players)
+
+
+def checks_by_lineup(players: pd.DataFrame) -> list[tuple[str, list[Check]]]:
+    """The targets judged on games of one kind only: a ladder's rows (a ``lineup`` column) per
+    player count and line-up, each its own run; any other run whole (an empty label)."""
+    if "lineup" not in players.columns:
+        return [("", balance_checks(players))]
+    return [
+        (f"{count} players, {lineup}", balance_checks(group))
+        for (count, lineup), group in players.groupby(["players", "lineup"], sort=True)
+    ]
+
+
+def fate_total(players: pd.DataFrame, fate: str) -> pd.Series:
+    """Each player row's ``fate`` events over every patient kind (its deaths, its cures...)."""
+    return sum((players[kind_column(fate, kind)] for kind in KINDS), start=pd.Series(0, index=players.index))
 
 
 def bot_checks(players: pd.DataFrame) -> list[Check]:
@@ -256,9 +326,9 @@ def bot_checks(players: pd.DataFrame) -> list[Check]:
     wins at most 58% at 2 players and at most 1.16 times its fair share at 3 and 4; the expert
     against greedy at least 80%; in a run with the expert in every seat, every seat's win rate
     stays in its band (:data:`EXPERT_SEAT_BANDS`) and every market item is bought in at least 10%
-    of games."""
+    of games (by any seat: the target is about games, and says so)."""
     checks: list[Check] = []
-    if not {"bot", "bought_staff"} <= set(players.columns):  # rows without bots or purchases
+    if "bot" not in players.columns or not market_items(players.columns):  # rows without bots or purchases
         return checks
     bots = set(players["bot"])
     clusters = _clusters(players)
@@ -267,30 +337,23 @@ def bot_checks(players: pd.DataFrame) -> list[Check]:
         (other,) = bots - {"greedy"}
         rows = players.bot == other
         rate, half = clustered_mean(players.loc[rows, "won"], clusters[rows])
-        name = f"{other} win rate against greedy"
+        name, deals = f"{other} win rate against greedy", cluster_count(clusters[rows])
         if other.startswith("greedy-"):
             ceiling = habit_ceiling(count)
-            checks.append(Check(name, rate, f"x <= {ceiling:g}", None, ceiling, half))
+            checks.append(Check(name, rate, f"x <= {ceiling:g}", None, ceiling, half, deals))
         elif other == "expert":
-            checks.append(Check(name, rate, f"x >= {EXPERT_FLOOR}", EXPERT_FLOOR, None, half))
+            checks.append(Check(name, rate, f"x >= {EXPERT_FLOOR}", EXPERT_FLOOR, None, half, deals))
     if bots == {"expert"} and count in EXPERT_SEAT_BANDS:
         checks += _expert_seat_checks(players, clusters, EXPERT_SEAT_BANDS[count])
     if bots == {"expert"} and players["seat"].nunique() > 1:
         games = players.groupby("game")
-        deals = clusters.groupby(players["game"]).first()
+        deals_of_game = clusters.groupby(players["game"]).first()
         for item in market_items(players.columns):
             bought = (games[BOUGHT + item].sum() > 0).astype(float)
-            share, half = clustered_mean(bought, deals.reindex(bought.index))
-            checks.append(
-                Check(
-                    f"games in which expert buys {item}",
-                    share,
-                    f"x >= {MARKET_FLOOR}",
-                    MARKET_FLOOR,
-                    None,
-                    half,
-                )
-            )
+            share, half = clustered_mean(bought, deals_of_game.reindex(bought.index))
+            name = f"games in which any expert seat buys {item}"
+            floor = f"x >= {MARKET_FLOOR}"
+            checks.append(Check(name, share, floor, MARKET_FLOOR, None, half, cluster_count(deals_of_game)))
     return checks
 
 
@@ -310,11 +373,8 @@ def _expert_seat_checks(players: pd.DataFrame, clusters: pd.Series, band: tuple[
     for seat in sorted(players["seat"].unique()):
         rows = players["seat"] == seat
         rate, half = clustered_mean(players.loc[rows, "won"].astype(float), clusters[rows])
-        checks.append(
-            Check(
-                f"expert in every seat: seat {seat} win rate", rate, f"{low} <= x <= {high}", low, high, half
-            )
-        )
+        name, deals = f"expert in every seat: seat {seat} win rate", cluster_count(clusters[rows])
+        checks.append(Check(name, rate, f"{low} <= x <= {high}", low, high, half, deals))
     return checks
 
 
@@ -434,18 +494,38 @@ def _per_deal(players: pd.DataFrame, key: str, value: str) -> pd.DataFrame:
     return players.assign(_deal=deal).pivot_table(index="_deal", columns=key, values=value, aggfunc="mean")
 
 
+def paired_figures(players: pd.DataFrame) -> list[tuple[str, str, str]]:
+    """What :func:`paired_differences` pairs, as (group column, value column, name): per seat the
+    win rate and score; per bot the win rate, margin, deaths, cures, flights and each market
+    item bought (per player-game); per game its length in rounds and actions."""
+    figures = [("seat", "won", "win rate"), ("seat", "score", "mean score")]
+    figures += [("bot", "won", "win rate"), ("bot", "margin", "margin")]
+    figures += [("bot", "_deaths", "deaths / player-game"), ("bot", "_cures", "cures / player-game")]
+    figures += [("bot", "flights", "flights / player-game")]
+    figures += [
+        ("bot", BOUGHT + item, f"{item} bought / player-game") for item in market_items(players.columns)
+    ]
+    return figures + [("_game", "rounds", "rounds played"), ("_game", "actions", "actions")]
+
+
+def _with_totals(players: pd.DataFrame) -> pd.DataFrame:
+    """The rows with each player's deaths and cures over every kind, and one group for whole games."""
+    return players.assign(
+        _deaths=fate_total(players, "died"), _cures=fate_total(players, "cured"), _game="all"
+    )
+
+
 def paired_differences(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
-    """B - A for runs that share deals (same seeds and player counts): per seat the win rate
-    and mean score, per bot the win rate and margin, each averaged within a deal, differenced
-    deal by deal over the deals both runs played, with a 95% interval from those paired
-    differences (one per deal, independent). Empty when no deal is shared."""
+    """B - A for runs that share deals (same seeds and player counts): each figure of
+    :func:`paired_figures`, averaged within a deal, differenced deal by deal over the deals both
+    runs played, with a 95% interval from those paired differences (one per deal, independent;
+    Student's t). Empty when no deal is shared."""
     rows = []
-    for key, value, name in (
-        ("seat", "won", "win rate"),
-        ("seat", "score", "mean score"),
-        ("bot", "won", "win rate"),
-        ("bot", "margin", "margin"),
-    ):
+    first, second = _with_totals(first), _with_totals(second)
+    shared_columns = set(first.columns) & set(second.columns)
+    for key, value, name in paired_figures(first):
+        if value not in shared_columns:
+            continue
         a, b = _per_deal(first, key, value), _per_deal(second, key, value)
         shared = a.index.intersection(b.index)
         for group in sorted(set(a.columns) & set(b.columns), key=str):
@@ -454,10 +534,12 @@ def paired_differences(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFram
                 continue
             difference = (pair["b"] - pair["a"]).astype(float)
             count = len(difference)
-            half = 1.96 * float(difference.std(ddof=1)) / math.sqrt(count) if count > 1 else math.nan
+            spread = float(difference.std(ddof=1)) if count > 1 else math.nan
+            half = t975(count - 1) * spread / math.sqrt(count) if count > 1 else math.nan
+            label = name if key == "_game" else f"{key} {group}: {name}"
             rows.append(
                 {
-                    "figure": f"{key} {group}: {name}",
+                    "figure": label,
                     "deals paired": count,
                     "A": float(pair["a"].mean()),
                     "B": float(pair["b"].mean()),

@@ -263,13 +263,16 @@ def _summary_table(runs: list[Results]) -> str:
 def _checks_table(run: Results) -> str:
     rows = [
         {
+            "games": label or "all",
             "target": check.name,
             "measured": check.value,
             "95% +-": check.half,
+            "deals": check.deals,
             "goal": check.target,
             "verdict": check.verdict,
         }
-        for check in balance.balance_checks(run.players)
+        for label, checks in balance.checks_by_lineup(run.players)
+        for check in checks
     ]
     return _table_html(pd.DataFrame(rows), "checks")
 
@@ -462,7 +465,8 @@ def build_report(runs: list[Results], title: str = "Triage simulation report") -
         _side_by_side(runs, "rounds", _rounds_html),
         "<h2>Decision times by bot (CPU seconds)</h2>",
         _side_by_side(runs, "times", _times_html),
-        "<h2>Balance targets (judged on the 95% interval: met, not met, undecided)</h2>",
+        "<h2>Balance targets (judged on the 95% interval: met, not met, undecided; no verdict on fewer than "
+        f"{balance.MIN_DEALS} deals; a ladder's on each line-up apart)</h2>",
         '<div class="row">',
     ]
     for run in runs:
@@ -500,9 +504,20 @@ def checks_text(run: Results) -> str:
 
 def _checks_lines(players: pd.DataFrame) -> str:
     lines = []
-    for check in balance.balance_checks(players):
-        value = "nan" if math.isnan(check.value) else _plus_minus(check.value, check.half)
-        lines.append(f"{check.verdict:<9}  {check.name}: {value} ({check.target})")
+    groups = balance.checks_by_lineup(players)
+    for label, checks in groups:
+        if label:
+            lines.append(f"targets on {label} only:")
+        for check in checks:
+            value = "nan" if math.isnan(check.value) else _plus_minus(check.value, check.half)
+            sample = "" if check.deals is None else f", {check.deals} deals"
+            lines.append(f"{check.verdict:<13}  {check.name}: {value} ({check.target}{sample})")
+    if any(
+        check.verdict == balance.TOO_FEW
+        for _, checks in balance.checks_by_lineup(players)
+        for check in checks
+    ):
+        lines.append(f"(no verdict on fewer than {balance.MIN_DEALS} deals, whatever the interval)")
     return "\n".join(lines)
 
 
@@ -528,6 +543,25 @@ def seats_text(players: pd.DataFrame) -> list[str]:
     return lines
 
 
+def purchase_lines(players: pd.DataFrame) -> list[str]:
+    """Per bot: each item bought per player-game and the share of player-games buying it (per
+    player), with the share of games in which any of its seats bought it named as such; flights."""
+    lines = []
+    for purchase in balance.purchase_table(players).to_dict("records"):
+        bought = ", ".join(
+            f"{item} {purchase[f'{item} / player-game']:.2f} ({purchase[f'{item}: share of player-games']:.0%} "
+            f"of players; any seat in {purchase[f'{item}: share of games, any seat']:.0%} of games)"
+            for item in market_items(players.columns)
+        )
+        flights = "/".join(
+            f"{purchase[f'{name} / player-game']:.2f}"
+            for name in ("flights", "flights removing", "flights drawing")
+        )
+        lines.append(f"{purchase['bot']}: bought per player-game: {bought}")
+        lines.append(f"{purchase['bot']}: flights (all/remove/draw) per player-game {flights}")
+    return lines
+
+
 def summary_text(
     players: pd.DataFrame, times: pd.DataFrame | None = None, rounds: pd.DataFrame | None = None
 ) -> str:
@@ -549,17 +583,7 @@ def summary_text(
         lines.append(f"first-player edge (points): {_plus_minus(edge, half, 1)}")
     else:
         lines.append(balance.solo_text(players))
-    purchases = balance.purchase_table(players)
-    for purchase in purchases.to_dict("records"):
-        bought = ", ".join(
-            f"{item} {purchase[f'{item}: games bought']:.0%}" for item in market_items(players.columns)
-        )
-        flights = "/".join(
-            f"{purchase[f'{name} / game']:.2f}" for name in ("flights", "flights removing", "flights drawing")
-        )
-        lines.append(
-            f"{purchase['bot']}: games with a purchase: {bought}; flights (all/remove/draw) per game {flights}"
-        )
+    lines += purchase_lines(players)
     if rounds is not None and not rounds.empty:
         lines.append("per game, by round and seat:")
         lines.append(balance.round_table(rounds).to_string(index=False, float_format=lambda x: f"{x:.2f}"))
