@@ -53,17 +53,35 @@ def first_player_advantage(players: pd.DataFrame) -> float:
     return float(100 * (rates.loc[0] - rates.drop(0).mean()))
 
 
-def _clusters(players: pd.DataFrame) -> pd.Series:
+def cluster_series(players: pd.DataFrame) -> pd.Series:
     """The unit of independence of each row: its deal (the games of a ``--duplicate`` deal share
     their cards, so they are not independent), else its game."""
     return players["deal"] if "deal" in players.columns else players["game"]
+
+
+_clusters = cluster_series
 
 
 #: The fewest deals (independent clusters) a target is judged on: below it the report gives no
 #: verdict, whatever the interval says (issue 41, point 3).
 MIN_DEALS = 30
 #: Student's t 97.5% quantiles for 1 to 30 degrees of freedom (beyond: the Cornish-Fisher series).
-T975: tuple[float, ...] = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145)
+T975: tuple[float, ...] = (
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+)
 T975 += (2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048)
 T975 += (2.045, 2.042)
 Z975 = 1.959964

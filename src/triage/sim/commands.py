@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -320,11 +320,24 @@ def ladder(
     out: Path = typer.Option(Path("ladder.parquet"), help="The ladder's player rows (Parquet)."),
     html_out: Path = typer.Option(Path("ladder.html"), "--html", help="The HTML report to write."),
     quiet: bool = typer.Option(False, help="No progress bar."),
+    deals_for: list[str] = typer.Option(
+        [],
+        "--deals-for",
+        help="BOT=N: the line-ups with BOT play N deals (the fewest of their bots'); repeatable.",
+    ),
+    time_budget: float | None = typer.Option(
+        None,
+        "--time-budget",
+        min=0.0,
+        help="Wall seconds for the whole ladder, shared out line-up by line-up.",
+    ),
+    fit_values: bool = FIT_VALUES_OPTION,
+    values_dir: Path = VALUES_DIR_OPTION,
 ) -> None:
-    """Rate bots against each other on duplicate deals: a rating per bot with its interval and the
-    head-to-head table, at every player count asked."""
+    """Rate bots against each other on duplicate deals: a rating per bot with its interval, the
+    head-to-head table and each bot's decision time, at every player count asked."""
     from triage.options import game_settings
-    from triage.sim.ladder import LadderJob, ladder_text
+    from triage.sim.ladder import LadderJob, ladder_text, run_ladder
     from triage.sim.runner import default_workers
 
     game_config, game_deck = game_settings(config, deck, set_)
@@ -333,35 +346,42 @@ def ladder(
     try:
         counts = tuple(int(count) for count in players.split(","))
         names = tuple(name.strip() for name in bots.split(","))
-        job = LadderJob(names, counts, deals, seed, game_config, tuple(game_deck) if game_deck else None)
-        games = sum(deals * sim.orders for sim in job.jobs())
+        per_bot = tuple(_bot_deals(text) for text in deals_for)
+        job = LadderJob(
+            names,
+            counts,
+            deals,
+            seed,
+            game_config,
+            tuple(game_deck) if game_deck else None,
+            per_bot,
+            time_budget,
+        )
+        games = job.games()
     except ValueError as error:
-        _fail(f"--bots/--players: {error}")
-    rows = _ladder_with_progress(job, games, workers or default_workers(), quiet)
-    _write_ladder(job, rows, out, html_out, set_)
-    typer.echo(ladder_text(rows))
-    typer.echo(f"{games} games; wrote {out} and {html_out}")
+        _fail(f"--bots/--players/--deals-for: {error}")
+    options = game_options(config, deck, set_)
+    check_values(names, counts, (game_config, game_deck), options, fit_values, values_dir)
+    with _bar("ladder", games, quiet) as advance:
+        rows, times = run_ladder(job, workers or default_workers(), advance)
+    _write_ladder(job, rows, times, out, html_out, set_)
+    typer.echo(ladder_text(rows, times))
+    typer.echo(f"{rows['game'].nunique()} games; wrote {out} and {html_out}")
 
 
-def _ladder_with_progress(job: LadderJob, games: int, workers: int, quiet: bool) -> pd.DataFrame:
-    from triage.sim.ladder import run_ladder
-
-    progress = Progress(
-        TextColumn("ladder"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        GamesPerSecond(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        disable=quiet,
-    )
-    with progress:
-        task = progress.add_task("games", total=games)
-        return run_ladder(job, workers, lambda count: progress.advance(task, count))
+def _bot_deals(text: str) -> tuple[str, int]:
+    """``expert=40`` as (bot, deals)."""
+    bot, equals, count = text.partition("=")
+    if not equals or not count.strip().isdigit():
+        raise ValueError(f"--deals-for {text!r}: expected BOT=N, e.g. expert=40")
+    return bot.strip(), int(count)
 
 
-def _write_ladder(job: LadderJob, rows: pd.DataFrame, out: Path, html_out: Path, settings: list[str]) -> None:
-    """The rows to Parquet (the job in its metadata) and the HTML report with the ladder's tables."""
+def _write_ladder(
+    job: LadderJob, rows: pd.DataFrame, times: pd.DataFrame, out: Path, html_out: Path, settings: list[str]
+) -> None:
+    """The rows to Parquet (the job in its metadata), the decision times beside them, and the
+    HTML report with the ladder's tables."""
     import json
 
     import pyarrow as pa
@@ -369,7 +389,8 @@ def _write_ladder(job: LadderJob, rows: pd.DataFrame, out: Path, html_out: Path,
 
     from triage.sim.ladder import format_lineups, ladder_schema
     from triage.sim.report import Results, build_report
-    from triage.sim.runner import METADATA_KEY
+    from triage.sim.provenance import bot_forms, software
+    from triage.sim.runner import METADATA_KEY, side_path
 
     metadata = {
         "format": "triage.ladder/1",
@@ -383,11 +404,26 @@ def _write_ladder(job: LadderJob, rows: pd.DataFrame, out: Path, html_out: Path,
         "lineups": list(format_lineups(job)),
         "config": job.config.to_dict(),
         "deck": None if job.deck is None else [card.to_dict() for card in job.deck],
+        "deals_for": dict(job.bot_deals),
+        "time_budget": job.time_budget,
+        "bot_forms_by_players": {
+            str(count): bot_forms(job.bots, count, job.config, job.deck) for count in job.players
+        },
+        "software": software(),
     }
     table = pa.Table.from_pandas(rows, schema=ladder_schema(job.config.market), preserve_index=False)
     out.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(table.replace_schema_metadata({METADATA_KEY: json.dumps(metadata).encode()}), out)
-    page = build_report([Results("ladder", out, rows, None, metadata)], "Triage ladder")
+    meta = {METADATA_KEY: json.dumps(metadata).encode()}
+    pq.write_table(table.replace_schema_metadata(meta), out)
+    if not times.empty:
+        pq.write_table(
+            pa.Table.from_pandas(times, preserve_index=False).replace_schema_metadata(meta),
+            side_path(out, "times"),
+        )
+    page = build_report(
+        [Results("ladder", out, rows, None, metadata, None, times if not times.empty else None)],
+        "Triage ladder",
+    )
     html_out.write_text(page, encoding="utf-8")
 
 
@@ -399,6 +435,10 @@ def fit_value(
     deck: Path | None = DECK_OPTION,
     set_: list[str] = SET_OPTION,
     out: Path = typer.Option(..., help="The value file to write (JSON)."),
+    time_budget: float | None = typer.Option(
+        None, "--time-budget", min=1.0, help="Start no new game after this many seconds; fit on those played."
+    ),
+    quiet: bool = typer.Option(False, help="No progress bar."),
 ) -> None:
     """Fit the expert's value for one game (players, configuration, deck): its playouts then stop
     two rounds ahead and score the position with it. Put the file's directory in TRIAGE_VALUES."""
@@ -411,12 +451,16 @@ def fit_value(
         _fail(f"--out {out}: the folder {out.parent} does not exist")
     game_config, game_deck = game_settings(config, deck, set_)
     try:
-        value = fit(players, games, seed, game_config, game_deck)
+        with _bar("fitting", games, quiet) as advance:
+            value = fit(players, games, seed, game_config, game_deck, advance, time_budget)
     except ValueError as error:  # a configuration or deck that cannot be dealt at this count
         _fail(str(error))
     out.write_text(value.to_json() + "\n")
     shares = ", ".join(f"round {number} {share:.0%}" for number, share in sorted(value.explained.items()))
-    typer.echo(f"wrote {out}: {games} games; the final margin explained on held-out games: {shares}")
+    stopped = f" (time budget: {value.games} of {games})" if value.games < games else ""
+    typer.echo(
+        f"wrote {out}: {value.games} games{stopped}; the final margin explained on held-out games: {shares}"
+    )
 
 
 def train_fast(
@@ -481,6 +525,143 @@ def train_fast(
     )
 
 
+def sweep(
+    over: list[str] = typer.Option(
+        ..., "--over", help="A key and its values, e.g. market.staff.price=3,4,5,6 (once or twice: a grid)."
+    ),
+    games: int = typer.Option(400, min=1, help="Games at each value (the same deals at every value)."),
+    players: int = typer.Option(2, min=1, max=4, help="Players per game (1-4)."),
+    bots: str = typer.Option(
+        "greedy", help="Bot names, one per seat, comma-separated (one name: all seats)."
+    ),
+    seed: int = typer.Option(0, help="Master seed: every value plays the same deals."),
+    config: Path | None = CONFIG_OPTION,
+    deck: Path | None = DECK_OPTION,
+    set_: list[str] = SET_OPTION,
+    duplicate: bool = typer.Option(False, help="Play each deal once per seat rotation of the bots."),
+    workers: int | None = typer.Option(None, min=1, help="Local worker processes (default: all cores)."),
+    out_dir: Path = typer.Option(
+        Path("sweep"), "--out-dir", help="Where the runs, sweep.csv and sweep.html go."
+    ),
+    time_budget: float | None = typer.Option(
+        None, "--time-budget", min=0.0, help="Seconds each value may take (its games played are kept)."
+    ),
+    fit_values: bool = FIT_VALUES_OPTION,
+    values_dir: Path = VALUES_DIR_OPTION,
+    quiet: bool = typer.Option(False, help="No progress bar."),
+) -> None:
+    """Simulate one or two configuration keys over their values on the same deals: a table and a
+    plot of each outcome (seat win rates and scores, purchases per player, deaths, cures, rounds)
+    against the value, with 95% intervals."""
+    from triage.bots import make_bot, seat_names
+    from triage.options import game_settings
+    from triage.sim.games import SimJob
+    from triage.sim.runner import RunLimits, default_workers, job_metadata, write_results
+    from triage.sim.sweep import Axis, grid, point_label, sweep_table
+
+    try:
+        axes = [Axis.parse(text) for text in over]
+        names = tuple(seat_names(bots, players))
+        for name in set(names):
+            make_bot(name)
+    except ValueError as error:
+        _fail(str(error))
+    if len(axes) > 2:
+        _fail(f"--over given {len(axes)} times: a sweep takes one or two keys")
+    points = grid(axes)
+    settings = [(point, game_settings(config, deck, [*set_, *point])) for point in points]
+    for point, game in settings:
+        check_values(
+            names, (players,), game, game_options(config, deck, [*set_, *point]), fit_values, values_dir
+        )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    played = []
+    for point, (game_config, game_deck) in settings:
+        try:
+            job = SimJob(
+                players, names, seed, game_config, tuple(game_deck) if game_deck else None, False, duplicate
+            )
+            job.check_games(games)
+        except ValueError as error:
+            _fail(str(error))
+        typer.echo(f"{', '.join(point)}: {games} games", err=True)
+        result = _play_with_progress(
+            job, games, None, workers or default_workers(), quiet, RunLimits(time_budget)
+        )
+        out = out_dir / f"{point_label(point)}.parquet"
+        write_results(result, out, job_metadata(job, games, [*set_, *point], result.games))
+        played.append((point, result.players.to_pandas()))
+    table = sweep_table(played)
+    keys = [axis.key for axis in axes]
+    table.to_csv(out_dir / "sweep.csv", index=False)
+    (out_dir / "sweep.html").write_text(_sweep_page(table, keys, axes), encoding="utf-8")
+    typer.echo(_sweep_text(table, keys))
+    typer.echo(f"wrote {len(points)} runs, sweep.csv and sweep.html to {out_dir}")
+
+
+def _sweep_text(table: pd.DataFrame, keys: list[str]) -> str:
+    """The sweep as a grid: one row per outcome, one column per value, ``0.317 +-0.020``."""
+    cells = table.assign(
+        cell=[f"{value:.3f} +-{half:.3f}" for value, half in zip(table["value"], table["ci95"])],
+        point=[", ".join(f"{key}={row[key]}" for key in keys) for _, row in table.iterrows()],
+    )
+    grid_table = cells.pivot(index="outcome", columns="point", values="cell")
+    order = list(dict.fromkeys(table["outcome"]))
+    return grid_table.reindex(order).to_string()
+
+
+def _sweep_page(table: pd.DataFrame, keys: list[str], axes: list[Any]) -> str:
+    """sweep.html: the table, then one plot per outcome against the first key."""
+    import html
+
+    from triage.sim.report import STYLE, _png, _table_html
+    from triage.sim.sweep import sweep_plots
+
+    title = "Triage sweep: " + "; ".join(f"{axis.key} over {', '.join(axis.values)}" for axis in axes)
+    parts = [
+        "<!DOCTYPE html>",
+        f'<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title><style>{STYLE}</style></head><body>',
+        f"<h1>{html.escape(title)}</h1>",
+        "<p>Every value played the same deals; intervals are 95%, clustered by deal.</p>",
+        '<div class="row">',
+    ]
+    for name, figure in sweep_plots(table, keys):
+        parts.append(
+            f'<figure data-figure="{html.escape(name)}"><img alt="{html.escape(name)} against {html.escape(keys[0])}" '
+            f'src="data:image/png;base64,{_png(figure)}"></figure>'
+        )
+    parts += ["</div>", "<h2>Outcomes by value</h2>", _table_html(table, "sweep"), "</body></html>"]
+    return "\n".join(parts) + "\n"
+
+
+def plan(
+    file: Path = typer.Argument(..., help="A pilot run of triage simulate."),
+    within: float = typer.Option(0.02, min=0.0001, help="The 95% half-width wanted on each outcome."),
+    outcome: str | None = typer.Option(None, help="Only the outcomes whose name contains this text."),
+) -> None:
+    """How many deals each outcome needs for a given 95% half-width, read from a pilot run (its
+    interval now and its deals), with the CPU time at the pilot's pace."""
+    from triage.sim.report import ReportError, load_results
+    from triage.sim.sweep import plan_table
+
+    try:
+        run = load_results(file)
+    except ReportError as error:
+        _fail(str(error))
+    deals = run.players["deal"].nunique()
+    seconds = float(run.times["seconds"].sum()) / deals if run.times is not None and deals else None
+    table = plan_table(run.players, within, seconds)
+    if outcome is not None:
+        table = table[table["outcome"].str.contains(outcome, regex=False)]
+        if table.empty:
+            _fail(f"--outcome {outcome!r}: no outcome of {file} contains it")
+    typer.echo(f"{file}: {deals} deals; deals needed for +-{within:g} (95%):")
+    for row in table.to_dict("records"):
+        cost = f", about {row['CPU hours']:.2f} CPU hours" if row["CPU hours"] == row["CPU hours"] else ""
+        needed = "-" if row["deals needed"] != row["deals needed"] else f"{row['deals needed']:,.0f}"
+        typer.echo(f"  {row['outcome']}: {row['value']:.3f} +-{row['ci95']:.3f} now; {needed} deals{cost}")
+
+
 def register(app: typer.Typer) -> None:
     """Add ``simulate``, ``report``, ``ladder`` and ``fit-value`` to the ``triage`` command."""
     app.command("simulate")(simulate)
@@ -488,3 +669,5 @@ def register(app: typer.Typer) -> None:
     app.command("ladder")(ladder)
     app.command("fit-value")(fit_value)
     app.command("train-fast")(train_fast)
+    app.command("sweep")(sweep)
+    app.command("plan")(plan)

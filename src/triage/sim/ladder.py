@@ -12,6 +12,7 @@ winner first, then the score), with a 95% interval clustered by deal.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
@@ -21,9 +22,9 @@ import pandas as pd
 import pyarrow as pa
 
 from triage.engine import CardSpec, Config
-from triage.sim.balance import clustered_mean
+from triage.sim.balance import clustered_mean, time_table
 from triage.sim.games import SimJob
-from triage.sim.runner import Progress, SimResult, run_local, schemas
+from triage.sim.runner import Progress, RunLimits, SimResult, run_local, schemas
 
 #: The column a ladder adds to the player rows: the line-up of the game's deal, as ``a,b,c``.
 LINEUP = "lineup"
@@ -53,12 +54,28 @@ class LadderJob:
     seed: int
     config: Config
     deck: tuple[CardSpec, ...] | None = None
+    #: Deals for the line-ups a bot plays in, by bot (a slow bot's line-ups play fewer): a line-up
+    #: plays the fewest of its bots' deals, ``deals`` for a bot not named.
+    bot_deals: tuple[tuple[str, int], ...] = ()
+    #: Wall seconds for the whole ladder, shared out line-up by line-up (the time one leaves
+    #: goes to the next); each line-up keeps the whole deals it played.
+    time_budget: float | None = None
 
     def __post_init__(self) -> None:
         if len(set(self.bots)) < 2:
             raise ValueError("a ladder needs at least two different bots")
         if any(not 2 <= count <= 4 for count in self.players):
             raise ValueError("a ladder's player counts are 2 to 4")
+        unknown = sorted(set(dict(self.bot_deals)) - set(self.bots))
+        if unknown:
+            raise ValueError(f"--deals-for names {', '.join(unknown)}, not among the ladder's bots")
+        if any(count < 1 for _, count in self.bot_deals):
+            raise ValueError("--deals-for: a bot's deals must be at least 1")
+
+    def deals_of(self, lineup: tuple[str, ...]) -> int:
+        """The deals a line-up plays: the fewest of its bots' (:attr:`bot_deals`)."""
+        named = dict(self.bot_deals)
+        return min(named.get(bot, self.deals) for bot in lineup)
 
     def jobs(self) -> list[SimJob]:
         """One duplicate simulation per player count and line-up, all on the same master seed."""
@@ -68,23 +85,39 @@ class LadderJob:
             for lineup in lineups(self.bots, count)
         ]
 
+    def games(self) -> int:
+        """Every game the ladder plays when no time budget cuts it short."""
+        return sum(self.deals_of(job.bots) * job.orders for job in self.jobs())
 
-def run_ladder(ladder: LadderJob, workers: int, progress: Progress | None = None) -> pd.DataFrame:
+
+def run_ladder(
+    ladder: LadderJob, workers: int, progress: Progress | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play the ladder; its player rows (the simulator's columns and :data:`LINEUP`), with games
     numbered across line-ups and ``deal`` naming the cards dealt (the same deal in every
-    line-up of a player count), so intervals cluster on it."""
-    frames = []
+    line-up of a player count), so intervals cluster on it; and the seats' decision times."""
+    frames, times = [], []
     offset = 0
-    for job in ladder.jobs():
-        result: SimResult = run_local(job, ladder.deals * job.orders, workers, progress)
+    jobs = ladder.jobs()
+    start = time.monotonic()
+    for number, job in enumerate(jobs):
+        limits = RunLimits()
+        if ladder.time_budget is not None:
+            left = ladder.time_budget - (time.monotonic() - start)
+            limits = RunLimits(time_budget=max(0.0, left / (len(jobs) - number)))
+        result: SimResult = run_local(job, ladder.deals_of(job.bots) * job.orders, workers, progress, limits)
+        if result.players.num_rows == 0:
+            continue
         frame = result.players.to_pandas()
         frame["game"] += offset
         frame[LINEUP] = ",".join(job.bots)
+        if result.times is not None:
+            times.append(result.times.to_pandas().assign(game=lambda rows: rows["game"] + offset))
         offset = int(frame["game"].max()) + 1
         frames.append(frame)
     rows = pd.concat(frames, ignore_index=True)
     rows["deal"] = pd.factorize(rows["players"].astype(str) + "/" + rows["game_seed"].astype(str))[0]
-    return rows
+    return rows, pd.concat(times, ignore_index=True) if times else pd.DataFrame()
 
 
 def ladder_schema(market: Iterable[str]) -> pa.Schema:
@@ -183,8 +216,8 @@ def head_to_head_grid(table: pd.DataFrame) -> pd.DataFrame:
     return grid.rename_axis(index="bot (row) ahead of", columns=None).reset_index()
 
 
-def ladder_text(rows: pd.DataFrame) -> str:
-    """Ratings and head-to-head as terminal lines."""
+def ladder_text(rows: pd.DataFrame, times: pd.DataFrame | None = None) -> str:
+    """Ratings, head-to-head and each bot's decision times as terminal lines."""
     lines = ["rating (openskill Plackett-Luce, 95%: mu +- 1.96 sigma):"]
     width = max(len(str(bot)) for bot in rows["bot"].unique())
     for row in ratings(rows).to_dict("records"):
@@ -194,6 +227,15 @@ def ladder_text(rows: pd.DataFrame) -> str:
         )
     lines.append("head to head (share of shared games the row bot finished ahead, 95%):")
     lines.append(head_to_head_grid(head_to_head(rows)).to_string(index=False))
+    deals = rows.groupby(LINEUP)["deal"].nunique()
+    lines.append("deals per line-up: " + "; ".join(f"{lineup} {count}" for lineup, count in deals.items()))
+    if times is not None and not times.empty:
+        lines.append("decision time per bot (CPU of the deciding thread):")
+        for timing in time_table(times).to_dict("records"):
+            lines.append(
+                f"  {timing['bot']:<{width}}  {timing['mean s / decision'] * 1000:8.2f} ms a decision, "
+                f"longest {timing['longest s'] * 1000:.1f} ms, {timing['decisions']} decisions"
+            )
     return "\n".join(lines)
 
 
