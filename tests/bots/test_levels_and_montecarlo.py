@@ -124,7 +124,7 @@ def test_the_expert_searches_as_well_as_the_reference_searcher_on_the_same_playo
     farming playouts) against flat Monte-Carlo on greedy playouts, each with 12 playouts a
     decision and no CPU cap (reproducible), 8 deals from both seats. At 12 playouts the two are
     close and 8 deals are few: these measure 0.50 (40 deals: 0.64 +-0.12; the full runs at 80
-    playouts, docs/bots.md "Strength against the yardstick", about two games in three). A gross
+    playouts, docs/notes/strength-strength-against-the-yardstick.md, about two games in three). A gross
     break falls far below the bound: a search that no longer tells its candidates apart plays
     greedy's moves (0.06 on these deals), one that prefers what loses wins none."""
     summary = measure(("expert-12", "montecarlo-12"), deals=8, seed=0).summary()

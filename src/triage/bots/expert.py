@@ -70,7 +70,7 @@ LEVELS: dict[str, Level] = {
 }
 DEFAULT_LEVEL = "expert"
 #: With a value, a playout stops at the first decision of the round this many ahead of its own
-#: (docs/bots.md, "Short playouts with a value": one round ahead and whole playouts both won less).
+#: (docs/notes/strength-short-playouts-with-a-value.md: one round ahead and whole playouts both won less).
 HORIZON = 2
 
 
@@ -314,7 +314,7 @@ def outcome(game: Game, seat: int) -> float:
 
     The margin, not the win: a playout's margin says by how much a move helped, where a win says
     only whether it tipped this world, so candidates are told apart in fewer worlds (measured
-    against the win first in docs/bots.md, "Strength against the yardstick")."""
+    against the win first in docs/notes/strength-strength-against-the-yardstick.md)."""
     scores = game.scores()
     mine = scores[seat]
     if len(scores) == 1:

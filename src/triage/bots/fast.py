@@ -75,7 +75,7 @@ def candidate_table(
     return rows
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and cached by identity: one file, one object
 class FastPolicy:
     """A trained scorer: the game it belongs to (its fingerprint), the feature scaling, one hidden
     layer (tanh) and an output; how it was trained; the file it was read from and its SHA-256."""
@@ -104,7 +104,7 @@ class FastPolicy:
 
     def provenance(self) -> dict[str, Any]:
         return {"file": self.source, "sha256": self.sha256} | {
-            key: self.trained.get(key) for key in ("decisions", "games", "seed", "agreement")
+            key: self.trained.get(key) for key in ("players", "decisions", "games", "seed", "agreement")
         }
 
     def to_json(self) -> str:
@@ -149,6 +149,11 @@ class FastPolicy:
             or len(policy.output) != len(policy.hidden_bias)
         ):
             raise ValueError(f"fast policy file {path}: its layers do not fit together")
+        if width != FEATURE_WIDTH:
+            raise ValueError(
+                f"fast policy file {path}: trained on {width} features, not today's {FEATURE_WIDTH}; "
+                "train it again with `triage train-fast`"
+            )
         return policy
 
 
@@ -175,9 +180,22 @@ def _policies_in(directories: tuple[Path, ...]) -> dict[str, FastPolicy]:
     return found
 
 
-def policy_for(seat_view: dict[str, Any]) -> FastPolicy | None:
-    """The trained fast policy of the game a view belongs to, or None."""
-    return _policies_in(tuple(value_dirs())).get(fingerprint(seat_view))
+def policy_for(seat_view: dict[str, Any]) -> tuple[FastPolicy | None, bool]:
+    """The trained fast policy of the game a view belongs to, and whether it was trained on that
+    very game. A game with none of its own (a designer's new price, say) gets a policy trained at
+    its player count on another configuration: a move's afterstate carries the price it paid and
+    what it bought, so the scorer reads a changed market as it is; the bot's form says so."""
+    policies = _policies_in(tuple(value_dirs()))
+    own = policies.get(fingerprint(seat_view))
+    if own is not None:
+        return own, True
+    players = len(seat_view["players"])
+    nearest = [policy for policy in policies.values() if policy.trained.get("players") == players]
+    return (nearest[0], False) if nearest else (None, False)
+
+
+#: The width of a candidate's features (:func:`candidate_table`).
+FEATURE_WIDTH = len(features(Game.new(players=2, seed=0), 0)) + len(move_features({"type": "pass"}, False, 0))
 
 
 def forget_policies() -> None:
@@ -220,7 +238,7 @@ class FastBot:
             candidates.append(club)
         if len(candidates) == 1 or order_only(legal):
             return club
-        policy = policy_for(view)
+        policy, _ = policy_for(view)
         if policy is None:
             if self.strict:
                 raise MissingPolicyError(len(view["players"]))
@@ -229,10 +247,14 @@ class FastBot:
         return candidates[int(scores.argmax())]
 
     def form(self, view: dict[str, Any]) -> dict[str, Any]:
-        policy = policy_for(view)
+        """What this bot is in the view's game: the policy file (its SHA-256, what it was trained
+        on) and whether it was trained on this very game."""
+        policy, own = policy_for(view)
         described: dict[str, Any] = {"bot": self.name, "search": "none: a trained scorer of afterstates"}
-        described["policy"] = policy.provenance() if policy is not None else "none trained for this game"
-        return described
+        if policy is None:
+            return described | {"policy": "none trained at this player count"}
+        trained_on = "this game" if own else "another configuration at this player count"
+        return described | {"policy": policy.provenance(), "trained on": trained_on}
 
 
 # ---------------------------------------------------------------------- the expert's decisions
@@ -257,8 +279,8 @@ class RecordingExpert(ExpertBot):
 
     search_type = RecordingSearch
 
-    def __init__(self) -> None:
-        super().__init__(strict=True)
+    def __init__(self, playouts: int | None = None) -> None:
+        super().__init__(playouts=playouts, strict=True)
 
 
 def decision_rows(
@@ -273,9 +295,12 @@ def decision_rows(
     return table, targets, list(search.counts)
 
 
-def play_recorded(players: int, seed: int, config: Any, deck: Any) -> list[dict[str, Any]]:
-    """One game of the expert in every seat (deal ``seed``); each searched decision's rows."""
-    bots = [RecordingExpert() for _ in range(players)]
+def play_recorded(
+    players: int, seed: int, config: Any, deck: Any, playouts: int | None = None
+) -> list[dict[str, Any]]:
+    """One game of the expert in every seat (deal ``seed``; ``playouts`` a decision, or the
+    expert level's own); each searched decision's rows."""
+    bots = [RecordingExpert(playouts) for _ in range(players)]
     game = Game.new(players=players, deck=deck, seed=seed, config=config)
     rows = []
     feature_rng = random.Random(f"fast:{seed}")
@@ -363,9 +388,9 @@ class Decisions:
         )
 
 
-def _play_seed(task: tuple[int, int, Any, Any]) -> tuple[int, list[dict[str, Any]]]:
-    players, seed, config, deck = task
-    return seed, play_recorded(players, seed, config, deck)
+def _play_seed(task: tuple[int, int, Any, Any, int | None]) -> tuple[int, list[dict[str, Any]]]:
+    players, seed, config, deck, playouts = task
+    return seed, play_recorded(players, seed, config, deck, playouts)
 
 
 def record_decisions(
@@ -377,6 +402,7 @@ def record_decisions(
     workers: int = 1,
     progress: Any = None,
     time_budget: float | None = None,
+    playouts: int | None = None,
 ) -> Decisions:
     """Play up to ``games`` games of the expert in every seat (deals ``seed`` on, ``workers``
     processes) and keep its searched decisions; after ``time_budget`` wall seconds no game starts."""
@@ -384,7 +410,7 @@ def record_decisions(
     import time
 
     deadline = time.monotonic() + time_budget if time_budget is not None else float("inf")
-    tasks = [(players, seed + index, config, deck) for index in range(games)]
+    tasks = [(players, seed + index, config, deck, playouts) for index in range(games)]
     played: list[tuple[int, list[dict[str, Any]]]] = []
     if workers <= 1:
         for task in tasks:

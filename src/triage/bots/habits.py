@@ -42,7 +42,7 @@ class _FarmTurn(_Turn):
 class _FarmFirstTurn(_FarmTurn):
     """Farming before any diagnosis, only saving the dying first: a Helicopter flown for a known
     chronic patient while the Diagnostics are still unspent can pay its diagnosis, where after
-    the diagnoses they are often gone (docs/bots.md, "Farming first")."""
+    the diagnoses they are often gone (docs/notes/strength-farming-first-point-3-met.md)."""
 
     priorities = ("save_the_dying", "farm_known_chronic", *PRIORITIES[1:])
 

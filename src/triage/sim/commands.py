@@ -483,6 +483,11 @@ def train_fast(
     ),
     out: Path = typer.Option(..., help="The policy file to write (JSON; its name must start with fast-)."),
     quiet: bool = typer.Option(False, help="No progress bar."),
+    playouts: int | None = typer.Option(
+        None,
+        min=1,
+        help="The expert's playouts a decision while it teaches (default: the expert level's own).",
+    ),
 ) -> None:
     """Train expert-fast for one game: play the expert in every seat, keep its searches, fit a
     small network to its candidates' search means. Put the file's directory in TRIAGE_VALUES."""
@@ -509,13 +514,19 @@ def train_fast(
     else:
         with _bar("expert games", games, quiet) as advance:
             decisions = record_decisions(
-                players, games, seed, game_config, game_deck, workers, advance, time_budget
+                players, games, seed, game_config, game_deck, workers, advance, time_budget, playouts
             )
         if data is not None:
             decisions.save(data)
     weights, measured = fit_policy(decisions)
     played = len(set(decisions.game.tolist()))
-    trained = {"games": played, "decisions": int(len(decisions.chosen)), "seed": seed} | measured
+    trained: dict[str, Any] = {
+        "players": players,
+        "games": played,
+        "decisions": len(decisions.chosen),
+        "seed": seed,
+    }
+    trained |= measured
     policy = make_policy(weights, fingerprint(first_view(players, game_config, game_deck)), trained)
     out.write_text(policy.to_json() + "\n")
     typer.echo(
@@ -596,7 +607,28 @@ def sweep(
     table.to_csv(out_dir / "sweep.csv", index=False)
     (out_dir / "sweep.html").write_text(_sweep_page(table, keys, axes), encoding="utf-8")
     typer.echo(_sweep_text(table, keys))
+    typer.echo(_sweep_pairs(played))
     typer.echo(f"wrote {len(points)} runs, sweep.csv and sweep.html to {out_dir}")
+
+
+def _sweep_pairs(played: list[tuple[tuple[str, ...], pd.DataFrame]]) -> str:
+    """Each value against the first, paired deal by deal (the same deals): seats, purchases,
+    deaths, cures and game length, B - A with 95% intervals."""
+    from triage.sim.balance import paired_differences
+
+    (first_point, first), lines = played[0], []
+    for point, players in played[1:]:
+        table = paired_differences(first, players)
+        table = table[
+            ~table["figure"].str.contains(": win rate$|: margin$", regex=True)
+            | table["figure"].str.startswith("seat")
+        ]
+        lines.append(f"{', '.join(point)} - {', '.join(first_point)}, paired over the same deals (95%):")
+        lines += [
+            f"  {row['figure']}: {row['B - A']:+.3f} +-{row['ci95']:.3f} ({row['deals paired']} deals)"
+            for row in table.to_dict("records")
+        ]
+    return "\n".join(lines)
 
 
 def _sweep_text(table: pd.DataFrame, keys: list[str]) -> str:

@@ -1,0 +1,134 @@
+"""``expert-fast`` (issue 41, point 1): trained by ``triage train-fast`` on the expert's own
+searches, stored beside the values, found by the game's fingerprint, plain about what it is."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from triage.bots import make_bot
+from triage.bots.fast import FEATURE_WIDTH, FastBot, FastPolicy, MissingPolicyError, forget_policies
+from triage.cli import app
+from triage.engine import Game, make_config, view
+from triage.sim.runner import read_metadata
+
+cli = CliRunner()
+
+
+@pytest.fixture
+def no_policies(tmp_path, monkeypatch):
+    """A TRIAGE_VALUES holding only this test's files (the shipped policies still count)."""
+    folder = tmp_path / "values"
+    folder.mkdir()
+    monkeypatch.setenv("TRIAGE_VALUES", str(folder))
+    monkeypatch.setattr("triage.bots.value.VALUES_DIR", tmp_path / "nothing-shipped")
+    forget_policies()
+    yield folder
+    forget_policies()
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> Path:
+    """A policy trained on three games of a cheap expert (8 playouts a decision)."""
+    folder = tmp_path_factory.mktemp("fast")
+    out = folder / "fast-test-2p.json"
+    args = ["train-fast", "--players", "2", "--games", "5", "--playouts", "8", "--seed", "7", "--quiet"]
+    result = cli.invoke(app, [*args, "--data", str(folder / "d.npz"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "picks the expert's move in" in result.output and (folder / "d.npz").is_file()
+    return out
+
+
+def play_through(bot, game: Game) -> Game:
+    rng = random.Random(0)
+    while (seat := game.turn) is not None:
+        game.apply(bot.choose(view(game, seat), game.legal_actions(), rng))
+    return game
+
+
+def test_the_trained_policy_is_data_that_names_its_game_and_its_training(trained):
+    policy = FastPolicy.load(trained)
+    assert len(policy.mean) == FEATURE_WIDTH and policy.trained["players"] == 2
+    assert policy.trained["games"] == 5 and policy.trained["decisions"] > 50
+    assert 0 <= policy.trained["agreement"] <= 1
+
+
+def test_expert_fast_plays_whole_games_with_the_policy_of_its_game_and_says_so(trained, monkeypatch):
+    monkeypatch.setenv("TRIAGE_VALUES", str(trained.parent))
+    forget_policies()
+    try:
+        game = play_through(make_bot("expert-fast"), Game.new(players=2, seed=3))
+        assert game.is_over()
+        form = make_bot("expert-fast").form(view(Game.new(players=2, seed=3), 0))
+        assert form["policy"]["file"] == str(trained) and form["trained on"] == "this game"
+        other = view(Game.new(players=2, seed=3, config=make_config({"market": {"staff": {"price": 7}}})), 0)
+        assert (
+            make_bot("expert-fast").form(other)["trained on"] == "another configuration at this player count"
+        )
+    finally:
+        forget_policies()
+
+
+def test_a_simulation_records_expert_fasts_policy(trained, tmp_path, monkeypatch):
+    monkeypatch.setenv("TRIAGE_VALUES", str(trained.parent))
+    forget_policies()
+    out = tmp_path / "run.parquet"
+    try:
+        result = cli.invoke(
+            app,
+            [
+                "simulate",
+                "--games",
+                "2",
+                "--bots",
+                "expert-fast,greedy",
+                "--workers",
+                "1",
+                "--quiet",
+                "--out",
+                str(out),
+            ],
+        )
+        assert result.exit_code == 0, result.output
+        assert (
+            read_metadata(out)["bot_forms"]["expert-fast"]["policy"]["sha256"]
+            == FastPolicy.load(trained).sha256
+        )
+    finally:
+        forget_policies()
+
+
+def test_without_any_policy_at_its_player_count_a_strict_bot_refuses_and_names_the_command(no_policies):
+    game = Game.new(players=3, seed=1)
+    rng = random.Random(0)
+    while game.phase != "treatment":
+        game.apply(rng.choice(game.legal_actions()))
+    seat_view, legal = view(game, game.turn), game.legal_actions()
+    assert make_bot("expert-fast").form(seat_view)["policy"] == "none trained at this player count"
+    if len(legal) > 1:
+        with pytest.raises(MissingPolicyError, match="triage train-fast --players 3"):
+            FastBot(strict=True).choose(seat_view, legal, random.Random(0))
+    assert FastBot().choose(seat_view, legal, random.Random(0)) in legal  # not strict: the club's move
+
+
+def test_a_policy_file_for_another_feature_list_is_refused_by_name(trained, tmp_path):
+    data = json.loads(trained.read_text())
+    data["mean"] = data["mean"][:-1]
+    data["scale"] = data["scale"][:-1]
+    data["hidden"] = data["hidden"][:-1]
+    bad = tmp_path / "fast-bad.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=rf"fast policy file {bad}: trained on {FEATURE_WIDTH - 1} features"):
+        FastPolicy.load(bad)
+    with pytest.raises(ValueError, match="not a trained policy"):
+        (tmp_path / "fast-junk.json").write_text("{}")
+        FastPolicy.load(tmp_path / "fast-junk.json")
+
+
+def test_train_fast_refuses_a_bad_file_name(tmp_path):
+    result = cli.invoke(app, ["train-fast", "--out", str(tmp_path / "policy.json")])
+    assert result.exit_code == 2 and "fast-NAME.json" in result.output
