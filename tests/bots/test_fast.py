@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from triage.bots import make_bot
 from triage.bots.fast import FEATURE_WIDTH, FastBot, FastPolicy, MissingPolicyError, forget_policies
+from triage.bots.value import value_for
 from triage.cli import app
 from triage.engine import Game, make_config, view
 from triage.sim.runner import read_metadata
@@ -63,6 +64,7 @@ def test_expert_fast_plays_whole_games_with_the_policy_of_its_game_and_says_so(t
     try:
         game = play_through(make_bot("expert-fast"), Game.new(players=2, seed=3))
         assert game.is_over()
+        assert value_for(view(Game.new(players=2, seed=3), 0)) is not None  # a policy file is no value
         form = make_bot("expert-fast").form(view(Game.new(players=2, seed=3), 0))
         assert form["policy"]["file"] == str(trained) and form["trained on"] == "this game"
         other = view(Game.new(players=2, seed=3, config=make_config({"market": {"staff": {"price": 7}}})), 0)

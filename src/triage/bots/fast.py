@@ -31,7 +31,7 @@ from typing import Any
 from triage.bots.base import Action
 from triage.bots.expert import ExpertBot, Search, candidate_actions, order_only
 from triage.bots.habits import FarmFirstBot
-from triage.bots.value import features, fingerprint, value_dirs
+from triage.bots.value import by_fingerprint, features, fingerprint, value_dirs
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
 from triage.engine.validation import ACTION_FIELDS
@@ -172,12 +172,7 @@ def _arrays(policy: FastPolicy) -> tuple[Any, ...]:
 
 @cache
 def _policies_in(directories: tuple[Path, ...]) -> dict[str, FastPolicy]:
-    found: dict[str, FastPolicy] = {}
-    for directory in reversed(directories):  # the first directory named wins a fingerprint
-        for path in sorted(directory.glob("fast-*.json")):
-            policy = FastPolicy.load(path)
-            found[policy.fingerprint] = policy
-    return found
+    return by_fingerprint(directories, True, FastPolicy.load)
 
 
 def policy_for(seat_view: dict[str, Any]) -> tuple[FastPolicy | None, bool]:

@@ -183,14 +183,26 @@ def value_dirs() -> list[Path]:
     return [*extra, VALUES_DIR]
 
 
+#: The name a trained ``expert-fast`` policy file starts with (:mod:`triage.bots.fast`): such files
+#: live beside the values and are no value.
+FAST_PREFIX = "fast-"
+
+
+def by_fingerprint(directories: tuple[Path, ...], fast: bool, load: Callable[[Path], Any]) -> dict[str, Any]:
+    """Every data file of the directories (the fast policies, or the values) by its fingerprint;
+    the first directory named wins a fingerprint."""
+    found: dict[str, Any] = {}
+    for directory in reversed(directories):
+        for path in sorted(directory.glob("*.json")):
+            if path.name.startswith(FAST_PREFIX) == fast:
+                item = load(path)
+                found[item.fingerprint] = item
+    return found
+
+
 @cache
 def _values_in(directories: tuple[Path, ...]) -> dict[str, Value]:
-    found: dict[str, Value] = {}
-    for directory in reversed(directories):  # the first directory named wins a fingerprint
-        for path in sorted(directory.glob("*.json")):
-            value = Value.load(path)
-            found[value.fingerprint] = value
-    return found
+    return by_fingerprint(directories, False, Value.load)
 
 
 def forget_values() -> None:

@@ -224,23 +224,7 @@ def _play_with_progress(
     """Play the job locally or on Ray, with a progress bar on standard error."""
     from triage.sim.runner import default_workers, run_local, run_ray
 
-    progress = Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        GamesPerSecond(),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=quiet,
-    )
-    with progress:
-        task = progress.add_task("games", total=games)
-
-        def advance(count: int) -> None:
-            progress.advance(task, count)
-
+    with _bar("simulating", games, quiet) as advance:
         if ray is None:
             return run_local(job, games, workers or default_workers(), advance, limits)
         try:
