@@ -134,3 +134,15 @@ def test_a_policy_file_for_another_feature_list_is_refused_by_name(trained, tmp_
 def test_train_fast_refuses_a_bad_file_name(tmp_path):
     result = cli.invoke(app, ["train-fast", "--out", str(tmp_path / "policy.json")])
     assert result.exit_code == 2 and "fast-NAME.json" in result.output
+
+
+def test_the_simulator_refuses_expert_fast_without_a_policy_at_its_player_count(no_policies, tmp_path):
+    out = tmp_path / "run.parquet"
+    result = cli.invoke(
+        app, ["simulate", "--games", "3", "--players", "3", "--bots", "expert-fast", "--out", str(out)]
+    )
+    assert (
+        result.exit_code == 2
+        and "`triage train-fast --players 3 --out values/fast-mine-3p.json`" in result.output
+    )
+    assert not out.exists()

@@ -66,14 +66,14 @@ def test_win_rate_by_seat_has_confidence_intervals():
 
 
 def test_clustered_interval_is_the_usual_one_for_independent_rows_and_wider_for_correlated():
-    values = pd.Series([1.0, 0.0, 1.0, 1.0, 0.0, 1.0])
+    values = pd.Series([3.0, 0.0, 3.0, 3.0, 0.0, 3.0])  # counts, not shares: no small-sample floor
     mean, half = balance.clustered_mean(values, pd.Series(range(6)))
     # Six independent rows: Student's t with 5 degrees of freedom, not 1.96 (issue 41, point 3).
-    assert mean == 4 / 6 and math.isclose(half, 2.571 * values.std(ddof=1) / math.sqrt(6))
+    assert mean == 2 and math.isclose(half, 2.571 * values.std(ddof=1) / math.sqrt(6))
     # Rows paired by deal that always agree: three independent deals, not six rows.
     paired, paired_half = balance.clustered_mean(values, pd.Series([0, 1, 0, 0, 1, 2]))
     mean_pairs = pd.Series([1.0, 0.0, 1.0, 1.0, 0.0, 1.0])
-    assert paired == 4 / 6 and paired_half > half
+    assert paired == 2 and paired_half > half
     assert math.isnan(balance.clustered_mean(mean_pairs, pd.Series([0] * 6))[1])  # one cluster
 
 

@@ -476,7 +476,7 @@ def agreement(policy_scores: Any, data: Decisions) -> float:
 
 
 def fit_policy(
-    data: Decisions, width: int = 32, steps: int = 3000, choice_weight: float = 0.1, seed: int = 0
+    data: Decisions, width: int = 32, steps: int = 800, choice_weight: float = 0.1, seed: int = 0
 ) -> tuple[dict[str, Any], dict[str, float]]:
     """Fit the network on four fifths of the games (Adam, whole batch), measure how often it
     picks the expert's choice on the fifth held out, then fit again on every game."""

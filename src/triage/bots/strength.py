@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from triage.bots import Bot, ExpertBot, bot_form, make_bot
+from triage.bots.fast import FastBot
 from triage.engine import CardSpec, Config, DataError, Game, view
 from triage.engine.cards import load_deck
 from triage.engine.config import load_config, parse_assignment
@@ -111,7 +112,7 @@ def strict_bot(name: str) -> Bot:
     """A bot by name; an expert never plays a game without its fitted value with whole playouts
     instead (:class:`~triage.bots.expert.MissingValueError` names the command that fits it)."""
     bot = make_bot(name)
-    if isinstance(bot, ExpertBot):
+    if isinstance(bot, (ExpertBot, FastBot)):
         bot.strict = True
     return bot
 

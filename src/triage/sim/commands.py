@@ -163,9 +163,15 @@ def check_values(
     """Before any game: every expert of the run has its fitted value at every player count, or
     the run is refused with the command that fits it, or (``fit``) the value is fitted now."""
     from triage.bots.value import FIT_GAMES
-    from triage.sim.provenance import fit_command, fit_values, missing_values, value_path
+    from triage.sim.provenance import fit_command, fit_values, missing_values, untrained, value_path
 
     game_config, game_deck = game
+    for count in untrained(names, counts, game_config, game_deck):
+        _fail(
+            f"expert-fast has no trained policy at {count} players: train one with "
+            f"`{' '.join(['triage train-fast', f'--players {count}', *options, f'--out {directory}/fast-mine-{count}p.json'])}` "
+            f"(about an hour of the expert's games on one core) and run with TRIAGE_VALUES={directory}"
+        )
     missing = missing_values(names, counts, game_config, game_deck)
     if not missing:
         return

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from triage.bots import Bot, ExpertBot, make_bot
+from triage.bots.fast import FastBot
 from triage.engine import CardSpec, Config, Event, Game, view
 from triage.engine.config import make_config
 from triage.engine.vocabulary import KINDS as CARD_KINDS
@@ -231,7 +232,7 @@ def sim_bot(name: str) -> Bot:
     """A bot for the simulator: an expert here is strict, so that a game without its fitted value
     stops with the command that fits it rather than switching to whole playouts without a word."""
     bot = make_bot(name)
-    if isinstance(bot, ExpertBot):
+    if isinstance(bot, (ExpertBot, FastBot)):
         bot.strict = True
     return bot
 

@@ -92,6 +92,20 @@ def missing_values(
     ]
 
 
+def untrained(
+    names: Sequence[str], counts: Sequence[int], config: Config, deck: Sequence[CardSpec] | None
+) -> list[int]:
+    """The player counts at which ``expert-fast`` among ``names`` has no trained policy."""
+    return [
+        count
+        for count in dict.fromkeys(counts)
+        if any(
+            form.get("policy") == "none trained at this player count"
+            for form in bot_forms(names, count, config, deck).values()
+        )
+    ]
+
+
 def fit_command(players: int, options: Sequence[str], out: Path) -> str:
     """The ``triage fit-value`` command line for a game, with the run's own game options."""
     return " ".join(["triage fit-value", f"--players {players}", *options, f"--out {out}"])
