@@ -11,8 +11,15 @@ import pytest
 from typer.testing import CliRunner
 
 from triage.bots import make_bot
-from triage.bots.fast import FEATURE_WIDTH, FastBot, FastPolicy, MissingPolicyError, forget_policies
-from triage.bots.value import value_for
+from triage.bots.fast import (
+    FEATURE_WIDTH,
+    FastBot,
+    FastPolicy,
+    MissingPolicyError,
+    forget_policies,
+    policy_for,
+)
+from triage.bots.value import VALUES_DIR, value_for
 from triage.cli import app
 from triage.engine import Game, make_config, view
 from triage.sim.runner import read_metadata
@@ -115,6 +122,24 @@ def test_without_any_policy_at_its_player_count_a_strict_bot_refuses_and_names_t
         with pytest.raises(MissingPolicyError, match="triage train-fast --players 3"):
             FastBot(strict=True).choose(seat_view, legal, random.Random(0))
     assert FastBot().choose(seat_view, legal, random.Random(0)) in legal  # not strict: the club's move
+
+
+def test_the_shipped_2_player_policy_is_found_for_the_standard_game_and_plays_it(monkeypatch):
+    """The policy shipped in triage/data/values still reads today's features and is the standard
+    2-player game's own: a change to the features or the fingerprint breaks it here, not at a
+    designer's run."""
+    monkeypatch.delenv("TRIAGE_VALUES", raising=False)
+    forget_policies()
+    try:
+        shipped = FastPolicy.load(VALUES_DIR / "fast-standard-2p.json")
+        seat_view = view(Game.new(players=2, seed=11), 0)
+        policy, own = policy_for(seat_view)
+        assert own and policy is not None and policy.sha256 == shipped.sha256
+        assert make_bot("expert-fast").form(seat_view)["trained on"] == "this game"
+        game = play_through(FastBot(strict=True), Game.new(players=2, seed=11))
+        assert game.is_over()
+    finally:
+        forget_policies()
 
 
 def test_a_policy_file_for_another_feature_list_is_refused_by_name(trained, tmp_path):
