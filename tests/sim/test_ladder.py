@@ -57,8 +57,10 @@ def test_line_ups_cover_every_set_of_bots_and_skip_mirrors():
 
 def test_a_small_ladder_puts_greedy_above_random_at_two_and_three_players():
     ladder = LadderJob(("random", "greedy"), (2, 3), 3, 5, make_config())
-    rows = run_ladder(ladder, 1)
+    rows, times = run_ladder(ladder, 1)
     assert set(rows["players"]) == {2, 3}
+    # Each bot's decision times come with the rows (issue 41, point 4).
+    assert set(times["bot"]) == {"random", "greedy"} and (times["decisions"] > 0).all()
     # Every line-up of a player count plays the same deals: the deal ids are shared.
     three = rows[rows.players == 3]
     assert three.groupby("deal")["lineup"].nunique().min() == 2
