@@ -82,27 +82,29 @@ def missing_values(
     names: Sequence[str], counts: Sequence[int], config: Config, deck: Sequence[CardSpec] | None
 ) -> list[int]:
     """The player counts at which a bot of ``names`` would search without its fitted value."""
-    return [
-        count
-        for count in dict.fromkeys(counts)
-        if any(
-            form.get("value") == "none fitted for this game"
-            for form in bot_forms(names, count, config, deck).values()
-        )
-    ]
+    return _counts_where(names, counts, config, deck, ("value", "none fitted for this game"))
 
 
 def untrained(
     names: Sequence[str], counts: Sequence[int], config: Config, deck: Sequence[CardSpec] | None
 ) -> list[int]:
     """The player counts at which ``expert-fast`` among ``names`` has no trained policy."""
+    return _counts_where(names, counts, config, deck, ("policy", "none trained at this player count"))
+
+
+def _counts_where(
+    names: Sequence[str],
+    counts: Sequence[int],
+    config: Config,
+    deck: Sequence[CardSpec] | None,
+    said: tuple[str, str],
+) -> list[int]:
+    """The player counts at which some bot's form says ``said`` (a key and its text)."""
+    key, text = said
     return [
         count
         for count in dict.fromkeys(counts)
-        if any(
-            form.get("policy") == "none trained at this player count"
-            for form in bot_forms(names, count, config, deck).values()
-        )
+        if any(form.get(key) == text for form in bot_forms(names, count, config, deck).values())
     ]
 
 
