@@ -4,7 +4,6 @@ the ladder's time budget, per-bot deals and decision times, fit-value's progress
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pandas as pd
 import pyarrow.parquet as pq

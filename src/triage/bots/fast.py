@@ -26,7 +26,7 @@ import random
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from triage.bots.base import Action
 from triage.bots.expert import ExpertBot, Search, candidate_actions, order_only
@@ -259,7 +259,7 @@ class RecordingSearch(Search):
     """The expert's search, kept after it ran: each candidate's mean and playouts."""
 
     #: The searches run in this process since the list was last emptied.
-    kept: list[RecordingSearch] = []
+    kept: ClassVar[list[RecordingSearch]] = []
 
     def run(self, default: int) -> Action:
         chosen = super().run(default)
@@ -480,13 +480,11 @@ def fit_policy(
 ) -> tuple[dict[str, Any], dict[str, float]]:
     """Fit the network on four fifths of the games (Adam, whole batch), measure how often it
     picks the expert's choice on the fifth held out, then fit again on every game."""
-    import numpy as np
-
     held = data.game % 5 == 0
     fitted, _ = _fit(data.select(~held), width, steps, choice_weight, seed)
     test = data.select(held)
     scores = _score(fitted, test.x)
-    measured = {"agreement": round(agreement(scores, test), 4), "held_out_decisions": int(len(test.chosen))}
+    measured = {"agreement": round(agreement(scores, test), 4), "held_out_decisions": len(test.chosen)}
     club = test.x[:, -2] == 1.0  # the club level's move (move_features)
     measured["club_agreement"] = round(float(club[test.chosen].mean()), 4)
     weights, _ = _fit(data, width, steps, choice_weight, seed)

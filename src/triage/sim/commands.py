@@ -105,7 +105,7 @@ def simulate(
     from triage.bots import make_bot, seat_names
     from triage.options import game_settings
     from triage.sim.games import SimJob
-    from triage.sim.runner import RunLimits, SimResult, default_workers, job_metadata, write_results
+    from triage.sim.runner import RunLimits, default_workers, job_metadata, write_results
 
     game_config, game_deck = game_settings(config, deck, set_)
     if not out.name.endswith(".parquet"):
@@ -378,8 +378,8 @@ def _write_ladder(
     import pyarrow.parquet as pq
 
     from triage.sim.ladder import format_lineups, ladder_schema
-    from triage.sim.report import Results, build_report
     from triage.sim.provenance import bot_forms, software
+    from triage.sim.report import Results, build_report
     from triage.sim.runner import METADATA_KEY, side_path
 
     metadata = {

@@ -112,7 +112,9 @@ def run_ladder(
         frame["game"] += offset
         frame[LINEUP] = ",".join(job.bots)
         if result.times is not None:
-            times.append(result.times.to_pandas().assign(game=lambda rows: rows["game"] + offset))
+            seat_times = result.times.to_pandas()
+            seat_times["game"] += offset
+            times.append(seat_times)
         offset = int(frame["game"].max()) + 1
         frames.append(frame)
     rows = pd.concat(frames, ignore_index=True)

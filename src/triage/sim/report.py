@@ -18,9 +18,9 @@ import matplotlib
 matplotlib.use("Agg")  # no display: the figures only go into the page
 
 import matplotlib.pyplot as plt
-from matplotlib.figure import Figure
 import pandas as pd
 import pyarrow.parquet as pq
+from matplotlib.figure import Figure
 
 from triage.sim import balance
 from triage.sim.games import CARD_COUNTS, KINDS, market_items
@@ -465,8 +465,10 @@ def build_report(runs: list[Results], title: str = "Triage simulation report") -
         _side_by_side(runs, "rounds", _rounds_html),
         "<h2>Decision times by bot (CPU seconds)</h2>",
         _side_by_side(runs, "times", _times_html),
-        "<h2>Balance targets (judged on the 95% interval: met, not met, undecided; no verdict on fewer than "
-        f"{balance.MIN_DEALS} deals; a ladder's on each line-up apart)</h2>",
+        (
+            "<h2>Balance targets (judged on the 95% interval: met, not met, undecided; no verdict on fewer "
+            f"than {balance.MIN_DEALS} deals; a ladder's on each line-up apart)</h2>"
+        ),
         '<div class="row">',
     ]
     for run in runs:
