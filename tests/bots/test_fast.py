@@ -22,6 +22,7 @@ from triage.bots.fast import (
 from triage.bots.value import VALUES_DIR, value_for
 from triage.cli import app
 from triage.engine import Game, make_config, view
+from triage.sim.commands import untaught
 from triage.sim.runner import read_metadata
 
 cli = CliRunner()
@@ -49,6 +50,20 @@ def trained(tmp_path_factory) -> Path:
     assert result.exit_code == 0, result.output
     assert "picks the expert's move in" in result.output and (folder / "d.npz").is_file()
     return out
+
+
+def test_train_fast_says_when_its_policy_has_learned_no_more_than_the_club_level(tmp_path):
+    """Five games teach the network less than the club's priorities already know: the command
+    says so instead of leaving a designer to trust it."""
+    assert untaught({"agreement": 0.44, "club_agreement": 0.52}) is not None
+    assert untaught({"agreement": 0.52, "club_agreement": 0.52}) is not None
+    assert untaught({"agreement": 0.75, "club_agreement": 0.69}) is None
+    out = tmp_path / "fast-tiny-2p.json"
+    args = ["train-fast", "--players", "2", "--games", "5", "--playouts", "4", "--seed", "7", "--quiet"]
+    result = cli.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    said = untaught(FastPolicy.load(out).trained)
+    assert (said is not None and said in result.output) or "no more than the club" not in result.output
 
 
 def play_through(bot, game: Game) -> Game:

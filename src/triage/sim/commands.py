@@ -524,6 +524,20 @@ def train_fast(
         f"expert's move in {measured['agreement']:.1%} of decisions (the club level's move: "
         f"{measured['club_agreement']:.1%})"
     )
+    if (caution := untaught(measured)) is not None:
+        typer.echo(caution)
+
+
+def untaught(measured: dict[str, Any]) -> str | None:
+    """What to say of a fast policy that picks the expert's move on held-out games no more often
+    than the club level's priorities do (it has learned nothing of the search), else None."""
+    if measured["agreement"] > measured["club_agreement"]:
+        return None
+    return (
+        "it agrees with the expert no more than the club level's priorities do: it has learned nothing "
+        "of the expert's search yet; train on more games (--data keeps them) and measure it against "
+        "the expert before reading its figures as the expert's (docs/bots.md, expert-fast)"
+    )
 
 
 def sweep(
