@@ -36,6 +36,12 @@ def test_the_bench_command_prints_every_path_with_its_ratio(capsys) -> None:  # 
     for name in ("engine dict path", "openspiel", "pettingzoo", "gymnasium (solo)", "ismcts leduc_poker"):
         assert name in out
     assert "ismcts triage, triage RolloutEvaluator / leduc_poker:" in out
+    # Issue 42 point 4 sets its aim against a single environment: both readings are printed.
+    assert "gymnasium vector x16 (solo) / gymnasium (solo):" in out
+    assert "gymnasium vector x16 (solo) / gymnasium vector x1 (solo):" in out
+    # Issue 42 point 5: the clone's ratio beside the least any clone through pyspiel costs.
+    assert "openspiel state.clone() / engine Game.copy:" in out
+    assert "Game.copy + bare pyspiel state (floor) / engine Game.copy:" in out
 
 
 def test_the_ceilings_run_the_adapters_with_a_free_observation_and_put_it_back(capsys) -> None:  # type: ignore[no-untyped-def]
