@@ -71,10 +71,22 @@ def browser_context() -> Iterator[sync_api.BrowserContext]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+#: Others' moves drawn at once (the pace "instant") from a tab's first page on: the tests of
+#: everything but the pace itself (tests/web/test_web_page_pace.py) see each position as soon as
+#: the server sends it. A test may choose another pace after the first page; it then stays.
+INSTANT_PACE = """try {
+  if (!sessionStorage.getItem('triage.test-pace')) {
+    sessionStorage.setItem('triage.test-pace', 'set');
+    localStorage.setItem('triage.pace', 'instant');
+  }
+} catch (e) { /* about:blank has no storage */ }"""
+
+
 @pytest.fixture
 def page(browser_context: sync_api.BrowserContext) -> Iterator[sync_api.Page]:
-    """A fresh tab that fails the test on any script error."""
+    """A fresh tab that fails the test on any script error (others' moves drawn at once)."""
     tab = browser_context.new_page()
+    tab.add_init_script(INSTANT_PACE)
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
     yield tab
@@ -181,9 +193,10 @@ def log_length(page: sync_api.Page) -> int:
 
 
 def settle(page: sync_api.Page) -> None:
-    """Wait until live updates stop arriving (the log stays the same for 0.3 s)."""
+    """Wait until live updates stop arriving (the log stays the same for 0.3 s and no move waits
+    to be shown)."""
     previous = -1
-    while log_length(page) != previous:
+    while log_length(page) != previous or page.locator("#bar button.skip").count():
         previous = log_length(page)
         page.wait_for_timeout(300)
 

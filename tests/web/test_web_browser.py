@@ -64,13 +64,12 @@ def refuse_next_action(page: sync_api.Page, **change: object) -> None:
 
 
 def admit_all(page: sync_api.Page) -> None:
-    """Admit every arrival by selecting it and taking the panel's primary action."""
+    """Admit every arrival with one tap each: to the first free space (issue 39, point 7)."""
     for _ in range(6):
         arrived = page.locator("#me .pending button.card")
         if not arrived.count():
             return
-        arrived.first.click()
-        click_and_wait(page, page.locator("#panel button.primary"))
+        click_and_wait(page, arrived.first)
     raise AssertionError("arrivals left")
 
 
@@ -112,8 +111,8 @@ def test_solo_against_a_bot_from_the_home_page_your_hospital_first_on_a_phone(
     for other in ("#panel", "#others", "#deck", "#market", "#log-box"):
         other_box = page.locator(other).bounding_box()
         assert other_box and other_box["y"] > hospital["y"], other
-    # Opponents are named by their bot.
-    assert re.search(r"Player 1 \((greedy|expert|random)", page.locator("#others").inner_text())
+    # Opponents are named by their bot's level, as the menu names it.
+    assert re.search(r"(Gentle|Club|Expert|Quick|Random) bot", page.locator("#others").inner_text())
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scrolling
 
     # Desktop: the same hospital is at the top of the main column; the panel beside it.
@@ -287,7 +286,7 @@ def test_checked_survivors_read_not_severe_and_known_deck_positions_form_a_strip
     for patient in checked:
         assert card(page, patient).locator(".kind").inner_text() == "not severe"
         assert label_of(page, patient) == "safe: not severe (survived a check)"
-        assert "back seen by Player 1" in card(page, patient).inner_text()
+        assert "back seen by Player 2" in card(page, patient).inner_text()  # seat 1, counted from 1
     # The dead go under the deck (V1 bottom): their positions are known (I3), drawn after the
     # unknown ones.
     table, tokens = create(
@@ -397,16 +396,16 @@ def test_a_two_bot_table_watched_to_the_end_names_the_winner_and_tie_break(
     page.click("#new-table button[type=submit]")
     page.wait_for_selector("#bar[data-phase='over']", timeout=120_000)  # the bots play on the server
     text = page.locator("#over").inner_text()
-    assert re.search(r"Player [01] \((random|greedy)\) wins|a full tie", text)
+    assert re.search(r"(Random|Quick) bot wins|a full tie", text)
     assert re.search(r"tie-break|treated-patient track decided|Credits decided|full tie", text)
     assert page.locator("#panel button.act").count() == 0
-    # 7. The log: rounds and phases as headings, bots named by kind.
+    # 7. The log: rounds and phases as headings, bots named by their level as the menu names it.
     log = page.locator("#log")
     headings = log.locator("h3").all_inner_texts()
     last = page.locator("#bar").get_attribute("data-round")  # 6, or earlier at 0 QoC (R4)
     assert headings[0].startswith(f"Round {last}") and headings[-1].startswith("Round 1")  # newest first
     assert "Cleanup" in log.locator("h4").all_inner_texts()
-    assert "Player 1 (greedy)" in log.inner_text()
+    assert "Quick bot" in log.inner_text() and "greedy" not in log.inner_text()
 
 
 def test_the_log_spells_numbers_in_full_and_plurals_right(server: ServerProcess, page: sync_api.Page) -> None:
@@ -470,6 +469,13 @@ def test_a_whole_solo_game_with_the_keyboard_alone(server: ServerProcess, page: 
             # panel's primary action; Enter again takes it.
             assert tab_to(page, "|".join(re.escape(k) for k in cards), limit=120)
             chosen = focused_key(page)
+            if chosen.startswith("quick:"):  # an arrival: Enter admits it to the first free space
+                before = log_length(page)
+                page.keyboard.press("Enter")
+                page.wait_for_function(
+                    f"document.querySelectorAll('#log li').length > {before}", timeout=10_000
+                )
+                continue
             page.keyboard.press("Enter")
             if "primary" not in (page.evaluate("document.activeElement.className") or ""):
                 page.keyboard.press("Escape")  # only a Helicopter removal here: not this time
@@ -596,24 +602,30 @@ def test_an_invitation_link_is_shown_to_copy_and_gives_its_seat(
     page.goto(link)
     page.click("#invited-take")  # the invitation page: a name (left empty) and the seat
     page.wait_for_selector("#me .player-title")
-    assert "Player 1" in page.locator("#me .player-title").inner_text()
+    assert "Player 2" in page.locator("#me .player-title").inner_text()  # seat 1, counted from 1
     assert page.evaluate(f"JSON.parse(localStorage.getItem('triage.seat.{table_id}')).seat") == 1
 
 
 def test_an_arrival_is_admitted_by_choosing_its_free_space(
     server: ServerProcess, page: sync_api.Page
 ) -> None:
+    """Issue 39, point 7: a free space is a target for the first arrival, one tap admits it
+    there; tapping an arrival itself admits it to the first free space."""
     table, tokens = create(server, players=1, seed=13, deck=deck_of("critical"))
     open_seat(page, server, table, 0, tokens[0])
-    arrival = page.locator("#me .pending button.card").first
-    arrival_id = arrival.get_attribute("data-card")
-    arrival.click()
+    first, second = (
+        node.get_attribute("data-card") for node in page.locator("#me .pending button.card").all()
+    )
     target = page.locator("#me button.card.target[data-key='space:3']")
-    assert target.inner_text() == f"Admit {arrival_id} to space 3"
+    assert target.inner_text() == f"Admit {first} to space 3"
     click_and_wait(page, target)
-    assert view(server, table, tokens[0])["players"][0]["hospital"]["3"]["card"] == arrival_id
-    # The focus moves on to the next arrival.
-    assert page.evaluate("document.activeElement.dataset.key").startswith("card:")
+    assert view(server, table, tokens[0])["players"][0]["hospital"]["3"]["card"] == first
+    # The focus moves on to the next arrival, which one tap admits to the first free space.
+    assert page.evaluate("document.activeElement.dataset.card") == second
+    arrival = page.locator(f"#me .pending button.card[data-card='{second}']")
+    assert "Tap: admit to space 1" in arrival.inner_text()
+    click_and_wait(page, arrival)
+    assert view(server, table, tokens[0])["players"][0]["hospital"]["1"]["card"] == second
 
 
 def test_a_newcomer_plays_a_whole_solo_game_by_tapping_on_a_phone(
@@ -628,6 +640,10 @@ def test_a_newcomer_plays_a_whole_solo_game_by_tapping_on_a_phone(
     for _ in range(400):
         if page.locator("#bar").get_attribute("data-phase") == "over":
             break
+        arrived = page.locator("#me .pending button.card")
+        if arrived.count():  # one tap admits it (to the first free space)
+            click_and_wait(page, arrived.first)
+            continue
         cards = page.locator("#me button.card:not(.target)")
         if cards.count():
             cards.first.click()

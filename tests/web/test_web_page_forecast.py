@@ -53,10 +53,9 @@ def test_the_panel_says_what_each_heal_amount_will_do(server: ServerProcess, pag
     deck = page_helpers.deck_of("critical", healing=4)
     table, tokens = page_helpers.create(server, players=1, seed=3, deck=deck)
     page_helpers.open_seat(page, server, table, 0, tokens[0])
-    for _ in range(2):  # admit both arrivals
-        page.locator("#me .pending button.card").first.click()
+    for _ in range(2):  # admit both arrivals (one tap each: to the first free space)
         before = page_helpers.log_length(page)
-        page.locator("#panel button.primary").click()
+        page.locator("#me .pending button.card").first.click()
         page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
     page.locator("#me .spaces button.card").first.click()
     panel = page.locator("#panel")

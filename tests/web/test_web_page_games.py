@@ -58,9 +58,9 @@ def test_your_games_say_where_each_stands_and_a_gone_table_can_be_forgotten(
     page.wait_for_selector("#my-games li[data-state='gone']")
     # (The browser keeps the seats of the tests before: this one's are found by their table.)
     item = page.locator("#my-games li", has_text=f"Table {waiting}")
-    assert item.inner_text() == f"Table {waiting}, seat 0: waiting for 1 player to join"
+    assert item.inner_text() == f"Table {waiting}: waiting for 1 player to join"
     gone = page.locator("#my-games li[data-state='gone']")
-    assert "Table nosuchtable, seat 1: table not found" in gone.inner_text()
+    assert "Table nosuchtable: table not found" in gone.inner_text()
     gone.locator("button", has_text="Forget it").click()
     page.wait_for_function("!document.querySelector(\"#my-games li[data-state='gone']\")")
     assert page.evaluate("localStorage.getItem('triage.seat.nosuchtable')") is None

@@ -58,8 +58,8 @@ def test_two_people_from_invitation_through_the_waiting_room_to_a_rematch(
     page.wait_for_selector("#lobby:not([hidden])")
     assert page.locator("#bar .turn").inner_text() == "Waiting for players"
     assert "(Your turn)" not in page.title() and page.locator("#panel").is_hidden()
-    assert "Seat 0: You (Ann <i>x</i>), host - here" in page.locator("#lobby").inner_text()
-    assert "Seat 1: A free seat - waiting for a player" in page.locator("#lobby").inner_text()
+    assert "You (Ann <i>x</i>), host: here" in page.locator("#lobby").inner_text()
+    assert "A free seat: waiting for a player" in page.locator("#lobby").inner_text()
     assert page.locator("#lobby i").count() == 0  # the name is text, not markup
     assert page.locator("#invites").is_visible() and page.locator("#lobby-bot").is_visible()
     axe_clean(page, "the host's waiting room")
@@ -109,7 +109,7 @@ def test_two_people_from_invitation_through_the_waiting_room_to_a_rematch(
         page.wait_for_function(f"!location.hash.endsWith('{table_id}')")
         rematch_id = page.evaluate("location.hash").split("/")[-1]
         page.wait_for_selector("#lobby:not([hidden])")
-        assert "Seat 1: Bo - not here yet" in page.locator("#lobby").inner_text()
+        assert "Bo: not here yet" in page.locator("#lobby").inner_text()
         axe_clean(page, "the rematch's waiting room")
         offer = guest.locator("[data-key='rematch']")
         guest.wait_for_function(
@@ -163,7 +163,7 @@ def test_the_host_starts_with_bots_from_the_waiting_room(server: ServerProcess, 
     page.click("#new-table button[type=submit]")
     page.wait_for_selector("#lobby:not([hidden])")
     assert "1 seat" not in page.locator("#lobby p").first.inner_text()  # two seats are free
-    assert "Seat 0: You (Ann), host - here" in page.locator("#lobby").inner_text()
+    assert "You (Ann), host: here" in page.locator("#lobby").inner_text()
     assert page.locator("#lobby-bot").input_value() == "expert-novice"  # the gentlest level first
     page.select_option("#lobby-bot", "random")
     page.click("[data-key='start-bots']")
@@ -175,6 +175,6 @@ def test_the_host_starts_with_bots_from_the_waiting_room(server: ServerProcess, 
     assert facts["seats"][0]["name"] == "Ann"
     assert page.locator("#bar .turn").inner_text() in (
         "Your turn",
-        "Player 1 (random) to play",
-        "Player 2 (random) to play",
+        "Random bot 1 to play",
+        "Random bot 2 to play",
     )

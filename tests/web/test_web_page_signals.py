@@ -1,5 +1,6 @@
 """Turn signals (issue 20): "(Your turn)" in the tab's title, a spoken status, and a summary of
-the last Cleanup that the player puts away."""
+last night's Cleanup, gone by itself with the seat's first move of the new round (issue 39: no tap
+to put it away, and no stale summary of an older round)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ def test_the_title_and_a_live_status_say_your_turn_and_cleanup_is_summed_up(
     page.click("#confirm-ok")
     page.wait_for_selector("#cleanup:not([hidden])")
     summary = page.locator("#cleanup")
-    assert summary.locator("h2").inner_text() == "Cleanup of round 1"
+    assert summary.locator("h2").inner_text() == "Last night's Cleanup (round 1)"
+    assert summary.locator("button").count() == 0  # nothing to tap
     assert "2 deaths:" in summary.inner_text()
     assert summary.locator("li.died").count() == 2
     assert all(
@@ -37,5 +39,5 @@ def test_the_title_and_a_live_status_say_your_turn_and_cleanup_is_summed_up(
     assert live.inner_text().startswith("Your turn, round 2")
     assert serious_violations(page) == []
     shoot(page, shots, "cleanup-summary-phone")
-    summary.locator("button", has_text="Got it").click()
+    admit_all(page)  # the first move of round 2
     assert summary.is_hidden()

@@ -102,7 +102,7 @@ def test_a_whole_game_against_a_bot_with_undo(
         if diagnose is not None and undone:
             act(server, table, tokens[0], diagnose)
             page.wait_for_selector("#panel button.undo[aria-disabled='true']")
-            page.wait_for_selector("#undo-reason:has-text('diagnose')")
+            page.wait_for_selector("#undo-reason:has-text('diagnosing')")
             assert serious_violations(page) == []
             shoot(page, shots, f"undo-after-reveal-{width}")
             continue

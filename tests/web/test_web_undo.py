@@ -101,7 +101,7 @@ def test_undo_past_a_diagnosis_is_refused_naming_it(client: TestClient) -> None:
     diagnose = next(action for action in live.game.legal_actions(0) if action["type"] == "diagnose")
     post(client, table_id, tokens[0], "actions", diagnose)
     seen = client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[0])).json()
-    assert seen["undo"]["steps"] == 0 and "diagnose" in seen["undo"]["reason"]
+    assert seen["undo"]["steps"] == 0 and "diagnosing" in seen["undo"]["reason"]
     refused = post(client, table_id, tokens[0], "undo", {"expected": live.actions})
     assert refused.status_code == 409
     assert refused.json()["code"] == "undo_past_reveal" and refused.json()["rule"] == "T1"

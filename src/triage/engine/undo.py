@@ -76,6 +76,15 @@ class Reveal:
         """The reveal for a message: which action and what it showed."""
         return f"action {self.number + 1} ({_name(self.action)}) {self.what}"
 
+    def in_words(self) -> str:
+        """The reveal as its player reads it, with no number or rule id: "diagnosing P07 showed
+        a treatment side", "your pass ended your turn".
+
+        >>> Reveal(18, {"type": "pass"}, "ended the turn", "T9").in_words()
+        'your pass ended your turn'
+        """
+        return f"{_doing(self.action)} {self.what.replace('the turn', 'your turn')}"
+
 
 @dataclass(frozen=True)
 class UndoReach:
@@ -102,6 +111,23 @@ def _name(action: Action) -> str:
     """An action in a few words: its type and what it acts on."""
     target = action.get("patient") or action.get("card") or action.get("remove") or action.get("item")
     return f"{action['type']} {target}" if target else str(action["type"])
+
+
+#: What a seat was doing when it revealed something, as its player reads it.
+_DOING = {
+    "pass": "your pass",
+    "admit": "admitting {card}",
+    "reject": "rejecting {card}",
+    "diagnose": "diagnosing {patient}",
+    "heal": "healing {patient}",
+    "treat": "treating {patient}",
+    "helicopter": "your Helicopter",
+    "buy": "your purchase",
+}
+
+
+def _doing(action: Action) -> str:
+    return _DOING.get(action["type"], "your action").format(**action)
 
 
 def _public_state(game: Game) -> tuple[Any, ...]:

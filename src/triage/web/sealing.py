@@ -112,13 +112,15 @@ def undo_info(table: LiveTable, seat: int | None, game: Game | None = None) -> d
     if seat is None or undoing_seat(table, game) != seat:
         return None
     point = sealed(table) if game is table.game else seal(table, game, 0)
-    return {"steps": point.reach.steps, "reason": _why_not(point.reach, len(game.history))}
+    reason, rule = _why_not(point.reach, len(game.history))
+    return {"steps": point.reach.steps, "reason": reason, "rule": rule}
 
 
-def _why_not(reach: UndoReach, actions: int) -> str | None:
-    """Why the seat cannot undo now (None: it can): the reveal just made, or an empty turn."""
+def _why_not(reach: UndoReach, actions: int) -> tuple[str | None, str | None]:
+    """Why the seat cannot undo now, in its player's words, and the rule behind it (None, None:
+    it can): the reveal just made, or an empty turn."""
     if reach.steps:
-        return None
+        return None, None
     if reach.reveal is not None and reach.reveal.number == actions - 1:
-        return f"{reach.reveal.describe()} (rule {reach.reveal.rule})"
-    return "nothing of yours to take back this turn"
+        return reach.reveal.in_words(), reach.reveal.rule
+    return "nothing of yours to take back this turn", None

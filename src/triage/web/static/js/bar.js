@@ -1,22 +1,39 @@
 // @ts-check
-// The status bar (round, phase, whose turn) and Pass, confirmed when patients will die tonight.
+// The top of the table, always in view: the status bar (round, phase, whose turn, Pass, and
+// "Skip to my turn" while bots' moves are being shown), the compact scoreboard, and the line
+// saying the move on screen (js/pace.js). During a replay the bar follows the replay's step.
 import { canPass } from "./choices.js";
-import { $, el, plural } from "./dom.js";
+import { $, button, el, plural } from "./dom.js";
 import { isWaiting } from "./lobby.js";
-import { seatName, state } from "./state.js";
+import { pending, skipToNow } from "./pace.js";
+import { nameIn, seatName, state } from "./state.js";
 import { act } from "./table.js";
+
+/** @returns {{round: number, phase: string, rounds: number, step: string}} what the bar shows */
+function shownPosition() {
+  const view = /** @type {Record<string, any>} */ (state.view);
+  const replay = state.replay;
+  const position = replay && replay.stepView ? replay.stepView.state : null;
+  if (replay && position) {
+    return { round: position.round, phase: position.phase, rounds: view.config.rounds, step: `Replay: step ${replay.step} of ${replay.steps}` };
+  }
+  return { round: view.round, phase: view.phase, rounds: view.config.rounds, step: "" };
+}
 
 export function drawBar() {
   const view = /** @type {Record<string, any>} */ (state.view);
   const bar = $("#bar");
   bar.innerHTML = "";
-  bar.dataset.round = view.round;
-  bar.dataset.phase = view.phase;
+  const shown = shownPosition();
+  bar.dataset.round = String(shown.round);
+  bar.dataset.phase = shown.phase;
   const where = el("span", "where");
-  where.appendChild(el("b", "round", `Round ${view.round} of ${view.config.rounds}`));
-  where.appendChild(el("span", "phase", " · " + (view.phase === "over" ? "game over" : view.phase)));
+  where.appendChild(el("b", "round", `Round ${shown.round} of ${shown.rounds}`));
+  where.appendChild(el("span", "phase", " · " + (shown.phase === "over" ? "game over" : shown.phase)));
   bar.appendChild(where);
-  if (view.phase === "over") {
+  if (shown.step) {
+    bar.appendChild(el("span", "turn", shown.step));
+  } else if (view.phase === "over") {
     bar.appendChild(el("span", "turn", "Game over"));
   } else if (isWaiting()) {
     bar.appendChild(el("span", "turn", "Waiting for players"));
@@ -24,14 +41,44 @@ export function drawBar() {
     const mine = view.turn === state.seat;
     bar.appendChild(el("span", "turn" + (mine ? " yours" : ""), mine ? "Your turn" : `${seatName(view.turn)} to play`));
   }
-  if (canPass()) {
+  const waiting = pending();
+  if (waiting && !shown.step) {
+    const skip = button(state.seat === null ? "Skip to now" : "Skip to my turn", "skip", "skip", skipToNow);
+    skip.title = `${plural(waiting, "more move")} to show; show the table as it is now`;
+    bar.appendChild(skip);
+  } else if (canPass() && !shown.step) {
     const pass = el("button", "pass", "Pass");
     pass.type = "button";
     pass.dataset.key = "pass";
-    pass.title = "End your Treatment for this round (rule T9); Cleanup follows when everyone has passed";
+    pass.title = "End your Treatment for this round; Cleanup follows when everyone has passed";
     pass.addEventListener("click", askPass);
     bar.appendChild(pass);
   }
+  drawScores();
+}
+
+/** The compact scoreboard: score, VP, QoC and Credits of every player, the one to play marked. */
+function drawScores() {
+  const box = $("#scores");
+  box.innerHTML = "";
+  const view = /** @type {Record<string, any>} */ (state.view);
+  const table = el("table", "scoreboard");
+  table.appendChild(Object.assign(el("caption", "sr-only"), { textContent: "Scores" }));
+  const head = el("tr");
+  for (const title of ["Player", "Score", "VP", "QoC", "Credits"]) head.appendChild(Object.assign(el("th", "", title), { scope: "col" }));
+  table.appendChild(el("thead")).appendChild(head);
+  const body = el("tbody");
+  view.players.forEach((/** @type {Record<string, any>} */ player, /** @type {number} */ seat) => {
+    const row = el("tr", seat === state.seat ? "mine" : "");
+    if (view.turn === seat && view.phase !== "over") row.classList.add("to-play");
+    const name = el("th", "", seat === state.seat ? `You (${nameIn(state.summary?.seats, seat)})` : seatName(seat));
+    name.scope = "row";
+    row.appendChild(name);
+    for (const value of [player.score, player.vp, player.quality, player.credits]) row.appendChild(el("td", "", String(value)));
+    body.appendChild(row);
+  });
+  table.appendChild(body);
+  box.appendChild(table);
 }
 
 /**

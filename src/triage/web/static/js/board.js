@@ -1,7 +1,8 @@
 // @ts-check
 // The board: hospitals and their cards, the deck, the market.
 import { choicesOn, deadlineClass, deadlineOf } from "./choices.js";
-import { $, el, plural } from "./dom.js";
+import { $, button, el, plural } from "./dom.js";
+import { actedOn } from "./pace.js";
 import { select } from "./panel.js";
 import { isWaiting, playerName } from "./lobby.js";
 import { itemWords, kindLabel, me, seatName, state } from "./state.js";
@@ -48,13 +49,13 @@ export function cardBody(node, card, options) {
   if ("time" in card) {
     const tonight = !!options.deadline && options.deadline.level !== "safe" && options.deadline.rounds === 0;
     const time = el("span", "time" + (tonight ? " tonight" : ""), `Time ${card.time}`);
-    time.title = "Time tokens: one more at each Cleanup (rule C1)";
+    time.title = "Time tokens: one more at each Cleanup";
     node.appendChild(time);
   }
   if ("placed" in card && kind !== "terminal") {
     const need = card.healing;
     const heal = el("span", "heal", need === undefined || need === null ? `healing ${card.placed} placed` : `healing ${card.placed} of ${need}`);
-    heal.title = kind === "chronic" ? "A chronic patient needs as much healing as it has Time (rule T3)" : "Placed healing / healing it needs (rule T2)";
+    heal.title = kind === "chronic" ? "A chronic patient needs as much healing as it has Time" : "Placed healing / healing it needs";
     node.appendChild(heal);
   }
   if ("treated" in card) node.appendChild(el("span", "heal", card.treated ? "treated this round" : "not treated this round"));
@@ -75,24 +76,43 @@ export function cardBody(node, card, options) {
 function drawCard(card, options) {
   const key = "card:" + card.card;
   const actionable = !!options.mine && choicesOn(key).length > 0;
+  const quick = options.mine && state.forecast ? state.forecast.quick[card.card] : null;
   const node = el(actionable ? "button" : "div", "card");
   node.dataset.card = card.card;
   if (actionable) node.classList.add("clickable");
-  selectable(node, key, actionable);
+  if (state.acting && actedOn(state.acting.action) === card.card) node.classList.add("acting");
   cardBody(node, card, options);
-  return node;
+  if (quick && options.where === "arrived") {
+    // A4: an arrival goes to the first free space in one tap (undone with Undo); a free space
+    // tapped takes it there instead.
+    node.dataset.key = "quick:" + card.card;
+    node.dataset.action = JSON.stringify(quick.do);
+    node.appendChild(el("span", "tap", `Tap: ${quick.text.toLowerCase()}`));
+    node.addEventListener("click", () => act(quick.do, "quick:" + card.card));
+    if (node instanceof HTMLButtonElement) node.type = "button";
+    return node;
+  }
+  selectable(node, key, actionable);
+  if (!quick) return node;
+  // The patient's one-tap action (the forecast's), beside its card: the rest is in the panel.
+  const slot = el("div", "slot");
+  slot.appendChild(node);
+  const tap = button(quick.text, "quick", "quick:" + card.card, () => act(quick.do, "quick:" + card.card));
+  tap.dataset.action = JSON.stringify(quick.do);
+  tap.setAttribute("aria-label", `${card.card}: ${quick.text}`);
+  slot.appendChild(tap);
+  return slot;
 }
 
 /**
  * @param {string} name
  * @param {string | number} value
  * @param {string} help
- * @param {string} rule
  * @returns {HTMLElement}
  */
-function counter(name, value, help, rule) {
+function counter(name, value, help) {
   const item = el("span", "counter");
-  item.title = `${help} (rule ${rule})`;
+  item.title = help;
   item.appendChild(el("span", "counter-name", name));
   item.appendChild(el("b", "", String(value)));
   return item;
@@ -104,15 +124,15 @@ function counter(name, value, help, rule) {
  */
 function counters(player) {
   const box = el("div", "tracks");
-  box.appendChild(counter("Score", player.score, "VP + Quality of Care", "R4"));
-  box.appendChild(counter("VP", player.vp, "Victory Points from cured and treated patients", "T4"));
-  box.appendChild(counter("QoC", player.quality, "Quality of Care: −1 per rejection, −2 per death (−1 terminal)", "C4"));
-  box.appendChild(counter("Credits", player.credits, "Spent at the market", "T8"));
-  box.appendChild(counter("Treated", player.treated, "Patients cured: breaks ties", "R4"));
-  box.appendChild(counter("Diagnostics", player.diagnostics, "Tokens paying diagnoses", "T6"));
-  box.appendChild(counter("Healing", player.healing, "Tokens paying healing and treatment", "T6"));
-  box.appendChild(counter("Staff", `${player.staff_available}/${player.staff}`, "Staff available / owned: each pays 1 unit per round", "T6"));
-  box.appendChild(counter("Congress", player.congress, "Congress Doctors: each pays 1 unit once", "T6"));
+  box.appendChild(counter("Score", player.score, "VP + Quality of Care"));
+  box.appendChild(counter("VP", player.vp, "Victory Points from cured and treated patients"));
+  box.appendChild(counter("QoC", player.quality, "Quality of Care: −1 per rejection, −2 per death (−1 terminal)"));
+  box.appendChild(counter("Credits", player.credits, "Spent at the market"));
+  box.appendChild(counter("Treated", player.treated, "Patients cured: breaks ties"));
+  box.appendChild(counter("Diagnostics", player.diagnostics, "Tokens paying diagnoses"));
+  box.appendChild(counter("Healing", player.healing, "Tokens paying healing and treatment"));
+  box.appendChild(counter("Staff", `${player.staff_available}/${player.staff}`, "Staff available / owned: each pays 1 unit per round"));
+  box.appendChild(counter("Congress", player.congress, "Congress Doctors: each pays 1 unit once"));
   return box;
 }
 
@@ -123,7 +143,7 @@ function counters(player) {
 function helicopterButton(player) {
   const can = choicesOn("heli").length > 0;
   const node = el(can ? "button" : "span", "heli", `Helicopter × ${player.helicopters}`);
-  node.title = "Spend a Helicopter: remove one of your patients, make everyone draw, or both (rule T7)";
+  node.title = "Spend a Helicopter: remove one of your patients, make everyone draw, or both";
   return selectable(node, "heli", can);
 }
 
@@ -168,24 +188,30 @@ function playerTitle(seat, player) {
  */
 function hospitalRows(box, player, mine) {
   const view = /** @type {Record<string, any>} */ (state.view);
+  // The arrival a free space takes: the one selected, else the first that may be admitted (A4).
+  const selected = mine && state.selected && state.selected.startsWith("card:") ? state.selected.slice(5) : null;
+  const admissions = mine ? state.choices.filter((c) => c.type === "admit") : [];
+  const admit = admissions.find((c) => c.card === selected) || admissions[0] || null;
   if (player.pending.length) {
-    box.appendChild(el("div", "row-label", "Arrived: admit or reject"));
+    const rejectOnly = mine && !admissions.length && state.choices.some((c) => c.type === "reject");
+    const label = !mine ? "Arrived" : admit ? "Arrived: tap one to admit it to the first free space, or tap a free space" : rejectOnly ? "Arrived, and no space is free: select one to reject it" : "Arrived";
+    box.appendChild(el("div", "row-label", label));
     const row = el("div", "row pending");
     for (const id of player.pending) row.appendChild(drawCard({ card: id, ...(view.cards[id] || {}) }, { mine, where: "arrived" }));
     box.appendChild(row);
   }
   const row = el("div", "row spaces");
-  const arrival = mine && state.selected && state.selected.startsWith("card:") ? state.selected.slice(5) : null;
-  const admit = arrival ? state.choices.find((c) => c.type === "admit" && c.card === arrival) : null;
   for (const [space, slot] of Object.entries(player.hospital)) {
     if (slot) row.appendChild(drawCard(slot, { mine, where: "space " + space, deadline: deadlineOf(slot.card) }));
     else if (admit && admit.spaces.includes(Number(space))) {
       const key = `space:${space}`;
-      const button = el("button", "card empty target", `Admit ${arrival} to space ${space}`);
-      button.type = "button";
-      button.dataset.key = key;
-      button.addEventListener("click", () => act({ type: "admit", card: arrival, space: Number(space) }, key));
-      row.appendChild(button);
+      const action = { type: "admit", card: admit.card, space: Number(space) };
+      const target = el("button", "card empty target", `Admit ${admit.card} to space ${space}`);
+      target.type = "button";
+      target.dataset.key = key;
+      target.dataset.action = JSON.stringify(action);
+      target.addEventListener("click", () => act(action, key));
+      row.appendChild(target);
     } else row.appendChild(el("div", "card empty", "space " + space + " free"));
   }
   for (const patient of player.terminals) {
@@ -229,7 +255,7 @@ export function drawDeck() {
   const view = /** @type {Record<string, any>} */ (state.view);
   const title = el("h2", "", `Deck: ${plural(view.deck_count, "card")}`);
   title.id = "deck-title";
-  title.title = "The top card's front is public; other positions are known only where public events put a card (rule I3)";
+  title.title = "The top card's front is public; other positions are known only where public events put a card";
   box.appendChild(title);
   const strip = el("ol", "strip");
   strip.setAttribute("aria-label", "Known deck positions, top first");
@@ -270,7 +296,7 @@ export function drawMarket() {
   const player = me();
   const title = el("h2", "", player ? `Market: you have ${plural(player.credits, "Credit")}` : "Market");
   title.id = "market-title";
-  title.title = "Spend Credits on items (rule T8)";
+  title.title = "Spend Credits on items";
   box.appendChild(title);
   const list = el("div", "market-items");
   const offers = state.forecast ? state.forecast.market : null;

@@ -64,6 +64,9 @@ async function askHint() {
   asked.asking = false;
   state.focusKey = "hint";
   draw();
+  // The suggested move's thing on the board, scrolled to (its panel is in view already).
+  const shown = document.querySelector("#me .suggested, #market .suggested");
+  if (shown) shown.scrollIntoView({ block: "center" });
 }
 
 /**
@@ -134,7 +137,7 @@ export function markHint() {
     const pass = /** @type {HTMLElement | null} */ (document.querySelector("#bar [data-key='pass']"));
     if (pass) marked.push(pass);
   }
-  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#panel [data-action]"))) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#panel [data-action], #me [data-action]"))) {
     if (node.classList.contains("all")) continue;
     if (sameMove(JSON.parse(node.dataset.action || "{}"), hint.action)) marked.push(node);
   }

@@ -2,7 +2,7 @@
 // The home page: quick games, a new table, the list of tables, invitations.
 import { api, refusal, setStatus } from "./api.js";
 import { $, button, el, plural } from "./dom.js";
-import { forgetSeat, heldSeats, savedSeat, saveSeat, state } from "./state.js";
+import { forgetSeat, heldSeats, nameIn, savedSeat, saveSeat, state } from "./state.js";
 import { fillNames, showInvitation, typedName } from "./lobby.js";
 import { closeSocket } from "./table.js";
 
@@ -37,13 +37,13 @@ const MY_GAMES_SHOWN = 12;
 function standing(table, seat) {
   if (table.over) {
     const scores = (table.scores || []).join(" / ");
-    const won = table.winner === seat ? "you won" : table.winner === null ? "a tie" : `player ${table.winner} won`;
+    const won = table.winner === seat ? "you won" : table.winner === null ? "a tie" : `${nameIn(table.seats, table.winner)} won`;
     return { text: table.players === 1 ? `over, score ${scores}` : `over: ${won} (${scores})`, yours: false };
   }
   const free = table.seats.filter((/** @type {Record<string, any>} */ s) => s.human && !s.taken).length;
   if (free) return { text: `waiting for ${plural(free, "player")} to join`, yours: false };
   if (table.turn === seat) return { text: `your turn, round ${table.round}`, yours: true };
-  return { text: `round ${table.round}, player ${table.turn} to play`, yours: false };
+  return { text: `round ${table.round}, ${nameIn(table.seats, table.turn)} to play`, yours: false };
 }
 
 /**
@@ -56,7 +56,7 @@ async function myGameItem(held) {
   const link = el("a", "", `Table ${held.tableId}`);
   link.href = "#/t/" + held.tableId;
   item.appendChild(link);
-  item.appendChild(document.createTextNode(`, seat ${held.seat}: `));
+  item.appendChild(document.createTextNode(": "));
   try {
     const table = await api("GET", `/api/tables/${held.tableId}`);
     const where = standing(table, held.seat);
@@ -136,7 +136,7 @@ export function drawSeatChoices() {
   const box = $("#seat-choices");
   box.innerHTML = "";
   for (let seat = 0; seat < players; seat++) {
-    const label = el("label", "", `Seat ${seat} `);
+    const label = el("label", "", `Player ${seat + 1} `);
     const select = el("select");
     select.dataset.seat = String(seat);
     select.appendChild(botOption("human"));
@@ -152,7 +152,7 @@ export function drawSeatChoices() {
  * @returns {string}
  */
 function describeSeats(table) {
-  return table.seats.map((/** @type {Record<string, any>} */ s) => (s.bot ? "bot " + s.bot : s.taken ? "human" : "free seat")).join(", ");
+  return table.seats.map((/** @type {Record<string, any>} */ s) => (s.bot || s.taken ? nameIn(table.seats, s.seat) : "a free seat")).join(", ");
 }
 
 async function drawTableList() {
@@ -232,7 +232,7 @@ export async function joinByInvite(tableId, code) {
   if (held) {
     // Opening the link again must not take the friend's seat.
     location.replace("#/t/" + tableId);
-    setStatus(`You already hold seat ${held.seat} at this table; the invitation is left for your friend.`);
+    setStatus("You already have a seat at this table; the invitation is left for your friend.");
     return;
   }
   closeSocket();

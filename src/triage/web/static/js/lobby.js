@@ -3,9 +3,9 @@
 // players' names, the invitation page (its refusals explained, with a way to watch) and the
 // rematch. Names are the players' own text: always written with textContent, never as HTML.
 import { api, refusal, setStatus } from "./api.js";
-import { $, button, el } from "./dom.js";
+import { $, button, el, plural } from "./dom.js";
 import { botOption, defaultBot, orderedBots } from "./home.js";
-import { savedSeat, saveSeat, state } from "./state.js";
+import { levelLabel, nameIn, savedSeat, saveSeat, state } from "./state.js";
 import { openTable } from "./table.js";
 
 /** Where this browser keeps the player's name between tables. */
@@ -56,9 +56,7 @@ export function isWaiting() {
  * @returns {string}
  */
 export function playerName(seat) {
-  const seats = state.summary && state.summary.seats;
-  const name = seats && seats[seat] ? seats[seat].name : null;
-  return name || `Player ${seat}`;
+  return nameIn(state.summary && state.summary.seats, seat);
 }
 
 /**
@@ -67,10 +65,10 @@ export function playerName(seat) {
  * @returns {string}
  */
 function seatLine(seat) {
-  const who = seat.seat === state.seat ? `You (${playerName(seat.seat)})` : seat.bot ? `Bot: ${seat.bot}` : seat.name || "A free seat";
+  const who = seat.seat === state.seat ? `You (${playerName(seat.seat)})` : seat.taken || seat.bot ? playerName(seat.seat) : seat.name || "A free seat";
   const host = state.summary && state.summary.host === seat.seat ? ", host" : "";
   const here = seat.bot ? "plays when the game starts" : seat.taken ? "here" : seat.name ? "not here yet" : "waiting for a player";
-  return `Seat ${seat.seat}: ${who}${host} - ${here}`;
+  return `${who}${host}: ${here}`;
 }
 
 /** Whether the bot levels were asked for already. */
@@ -194,6 +192,7 @@ export function showInvitation(tableId, code) {
   document.title = "An invitation - Triage";
   setStatus("");
   $("#invited-text").textContent = `You are invited to play at table ${tableId}. Choose the name the other players will see.`;
+  describeInvitation(tableId);
   $("#invited-problem").hidden = true;
   $("#invited-form").hidden = false;
   fillNames();
@@ -203,6 +202,48 @@ export function showInvitation(tableId, code) {
     takeInvitation(tableId, code);
   };
   $("#invited-watch").onclick = () => { location.replace("#/t/" + tableId); };
+}
+
+/**
+ * "5 minutes", "1 minute 30 seconds", "15 seconds".
+ * @param {number} seconds
+ * @returns {string}
+ */
+export function duration(seconds) {
+  const parts = [];
+  if (seconds >= 3600) parts.push(plural(Math.floor(seconds / 3600), "hour"));
+  if (seconds % 3600 >= 60) parts.push(plural(Math.floor((seconds % 3600) / 60), "minute"));
+  if (seconds % 60) parts.push(plural(seconds % 60, "second"));
+  return parts.join(" ") || "no time";
+}
+
+/**
+ * The invitation in words, from the table's public facts and time rules: who invites you, who
+ * plays, the clock and what happens to a player who is away.
+ * @param {string} tableId
+ */
+async function describeInvitation(tableId) {
+  let facts, live;
+  try {
+    if (!state.levels.length) state.levels = await api("GET", "/api/levels");
+    [facts, live] = await Promise.all([api("GET", `/api/tables/${tableId}`), api("GET", `/api/tables/${tableId}/live`)]);
+  } catch (e) { return; } // the form says what is wrong when the seat is taken
+  /** @type {Record<string, any>[]} */
+  const seats = facts.seats;
+  const host = facts.host !== null && facts.host !== undefined ? nameIn(seats, facts.host) : null;
+  const free = seats.filter((seat) => seat.human && !seat.taken).length;
+  const playing = seats.filter((seat) => seat.bot || seat.taken).map((seat) => nameIn(seats, seat.seat));
+  playing.push(free > 1 ? `you and ${plural(free - 1, "more player")} to come` : "you");
+  const parts = [`${host || "A player"} invites you to play Triage: a game for ${plural(seats.length, "player")} (${playing.join(", ")}).`];
+  const clock = live.clock;
+  if (clock) parts.push(`Clock: ${duration(clock.bank)} each, ${clock.increment ? `${duration(clock.increment)} more each round` : "nothing added each round"}.`);
+  else parts.push("No clock.");
+  if (live.stand_in && (clock || live.away_seconds)) {
+    const when = [clock ? "out of time" : "", live.away_seconds ? `away for ${duration(live.away_seconds)}` : ""].filter(Boolean).join(" or ");
+    parts.push(`A ${levelLabel(live.stand_in)} bot plays for a player ${when}, until they come back.`);
+  }
+  parts.push("Choose the name the other players will see.");
+  if (!$("#invited").hidden) $("#invited-text").textContent = parts.join(" ");
 }
 
 /** What each refusal of an invitation means for the visitor. @type {Record<string, string>} */

@@ -1,7 +1,7 @@
 // @ts-check
 // The game-over screen: who won and why, the final table, replay and a new game. The figures
 // come from the server's final summary (triage.engine.summary).
-import { $, button, el } from "./dom.js";
+import { $, button, el, ruleLink } from "./dom.js";
 import { drawRematch } from "./lobby.js";
 import { startReplay } from "./replay.js";
 import { kindLabel, seatName, state } from "./state.js";
@@ -10,9 +10,9 @@ const COLUMNS = ["Player", "Score", "VP", "QoC", "Treated", "Credits", "Cured", 
 
 /** @type {Record<string, string>} */
 const TIES = {
-  treated: "Scores tied: the treated-patient track decided (rule R4).",
-  credits: "Scores and treated tracks tied: Credits decided (rule R4).",
-  tie: "A full tie: same score, treated track and Credits (rule R4).",
+  treated: "Scores tied: the treated-patient track decided.",
+  credits: "Scores and treated tracks tied: Credits decided.",
+  tie: "A full tie: same score, treated track and Credits.",
 };
 
 /** @returns {string} the configuration's solo tiers, in words */
@@ -95,7 +95,11 @@ export function drawOver() {
   box.innerHTML = "";
   box.appendChild(Object.assign(el("h2", "", overHeadline()), { id: "over-title" }));
   const decided = decidedBy();
-  if (decided) box.appendChild(el("p", "tie", decided));
+  if (decided) {
+    const line = el("p", "tie", decided + " ");
+    line.appendChild(ruleLink("R4", "how a game is won"));
+    box.appendChild(line);
+  }
   box.appendChild(finalTable());
   const buttons = el("div", "over-buttons");
   buttons.appendChild(button("Replay the game", "primary", "replay", () => startReplay()));

@@ -5,7 +5,7 @@ import { choicesOn, deadlineClass, deadlineOf, effectOf, healEffect, payText, wa
 import { $, button, el, plural, ruleLink } from "./dom.js";
 import { draw } from "./render.js";
 import { isWaiting } from "./lobby.js";
-import { itemWords, me, seatName, state } from "./state.js";
+import { itemWords, me, seatName, state, withNames } from "./state.js";
 import { act } from "./table.js";
 import { askPass } from "./bar.js";
 import { drawHint } from "./hint.js";
@@ -297,14 +297,14 @@ function helicopterControls(panel, choice, onlyRemove, rescueFirst = false) {
   if (onlyRemove) {
     const action = { type: "helicopter", remove: onlyRemove, draw_all: false };
     panel.appendChild(actButton(`Helicopter: remove ${onlyRemove}`, "do:helicopter", action, rescueFirst,
-      "Spend a Helicopter; the patient goes under the deck (rule T7)"));
+      "Spend a Helicopter; the patient goes under the deck"));
     effectLine(panel, removes[onlyRemove], entry && entry.rule);
     return;
   }
   const key = "heli-form";
   const form = state.pay[key] || { remove: null, draw: choice.draw_all };
   const fieldset = el("fieldset", "heli-form");
-  fieldset.appendChild(el("legend", "", "Helicopter (rule T7)"));
+  fieldset.appendChild(el("legend", "", "Helicopter"));
   const label = el("label", "", "Remove ");
   const picker = el("select");
   picker.dataset.key = "heli-remove";
@@ -363,7 +363,7 @@ function drawErrorNear(panel, where) {
   const box = el("div", "refusal");
   box.setAttribute("role", "alert");
   box.appendChild(el("strong", "", (NOT_REFUSED[error.code] || "Refused") + ": "));
-  box.appendChild(document.createTextNode(error.message + " "));
+  box.appendChild(document.createTextNode(withNames(error.message) + " "));
   if (error.rule) box.appendChild(ruleLink(error.rule, "rule " + error.rule));
   panel.appendChild(box);
 }
@@ -371,9 +371,11 @@ function drawErrorNear(panel, where) {
 /** @param {HTMLElement} panel */
 function drawHints(panel) {
   const view = /** @type {Record<string, any>} */ (state.view);
-  const hint = me()?.pending.length
-    ? "New patients have arrived: select one, then choose its space."
-    : "Select one of your patients, the Helicopter or a market item to see what you can do.";
+  const admits = state.choices.some((c) => c.type === "admit");
+  const hint = !me()?.pending.length
+    ? "Select one of your patients, the Helicopter or a market item to see what you can do."
+    : admits ? "New patients have arrived: tap one to admit it to the first free space, or tap the free space you want."
+      : "New patients have arrived and no space is free: select one to reject it.";
   panel.appendChild(el("p", "hint", hint));
   if (view.round === 1) {
     // A first game's one-paragraph guide; the rules page has the rest.
@@ -399,27 +401,27 @@ function drawSelection(panel, key) {
   const choices = choicesOn(key);
   const heal = choices.find((c) => c.type === "heal");
   const healLost = !!heal && healCannotSave(heal);
-  if (id) drawRescue(panel, id, healLost);
   for (const choice of choices) {
     if (choice.type === "admit") {
       choice.spaces.forEach((/** @type {number} */ space, /** @type {number} */ index) => {
         panel.appendChild(actButton(`Admit to space ${space}`, `do:admit:${space}`, { type: "admit", card: choice.card, space }, index === 0,
-          "Admitted patients stay in their space (rules A4, A6)"));
+          "Admitted patients stay in their space"));
       });
       effectLine(panel, effectOf(choice)?.effect, effectOf(choice)?.rule);
     } else if (choice.type === "reject") {
       panel.appendChild(actButton("Reject it", "do:reject", { type: "reject", card: choice.card }, true,
-        "Allowed only when no space is free; it goes on top of the deck (rule A5)"));
+        "Allowed only when no space is free; it goes on top of the deck"));
       effectLine(panel, effectOf(choice)?.effect, effectOf(choice)?.rule);
     } else if (choice.type === "heal") healControls(panel, choice);
-    else if (choice.type === "diagnose") costControls(panel, choice, "Diagnose", "Reveal its treatment side (rule T1)");
-    else if (choice.type === "treat") costControls(panel, choice, "Treat", "Once a round: gain its reward and skip its Time tonight (rules T5, C1)");
+    else if (choice.type === "diagnose") costControls(panel, choice, "Diagnose", "Reveal its treatment side");
+    else if (choice.type === "treat") costControls(panel, choice, "Treat", "Once a round: gain its reward and skip its Time tonight");
     else if (choice.type === "helicopter") helicopterControls(panel, choice, id, healLost);
     else if (choice.type === "buy") {
       panel.appendChild(actButton(`Buy 1 ${itemWords(choice.item).label} for ${plural(choice.price, "Credit")}`, "do:buy",
         { type: "buy", item: choice.item }, true, itemWords(choice.item).help));
     }
   }
+  if (id) drawRescue(panel, id, healLost);
 }
 
 export function drawPanel() {
@@ -438,9 +440,15 @@ export function drawPanel() {
     drawErrorNear(panel, "panel");
     return;
   }
-  drawHint(panel);
-  if (state.selected) drawSelection(panel, state.selected);
-  else drawHints(panel);
+  // The selected thing's actions first (on a phone the panel is a sheet at the bottom of the
+  // screen: its primary action always in view), "Suggest a move" after them.
+  if (state.selected) {
+    drawSelection(panel, state.selected);
+    drawHint(panel);
+  } else {
+    drawHint(panel);
+    drawHints(panel);
+  }
   drawErrorNear(panel, state.selected ? "do:" : "panel");
   drawUndo(panel);
   drawAllActions(panel);

@@ -5,7 +5,7 @@ import { drawDeck, drawMarket, drawMe, drawOthers } from "./board.js";
 import { choicesOn } from "./choices.js";
 import { $, button, el } from "./dom.js";
 import { markHint } from "./hint.js";
-import { drawLobby } from "./lobby.js";
+import { drawLobby, playerName } from "./lobby.js";
 import { drawLog } from "./log.js";
 import { drawOver } from "./over.js";
 import { drawPanel, firstPanelKey } from "./panel.js";
@@ -14,6 +14,7 @@ import { setStatus } from "./api.js";
 import { drawSignals } from "./signals.js";
 import { drawAlerts } from "./alerts.js";
 import { drawClocks } from "./clocks.js";
+import { drawPaceSetting, drawTicker } from "./pace.js";
 import { state } from "./state.js";
 
 /** The invitation links of the seats still free, for the table's creator to send. */
@@ -28,7 +29,7 @@ function drawInvites() {
   for (const invite of open) {
     const url = new URL(invite.url, location.href).href;
     const row = el("p", "invite");
-    const label = el("label", "", `Seat ${invite.seat}: `);
+    const label = el("label", "", `Invitation for ${playerName(invite.seat)}: `);
     const input = el("input");
     Object.assign(input, { readOnly: true, value: url, size: 40 });
     label.appendChild(input);
@@ -83,6 +84,8 @@ export function draw() {
   drawSignals();
   drawClocks();
   drawAlerts();
+  drawTicker();
+  drawPaceSetting();
   if (state.replay) drawReplay();
   markHint();
   document.body.classList.toggle("is-over", view.phase === "over");
@@ -93,3 +96,24 @@ export function draw() {
     performance.mark("triage-first-render");
   }
 }
+
+/**
+ * Keep the page's measures of what stays in view: the top of the table (--top: where the side
+ * column sticks, what a scrolled-to card clears) and, on a phone, the action sheet at the bottom
+ * (--sheet: the room the board leaves under it, so its last row can scroll above the sheet).
+ */
+function watchMeasures() {
+  const root = document.documentElement.style;
+  const top = /** @type {HTMLElement} */ (document.querySelector(".table-top"));
+  const panel = $("#panel");
+  const measure = () => {
+    root.setProperty("--top", `${top.offsetHeight}px`);
+    const sheet = getComputedStyle(panel).position === "fixed" && !panel.hidden ? panel.offsetHeight : 0;
+    root.setProperty("--sheet", `${sheet}px`);
+  };
+  new ResizeObserver(measure).observe(top);
+  new ResizeObserver(measure).observe(panel);
+  window.addEventListener("resize", measure);
+}
+
+watchMeasures();

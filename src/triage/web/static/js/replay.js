@@ -1,6 +1,7 @@
 // @ts-check
 // The replay of a finished game, step by step (the whole record is public once it is over).
 import { api, refusal, setStatus } from "./api.js";
+import { drawBar } from "./bar.js";
 import { cardBody } from "./board.js";
 import { $, button, el, plural } from "./dom.js";
 import { eventText } from "./log.js";
@@ -114,6 +115,7 @@ function replayControls() {
 export function drawReplay() {
   const box = $("#replay");
   const replay = state.replay;
+  if (state.view) drawBar(); // the bar's header follows the replay's step
   box.hidden = !replay;
   box.innerHTML = "";
   if (!replay) return;

@@ -2,7 +2,7 @@
 // Turn signals: "(Your turn)" in the tab's title, a spoken status when the turn comes to this
 // seat or the game ends, and a summary of the last Cleanup (who died, who was checked, the Time
 // added), read from the seat's own events.
-import { $, button, el, plural } from "./dom.js";
+import { $, el, plural } from "./dom.js";
 import { isWaiting } from "./lobby.js";
 import { eventText } from "./log.js";
 import { state } from "./state.js";
@@ -50,14 +50,34 @@ function lastCleanup() {
   return events.length ? { round, events } : null;
 }
 
-/** The last Cleanup in a few lines, until the player puts it away. */
+/** The types of events that are a seat's own actions (the rest the game does by itself). */
+const MOVES = new Set(["admitted", "rejected", "diagnosed", "healed", "treated", "helicopter", "bought", "passed"]);
+
+/**
+ * Whether this seat has made a move since the round began (the Cleanup summary then goes).
+ * @returns {boolean}
+ */
+function movedThisRound() {
+  for (let index = state.log.length - 1; index >= 0; index--) {
+    const event = state.log[index];
+    if (event.type === "round_started") return false;
+    if (MOVES.has(event.type) && event.player === state.seat) return true;
+  }
+  return false;
+}
+
+/**
+ * Last night's Cleanup in a few lines: shown in the round after it, until the seat's first move
+ * of that round (nothing to put away: no tap, and never a Cleanup of an older round).
+ */
 function drawCleanup() {
   const box = $("#cleanup");
   box.innerHTML = "";
   const found = lastCleanup();
-  box.hidden = !found || state.cleanupSeen === found.round;
+  const view = /** @type {Record<string, any>} */ (state.view);
+  box.hidden = !found || found.round !== view.round - 1 || view.phase === "over" || movedThisRound();
   if (!found || box.hidden) return;
-  box.appendChild(Object.assign(el("h2", "", `Cleanup of round ${found.round}`), { id: "cleanup-title" }));
+  box.appendChild(Object.assign(el("h2", "", `Last night's Cleanup (round ${found.round})`), { id: "cleanup-title" }));
   const died = found.events.filter((e) => e.type === "died");
   const checked = found.events.filter((e) => e.type === "checked");
   const timed = found.events.filter((e) => e.type === "time_added");
@@ -67,10 +87,6 @@ function drawCleanup() {
   for (const event of checked) list.appendChild(el("li", "", eventText(event)));
   list.appendChild(el("li", "", `Time added to ${plural(timed.length, "patient")}.`));
   box.appendChild(list);
-  box.appendChild(button("Got it", "", "cleanup-seen", () => {
-    state.cleanupSeen = found.round;
-    box.hidden = true;
-  }));
 }
 
 export function drawSignals() {

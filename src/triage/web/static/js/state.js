@@ -44,8 +44,10 @@
  * @property {string | null} focusKey
  * @property {boolean} allOpen
  * @property {number} retries  reconnections tried since the last message of the server
- * @property {number | null} cleanupSeen  the round whose Cleanup summary the player put away
- * @property {{steps: number, reason: string | null} | null} undo  how far the seat may undo now (js/undo.js)
+ * @property {{steps: number, reason: string | null, rule?: string | null} | null} undo  how far the seat may undo now (js/undo.js)
+ * @property {{by: number, action: Record<string, any>, events: GameEvent[]} | null} acting  another seat's move on screen (js/pace.js)
+ * @property {number | null} awaiting  the number of this seat's action whose position the WebSocket is to bring
+ * @property {boolean} sending  an action of this seat is on its way
  */
 
 /** @type {PageState} */
@@ -53,7 +55,7 @@ export const state = {
   tableId: null, seat: null, token: null, socket: null, retry: null,
   view: null, choices: [], forecast: null, actions: null, log: [], summary: null, final: null,
   selected: null, heal: {}, pay: {}, error: null, notice: null,
-  undo: null, bots: [], levels: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0, cleanupSeen: null,
+  undo: null, acting: null, awaiting: null, sending: false, bots: [], levels: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0,
 };
 
 /**
@@ -137,16 +139,51 @@ export function botOf(seat) {
 }
 
 /**
- * "You", the player's name, "Player 1" or "Player 1 (greedy)".
+ * A bot level's name as the menu shows it ("Gentle"), from the server's levels (GET /api/levels);
+ * a bot kept for balance testing keeps its own name.
+ * @param {string} bot
+ * @returns {string}
+ */
+export function levelLabel(bot) {
+  const level = state.levels.find((known) => known.name === bot);
+  return level ? level.label : bot;
+}
+
+/**
+ * A seat's player by name, from a table's public seats: the name they chose, "Gentle bot" (a
+ * number after it when two seats have the same level), or "Player 2" (seats count from 1 for
+ * people). Never "seat 1" nor "player 0".
+ * @param {Record<string, any>[] | null | undefined} seats
+ * @param {number} seat
+ * @returns {string}
+ */
+export function nameIn(seats, seat) {
+  const info = seats && seats[seat];
+  if (!info) return `Player ${seat + 1}`;
+  if (!info.bot) return info.name || `Player ${seat + 1}`;
+  const label = levelLabel(info.bot);
+  const same = seats.filter((other) => other.bot && levelLabel(other.bot) === label);
+  return same.length > 1 ? `${label} bot ${same.indexOf(info) + 1}` : `${label} bot`;
+}
+
+/**
+ * "You", or the seat's player by name (see nameIn).
  * @param {number} seat
  * @returns {string}
  */
 export function seatName(seat) {
   if (seat === state.seat) return "You";
-  const bot = botOf(seat);
-  const seats = state.summary && state.summary.seats;
-  const name = seats && seats[seat] ? seats[seat].name : null;
-  return bot ? `Player ${seat} (${bot})` : name || `Player ${seat}`;
+  return nameIn(state.summary && state.summary.seats, seat);
+}
+
+/**
+ * A server's text with "player N" (a seat number, as the engine's messages name seats) replaced
+ * by that player's name.
+ * @param {string} text
+ * @returns {string}
+ */
+export function withNames(text) {
+  return text.replace(/\b[Pp]layer (\d)\b/g, (_, seat) => (Number(seat) === state.seat ? "you" : seatName(Number(seat))));
 }
 
 /**

@@ -7,6 +7,7 @@ import { drawLog } from "./log.js";
 import { takeLobby } from "./lobby.js";
 import { draw } from "./render.js";
 import { forgetLive, takeLive } from "./clocks.js";
+import { forgetSteps, overtaken, paceDrawsWith, pending, takeUpdate } from "./pace.js";
 import { LAST_TABLE, savedSeat, state } from "./state.js";
 
 /**
@@ -21,8 +22,10 @@ export function openTable(tableId) {
   try { localStorage.setItem(LAST_TABLE, tableId); } catch (e) { /* private mode: no way back from the rules */ }
   Object.assign(state, {
     tableId, view: null, choices: [], forecast: null, actions: null, log: [], selected: null, heal: {}, pay: {},
-    error: null, notice: null, summary: null, final: null, firstDrawn: false, replay: null, retries: 0, cleanupSeen: null,
+    error: null, notice: null, summary: null, final: null, firstDrawn: false, replay: null, retries: 0,
+    awaiting: null, sending: false,
   });
+  forgetSteps();
   const mine = savedSeat(tableId);
   state.seat = mine ? mine.seat : null;
   state.token = mine ? mine.token : null;
@@ -41,6 +44,8 @@ export function openTable(tableId) {
 export async function loadSummary() {
   const tableId = state.tableId;
   try {
+    // The bot levels' names as the menu shows them ("Gentle"), for naming bot seats.
+    if (!state.levels.length) state.levels = await api("GET", "/api/levels");
     state.summary = await api("GET", `/api/tables/${tableId}`);
     if (state.summary && state.summary.over) state.final = await api("GET", `/api/tables/${tableId}/final`);
   } catch (thrown) {
@@ -48,6 +53,12 @@ export async function loadSummary() {
     if (refusal(thrown).status === 404 && state.tableId === tableId) showMissing();
   }
 }
+
+// A move shown in its turn may end the game: the final summary comes before it is drawn.
+paceDrawsWith(async () => {
+  if (state.view && state.view.phase === "over" && !state.final) await loadSummary();
+  draw();
+});
 
 /** "Table not found": the table page gives way, and nothing tries to reconnect. */
 function showMissing() {
@@ -108,22 +119,27 @@ async function receive(message) {
     takeLive(message.live);
     return;
   }
+  const wasOver = state.view && state.view.phase === "over";
   if (message.type === "hello") {
+    // The present at once: a (re)connection never replays what it missed one move at a time.
+    forgetSteps();
     takeLobby(message);
     state.retries = 0;
     state.log = message.log;
+    state.awaiting = null;
     setStatus(state.seat === null ? "Watching as a spectator" : "");
+    Object.assign(state, { view: message.view, choices: message.choices, forecast: message.forecast || null, actions: message.actions });
+    state.undo = message.undo || null; // how far the seat may undo (js/undo.js)
   } else if (message.type === "update") {
-    state.log = state.log.concat(message.events);
-    // An update older than the position already drawn (fetched after an action) only adds to the log.
-    if (state.actions !== null && message.actions < state.actions) {
+    if (message.by === state.seat && state.awaiting !== null && message.number >= state.awaiting) state.awaiting = null;
+    // An update older than the position already drawn (fetched by HTTP) only adds to the log.
+    if (state.actions !== null && message.actions <= state.actions && !pending()) {
+      state.log = state.log.concat(message.events);
       drawLog();
       return;
     }
+    if (!takeUpdate(message)) { draw(); return; } // shown in its turn (js/pace.js)
   }
-  const wasOver = state.view && state.view.phase === "over";
-  Object.assign(state, { view: message.view, choices: message.choices, forecast: message.forecast || null, actions: message.actions });
-  state.undo = message.undo || null; // how far the seat may undo (js/undo.js)
   if (state.view && state.view.phase === "over" && !wasOver) await loadSummary();
   draw();
 }
@@ -141,6 +157,7 @@ async function refresh() {
     ]);
     if (legal.actions !== view.actions) continue;
     if (state.actions !== null && view.actions <= state.actions) return;
+    overtaken();
     Object.assign(state, { view, choices: legal.choices, forecast: legal.forecast, actions: view.actions });
     state.undo = view.undo || null; // how far the seat may undo (js/undo.js)
     return;
@@ -149,18 +166,22 @@ async function refresh() {
 
 /**
  * Take an action; `where` is the key of the control it came from, where a refusal is shown and
- * where the focus stays. No lock against a second action while one is on its way: each carries
+ * where the focus stays. The position after it comes by the WebSocket (then the others' moves,
+ * one by one: js/pace.js), or by HTTP when the socket is down or its message late. One action at
+ * a time: a click while one is on its way (or before its position came) is not sent; each carries
  * the action number of its position, so a repeat is answered once and a stale one refused (409).
  * @param {Record<string, any>} action
  * @param {string} where
  */
 export async function act(action, where) {
+  if (state.sending || state.awaiting !== null) return;
   state.focusKey = where;
+  state.sending = true;
   try {
-    await api("POST", `/api/tables/${state.tableId}/actions`, { action, expected: state.actions }, state.token);
+    const answer = await api("POST", `/api/tables/${state.tableId}/actions`, { action, expected: state.actions }, state.token);
     state.error = null;
     state.notice = null;
-    await refresh();
+    await positionAfter(answer.number);
     if (state.view && state.view.phase === "over" && !state.final) await loadSummary();
   } catch (thrown) {
     const e = refusal(thrown);
@@ -170,6 +191,28 @@ export async function act(action, where) {
     } else {
       state.error = { where, code: e.code || "error", message: e.message, rule: e.rule };
     }
+  } finally {
+    state.sending = false;
   }
   draw();
+}
+
+/** Milliseconds the page waits for the WebSocket's message of its own action before asking by HTTP. */
+const OWN_MESSAGE_MS = 3000;
+
+/**
+ * After the seat's action number `number`: its position, by the WebSocket when it is open (it
+ * may have come already), else by HTTP at once; by HTTP too if the socket's message is late.
+ * @param {number} number
+ */
+async function positionAfter(number) {
+  if (state.actions !== null && state.actions > number) return;
+  if (!state.socket || state.socket.readyState !== WebSocket.OPEN) { await refresh(); return; }
+  state.awaiting = number;
+  window.setTimeout(async () => {
+    if (state.awaiting !== number) return;
+    state.awaiting = null;
+    await refresh().catch(() => {});
+    draw();
+  }, OWN_MESSAGE_MS);
 }

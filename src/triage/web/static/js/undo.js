@@ -3,9 +3,9 @@
 // turn, never past a reveal. The server says how many actions may be taken back and, when none,
 // why (the reveal it names, or an empty turn); the page holds no rule of its own.
 import { api, refusal } from "./api.js";
-import { button, el } from "./dom.js";
+import { button, el, ruleLink } from "./dom.js";
 import { draw } from "./render.js";
-import { state } from "./state.js";
+import { state, withNames } from "./state.js";
 
 /**
  * The Undo button, at the end of the seat's actions: usable when the server allows an undo,
@@ -22,13 +22,14 @@ export function drawUndo(panel) {
   node.setAttribute("aria-disabled", String(!can));
   box.appendChild(node);
   if (!can && info.reason) {
-    const why = el("p", "hint undo-reason", `Undo is not possible: ${info.reason}.`);
+    const why = el("p", "hint undo-reason", `Undo is not possible: ${info.reason}. `);
+    if (info.rule) why.appendChild(ruleLink(info.rule, "why"));
     why.id = "undo-reason";
     node.setAttribute("aria-describedby", why.id);
     box.appendChild(why);
   }
   if (state.error && state.error.where === "undo") {
-    const error = el("p", "bad", `Refused: ${state.error.message}`);
+    const error = el("p", "bad", `Refused: ${withNames(state.error.message)}`);
     error.setAttribute("role", "alert");
     box.appendChild(error);
   }

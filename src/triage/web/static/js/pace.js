@@ -1,0 +1,161 @@
+// @ts-check
+// Watching the others play: each action of another seat (a bot, a stand-in, an opponent) that the
+// WebSocket brings is shown as its own step, a pace apart: the position just after it, its card
+// marked on the board, and its line under the status bar. The pace only presents moves the server
+// has already made: your own action is drawn at once, "Skip to my turn" shows the table as it is
+// now, and a (re)connecting page's `hello` draws the present at once.
+import { $, el } from "./dom.js";
+import { eventText } from "./log.js";
+import { state } from "./state.js";
+
+/** The paces on offer, in milliseconds a step stays on screen. */
+export const PACES = { instant: 0, quick: 350, normal: 800, slow: 1600 };
+/** Where this browser keeps the pace chosen (every table). */
+const PACE_KEY = "triage.pace";
+
+/** @typedef {Record<string, any>} Update  a WebSocket `update` message */
+
+/** @type {{queue: Update[], timer: number | null, shownAt: number, draw: () => unknown}} */
+const steps = { queue: [], timer: null, shownAt: 0, draw: () => {} };
+
+/** @returns {keyof typeof PACES} the pace chosen in this browser ("normal" unless changed) */
+export function paceName() {
+  let chosen = null;
+  try { chosen = localStorage.getItem(PACE_KEY); } catch (e) { /* private mode: the default */ }
+  return chosen && chosen in PACES ? /** @type {keyof typeof PACES} */ (chosen) : "normal";
+}
+
+/** @param {string} name */
+function choosePace(name) {
+  try { localStorage.setItem(PACE_KEY, name); } catch (e) { /* private mode: this page only */ }
+  if (name === "instant") skipToNow();
+}
+
+/**
+ * Set the function that draws the table (table.js's: this module is below it).
+ * @param {() => unknown} draw
+ */
+export function paceDrawsWith(draw) {
+  steps.draw = draw;
+}
+
+/** @returns {number} how many moves wait to be shown */
+export function pending() {
+  return steps.queue.length;
+}
+
+/**
+ * The table as it is now came by HTTP (newer than what waits): the waiting moves only add their
+ * events to the log.
+ */
+export function overtaken() {
+  for (const message of steps.queue) state.log = state.log.concat(message.events);
+  forgetSteps();
+}
+
+/** Forget what waits (another table opens, or a `hello` brings the present). */
+export function forgetSteps() {
+  steps.queue = [];
+  if (steps.timer !== null) { clearTimeout(steps.timer); steps.timer = null; }
+  state.acting = null;
+}
+
+/**
+ * Take one position of the server (an update) into the page: the log grows by its events and the
+ * table shows the position after it.
+ * @param {Update} message
+ */
+function show(message) {
+  state.log = state.log.concat(message.events);
+  Object.assign(state, { view: message.view, choices: message.choices, forecast: message.forecast || null, actions: message.actions });
+  state.undo = message.undo || null;
+  state.acting = message.by !== state.seat ? { by: message.by, action: message.action, events: message.events } : null;
+  steps.shownAt = performance.now();
+}
+
+/**
+ * An `update` of the WebSocket: yours is shown at once; another seat's waits its turn.
+ * @param {Update} message
+ * @returns {boolean} whether it was shown now (the caller draws)
+ */
+export function takeUpdate(message) {
+  const wait = PACES[paceName()];
+  if (!steps.queue.length && (message.by === state.seat || wait === 0 || performance.now() - steps.shownAt >= wait)) {
+    show(message);
+    return true;
+  }
+  steps.queue.push(message);
+  schedule();
+  return false;
+}
+
+function schedule() {
+  if (steps.timer !== null || !steps.queue.length) return;
+  const wait = Math.max(0, steps.shownAt + PACES[paceName()] - performance.now());
+  steps.timer = window.setTimeout(next, wait);
+}
+
+/** Show the next waiting move, then wait again. */
+function next() {
+  steps.timer = null;
+  const message = steps.queue.shift();
+  if (!message) return;
+  show(message);
+  steps.draw();
+  schedule();
+}
+
+/** "Skip to my turn": every waiting move at once, the table as it is now. */
+export function skipToNow() {
+  if (steps.timer !== null) { clearTimeout(steps.timer); steps.timer = null; }
+  const waiting = steps.queue;
+  steps.queue = [];
+  for (const message of waiting) show(message);
+  state.acting = null;
+  state.focusKey = "first";
+  steps.draw();
+}
+
+/**
+ * The card (or item) a move acts on, to mark it on the board.
+ * @param {Record<string, any> | null | undefined} action
+ * @returns {string | null}
+ */
+export function actedOn(action) {
+  if (!action) return null;
+  return action.patient || action.card || action.remove || action.item || null;
+}
+
+/** The move on screen, in words, under the status bar (a polite live region). */
+export function drawTicker() {
+  const ticker = $("#ticker");
+  const acting = state.acting;
+  if (!acting) { ticker.textContent = ""; return; }
+  // The move's own events; the Cleanup and the next round it may lead to are in the log.
+  const own = [];
+  for (const event of acting.events) {
+    if (event.type === "time_added" || event.type === "round_started") break;
+    own.push(eventText(event));
+  }
+  ticker.textContent = own.slice(0, 3).join("; ") || eventText({ type: acting.action.type, player: acting.by });
+}
+
+/** The pace setting of the table page, with the other settings of this browser. */
+export function drawPaceSetting() {
+  const box = $("#settings");
+  if (box.querySelector("#pace")) return;
+  const label = el("label", "setting", "Others' moves, shown one by one: ");
+  const select = el("select");
+  select.id = "pace";
+  /** @type {Record<string, string>} */
+  const words = { instant: "instant", quick: "quick (a third of a second)", normal: "normal (under a second)", slow: "slow (1.6 seconds)" };
+  for (const name of Object.keys(PACES)) {
+    const option = el("option", "", words[name]);
+    option.value = name;
+    select.appendChild(option);
+  }
+  select.value = paceName();
+  select.addEventListener("change", () => choosePace(select.value));
+  label.appendChild(select);
+  box.appendChild(label);
+}
