@@ -34,6 +34,7 @@ from fractions import Fraction
 from typing import Any
 
 from triage.bots.base import Action
+from triage.engine.cleanup import cleanups_before_death
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
 from triage.engine.observer import Seat
@@ -254,13 +255,14 @@ class _Turn:
         return None if pay is None else {"type": "treat", "patient": patient.card, "pay": pay}
 
     def dies_now(self, slot: Patient) -> bool:
-        kind = self.cards[slot.card].kind
-        return kind == "critical" or (kind == "severe" and slot.time >= 1)
+        """C2: dies at tonight's Cleanup unless cured."""
+        return cleanups_before_death(self.cards[slot.card].kind, slot.time) == 0
 
     def may_die_unseen(self, slot: Patient) -> bool:
         if slot.revealed or self.knower.is_not_severe(slot.card):
             return False
-        return slot.time >= 1 and self.kind(slot) in (None, "severe")
+        # C2, C3: dies tonight if it is severe, which the seat does not rule out.
+        return self.kind(slot) in (None, "severe") and cleanups_before_death("severe", slot.time) == 0
 
     def others_passed(self) -> bool:
         others = [p for seat, p in enumerate(self.game.players) if seat != self.seat]

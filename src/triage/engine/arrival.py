@@ -6,6 +6,7 @@ from triage.engine.errors import RuleError
 from triage.engine.memory import Memory
 from triage.engine.position import Action, Event
 from triage.engine.state import Patient
+from triage.engine.vocabulary import STANDARD_FRONT
 
 
 class Arrival(Memory):
@@ -85,13 +86,13 @@ class Arrival(Memory):
         player = self.players[seat]
         player.pending.remove(card)
         spec = self.cards[card]
-        critical = spec.kind == "critical"
-        player.hospital[space - 1] = Patient(card, revealed=critical)
+        # A7: a critical patient, whose front shows its kind (K2), is revealed on admission.
+        shown = spec.front != STANDARD_FRONT
+        player.hospital[space - 1] = Patient(card, revealed=shown)
         event: Event = {"type": "admitted", "player": seat, "card": card, "space": space}
-        if critical:
-            # A7: a critical patient is revealed on admission.
+        if shown:
             self._reveal(card)
-            event.update(kind="critical", healing=spec.healing, credits=spec.credits, vp=spec.vp)
+            event.update(kind=spec.kind, healing=spec.healing, credits=spec.credits, vp=spec.vp)
         events.append(event)
         return {"type": "admit", "card": card, "space": space}
 

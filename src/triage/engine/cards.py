@@ -13,18 +13,13 @@ from typing import Any, Mapping
 
 from triage.engine.errors import DataError
 from triage.engine.files import read_toml
+from triage.engine.vocabulary import KIND, KIND_NAMES, STANDARD_KINDS
 
-KINDS: tuple[str, ...] = ("critical", "severe", "chronic", "non_severe", "terminal")
-STANDARD_KINDS: frozenset[str] = frozenset({"severe", "chronic", "non_severe"})
-PRIORITY: dict[str, int | None] = {
-    "critical": 1,
-    "severe": 2,
-    "chronic": 3,
-    "non_severe": 4,
-    "terminal": None,
-}
-#: Kinds whose healing difficulty is printed on the card (T3: chronic uses its Time instead).
-PRINTED_HEALING: frozenset[str] = frozenset({"critical", "severe", "non_severe"})
+#: The card kinds' names (K2), from the vocabulary.
+KINDS: tuple[str, ...] = KIND_NAMES
+#: Each kind's front and priority (K1, K2), looked up on the hot paths.
+_FRONT: dict[str, str] = {kind.name: kind.front for kind in KIND.values()}
+_PRIORITY: dict[str, int | None] = {kind.name: kind.priority for kind in KIND.values()}
 CARD_FIELDS: frozenset[str] = frozenset(
     {"id", "kind", "diagnosis", "healing", "credits", "vp", "name", "note"}
 )
@@ -50,11 +45,11 @@ class CardSpec:
     @property
     def front(self) -> str:
         """The front kind (K2): severe, chronic and non-severe cards share the standard front."""
-        return self.kind if self.kind in ("critical", "terminal") else "standard"
+        return _FRONT[self.kind]
 
     @property
     def priority(self) -> int | None:
-        return PRIORITY[self.kind]
+        return _PRIORITY[self.kind]
 
     def difficulty(self, time: int) -> int:
         """The healing a patient of this card needs in all (T2): the printed one, or for a
@@ -127,18 +122,18 @@ def parse_card(raw: Any, where: str, card_id: str | None = None, defaults: bool 
         raise DataError(f"{where}: field 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
     if "diagnosis" in raw and kind not in STANDARD_KINDS:
         raise DataError(f"{where}: field 'diagnosis' does not apply to a {kind} card (K1, A7)")
-    if "healing" in raw and kind not in PRINTED_HEALING:
+    if "healing" in raw and not KIND[kind].printed_healing:
         rule = "T3" if kind == "chronic" else "T5"
         raise DataError(f"{where}: field 'healing' does not apply to a {kind} card ({rule})")
     diagnosis = (
         _whole(raw.get("diagnosis", 0), f"{where}: field 'diagnosis'") if kind in STANDARD_KINDS else None
     )
-    healing = _whole(raw.get("healing", 0), f"{where}: field 'healing'") if kind in PRINTED_HEALING else None
+    healing = _whole(raw.get("healing", 0), f"{where}: field 'healing'") if KIND[kind].printed_healing else None
     credits = _whole(raw.get("credits", 0), f"{where}: field 'credits'")
     vp = _whole(raw.get("vp", 0), f"{where}: field 'vp'")
     needed = [
         *(["diagnosis"] if kind in STANDARD_KINDS else []),
-        *(["healing"] if kind in PRINTED_HEALING else []),
+        *(["healing"] if KIND[kind].printed_healing else []),
         *REWARD_FIELDS,
     ]
     missing = [name for name in needed if name not in raw and (not defaults or name == "healing")]

@@ -5,11 +5,40 @@ from __future__ import annotations
 from triage.engine.memory import Memory
 from triage.engine.position import Event
 from triage.engine.state import Patient
+from triage.engine.vocabulary import KIND, STANDARD_FRONT
 
 
 #: C4: the Quality of Care a death costs: a patient in a space, a terminal patient.
 DEATH_QUALITY = 2
 TERMINAL_DEATH_QUALITY = 1
+#: C3: the Time at which an unrevealed patient is checked.
+CHECK_TIME = 2
+
+
+def dies(kind: str, time: int) -> bool:
+    """C2: whether a patient of ``kind`` holding ``time`` Time dies at Cleanup (checked after C1
+    has added tonight's Time): a critical or terminal patient at 1, a severe one at 2; chronic
+    and non-severe patients never.
+
+    >>> dies("severe", 1), dies("severe", 2), dies("chronic", 9)
+    (False, True, False)
+    """
+    threshold = KIND[kind].dies_at
+    return threshold is not None and time >= threshold
+
+
+def cleanups_before_death(kind: str, time: int) -> int | None:
+    """C1, C2: how many Cleanups after tonight's a patient of ``kind`` holding ``time`` Time now
+    survives if nothing saves it (0: it dies tonight; None: it never dies). Each Cleanup adds one
+    Time first (C1).
+
+    >>> cleanups_before_death("critical", 0), cleanups_before_death("severe", 0), cleanups_before_death("non_severe", 0)
+    (0, 1, None)
+    """
+    threshold = KIND[kind].dies_at
+    if threshold is None:
+        return None
+    return max(0, threshold - 1 - time)
 
 
 class Cleanup(Memory):
@@ -23,7 +52,7 @@ class Cleanup(Memory):
         for slot in player.hospital:
             if slot is None:
                 continue
-            if slot.revealed and self.cards[slot.card].kind == "non_severe":
+            if slot.revealed and not KIND[self.cards[slot.card].kind].takes_time_revealed:
                 continue
             slot.time += 1
             events.append({"type": "time_added", "player": seat, "card": slot.card, "time": slot.time})
@@ -43,10 +72,10 @@ class Cleanup(Memory):
                 continue
             spec = self.cards[slot.card]
             checked = False
-            if not slot.revealed and spec.front == "standard" and slot.time >= 2:
+            if not slot.revealed and spec.front == STANDARD_FRONT and slot.time >= CHECK_TIME:
                 self._check(seat, slot.card, events)
                 checked = True
-            if (spec.kind == "critical" and slot.time >= 1) or (spec.kind == "severe" and slot.time >= 2):
+            if dies(spec.kind, slot.time):
                 player.hospital[index] = None
                 if not slot.revealed:
                     # I2: a standard patient that dies is known by all to have been severe.
@@ -56,7 +85,7 @@ class Cleanup(Memory):
             elif checked:
                 self.learn_not_severe(slot.card)
         for patient in list(player.terminals):
-            if patient.time >= 1:
+            if dies("terminal", patient.time):
                 player.terminals.remove(patient)
                 self._die(seat, patient, TERMINAL_DEATH_QUALITY, events)
 

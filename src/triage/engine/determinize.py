@@ -21,11 +21,13 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
-from triage.engine.cards import CardSpec, STANDARD_KINDS
+from triage.engine.cards import CardSpec
+from triage.engine.cleanup import CHECK_TIME, dies
 from triage.engine.config import Config, make_config
 from triage.engine.errors import DataError
 from triage.engine.game import Game
 from triage.engine.state import BASE_SPACES, PLAYER_NUMBERS, Patient, PlayerState
+from triage.engine.vocabulary import KIND, STANDARD_FRONT, STANDARD_KINDS
 
 Back = tuple[str, int | None, int | None, int, int]
 
@@ -33,8 +35,12 @@ Back = tuple[str, int | None, int | None, int, int]
 def _front_class(back: Back) -> tuple[str, int | None]:
     kind, diagnosis = back[0], back[1]
     if kind in STANDARD_KINDS:
-        return ("standard", diagnosis)
+        return (STANDARD_FRONT, diagnosis)
     return (kind, None)
+
+
+#: I4: the kinds behind the standard front that a check at C3's Time leaves alive (C2).
+SURVIVE_CHECK: tuple[str, ...] = tuple(kind for kind in STANDARD_KINDS if not dies(kind, CHECK_TIME))
 
 
 def _hospital_time(view: dict[str, Any]) -> dict[str, int]:
@@ -63,7 +69,7 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, int]:
     randbelow = _below(rng)
     not_severe = set(view["not_severe"])
     for card, time in _hospital_time(view).items():
-        if time >= 2:
+        if time >= CHECK_TIME:  # I4: alive after a check, so not severe
             not_severe.add(card)
     for card in _most_constrained_first(memory, full, priority_only, not_severe):
         entry = memory[card]
@@ -105,7 +111,7 @@ def _known_backs(
         back = (
             kind,
             entry["diagnosis"],
-            None if kind == "chronic" else entry["healing"],
+            entry["healing"] if KIND[kind].printed_healing else None,
             entry["credits"],
             entry["vp"],
         )
@@ -142,14 +148,14 @@ def _possible_kinds(entry: dict[str, Any], priority_known: bool, not_severe: boo
     """The kinds a card may be, from what its front, a known priority (I2) and a survived check
     (I4) tell."""
     front = entry["front"]
-    if front != "standard":
+    if front != STANDARD_FRONT:
         return (front,)
     if priority_known:
         kind = entry["kind"]
-        return (kind,) if kind in STANDARD_KINDS and not (kind == "severe" and not_severe) else ()
+        return (kind,) if kind in STANDARD_KINDS and not (not_severe and kind not in SURVIVE_CHECK) else ()
     if not_severe:
-        return ("chronic", "non_severe")
-    return ("severe", "chronic", "non_severe")
+        return SURVIVE_CHECK
+    return STANDARD_KINDS
 
 
 def _below(rng: random.Random) -> Callable[[int], int]:

@@ -50,10 +50,11 @@ from __future__ import annotations
 from typing import Any
 
 from triage.engine.choices import default_pay, expand
-from triage.engine.cleanup import DEATH_QUALITY, TERMINAL_DEATH_QUALITY
+from triage.engine.cleanup import DEATH_QUALITY, TERMINAL_DEATH_QUALITY, cleanups_before_death
 from triage.engine.offers import action_lists, quick_actions
 from triage.engine.patients import Deadline, known_kind, reward_text, seat_card, tonight
 from triage.engine.remedies import market, needs_tonight, rescues, warning
+from triage.engine.vocabulary import KIND, STANDARD_FRONT
 
 Forecast = dict[str, Any]
 
@@ -136,19 +137,17 @@ def deadline(view: dict[str, Any], slot: dict[str, Any]) -> Deadline:
     'safe: the game ends first'
     """
     kind = known_kind(slot)
-    # C1 then C2: with t Time now it has t + 1 + r after the r-th Cleanup after tonight's.
-    severe_rounds = max(0, 1 - slot["time"])
-    if kind == "critical":
-        return _dies(view, 0, "danger", "C2")
-    if kind == "severe":
-        return _dies(view, severe_rounds, "danger", "C2")
-    if kind == "chronic":
+    if kind is not None:
+        rounds = cleanups_before_death(kind, slot["time"])
+        if rounds is not None:
+            return _dies(view, rounds, "danger", "C2")
+        if KIND[kind].printed_healing:
+            return _entry("safe", None, "safe: never dies", "C2")
         return _entry("safe", None, "safe: never dies (each Time adds 1 to its healing)", "T3")
-    if kind == "non_severe":
-        return _entry("safe", None, "safe: never dies", "C2")
     if slot["card"] in view.get("not_severe", []):
         return _entry("safe", None, "safe: not severe (survived a check)", "I4")
-    return _dies(view, severe_rounds, "maybe", "C3")
+    # Unknown: it dies as a severe patient would, if it is one (C2, C3).
+    return _dies(view, cleanups_before_death("severe", slot["time"]) or 0, "maybe", "C3")
 
 
 def terminal_deadline(view: dict[str, Any], patient: dict[str, Any]) -> Deadline:
@@ -207,7 +206,8 @@ def _simple_effect(
     kind = choice["type"]
     if kind == "admit":
         card = seat_card(view, choice["card"])
-        arrived = {**card, "time": 0, "revealed": known_kind(card) == "critical"}
+        # A7: a patient whose front shows its kind is revealed on admission.
+        arrived = {**card, "time": 0, "revealed": card.get("front") != STANDARD_FRONT}
         return f"takes a space; then {deadline(view, arrived)['text']}", "A4"
     if kind == "reject":
         return "costs 1 QoC; the patient goes back to the deck", "A5"
@@ -225,9 +225,9 @@ def _diagnosis(card: dict[str, Any]) -> tuple[str, str]:
     kind = known_kind(card)
     if kind is None:
         return "reveals its kind, reward and healing need", "T1"
-    if kind == "chronic" and card["time"] == 0:
+    if not KIND[kind].printed_healing and card["time"] == 0:  # T3: a chronic one's need is its Time
         return f"reveals it and cures it at once: {reward_text(card)}", "T4"
-    return f"reveals it ({kind.replace('_', '-')})", "T1"
+    return f"reveals it ({KIND[kind].label})", "T1"
 
 
 def _treatment(view: dict[str, Any], card: dict[str, Any]) -> tuple[str, str]:
@@ -278,7 +278,8 @@ def _healing(card: dict[str, Any], found: Deadline, amount: int) -> tuple[str, s
         return f"still dies tonight: needs {still} more", "C2"
     if found["level"] == "danger":
         return f"needs {still} more before it dies {_when(found['rounds'])}", "C2"
-    if known_kind(card) == "chronic":
+    kind = known_kind(card)
+    if kind is not None and not KIND[kind].printed_healing:  # T3: its need grows with its Time
         return f"needs {still} more, and 1 more after each Cleanup", "T3"
     return f"needs {still} more to cure it", "T4"
 

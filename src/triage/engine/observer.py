@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from triage.engine.vocabulary import KIND, STANDARD_FRONT
+
 if TYPE_CHECKING:  # the game imports nothing from here; the observer reads the game
     from triage.engine.game import Event, Game
     from triage.engine.state import Patient
@@ -62,7 +64,7 @@ class Seat:
         """The card's kind as the viewer knows it: a critical or terminal front shows it (K2),
         a standard one only from memory (I2); None while unknown."""
         spec = self.game.cards[card]
-        if spec.kind in ("critical", "terminal") or card in self.full or card in self.priority:
+        if spec.front != STANDARD_FRONT or card in self.full or card in self.priority:
             return spec.kind
         return None
 
@@ -185,15 +187,12 @@ def card_at_level(game: Game, card: str, level: int, time: int | None = None) ->
     elif level == PRIORITY:
         data["kind"] = spec.kind
         data["priority"] = spec.priority
-        if spec.kind == "chronic" and time is not None:
+        if not KIND[spec.kind].printed_healing and time is not None:  # T3: a chronic patient's Time
             data["healing"] = time
-    elif spec.front == "critical":
-        # K2: the critical front shows the kind and the priority.
-        data["kind"] = "critical"
-        data["priority"] = 1
-    elif spec.front == "terminal":
-        data["kind"] = "terminal"
-        data["priority"] = None
+    elif spec.front != STANDARD_FRONT:
+        # K2: a critical or terminal front shows the kind and the priority.
+        data["kind"] = spec.kind
+        data["priority"] = spec.priority
     return data
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from triage.engine.vocabulary import KIND, STANDARD_FRONT
+
 #: A patient's deadline (see :mod:`triage.engine.forecast`).
 Deadline = dict[str, Any]
 
@@ -25,7 +27,7 @@ def known_kind(card: dict[str, Any]) -> str | None:
     if "kind" in card:
         return str(card["kind"])
     front = card.get("front")
-    return str(front) if front in ("critical", "terminal") else None
+    return str(front) if front != STANDARD_FRONT and front in KIND else None
 
 
 def seat_card(view: dict[str, Any], card: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from triage.engine.cards import CardSpec
 from triage.engine.game import Game
 from triage.engine.observer import FRONT, FULL, PRIORITY, Seat, card_at_level
 from triage.engine.state import PLAYER_NUMBERS, Patient, PlayerState
-from triage.engine.vocabulary import ITEM_COUNT_FIELDS, KIND_WORDS, counted_items
+from triage.engine.vocabulary import ITEM_COUNT_FIELDS, KIND, KIND_WORDS, counted_items
 
 VIEW_FORMAT = "triage.view/1"
 
@@ -116,7 +116,7 @@ def _slot_view(game: Game, static: _Static, level: int, slot: Patient) -> dict[s
     data: dict[str, Any] = {"card": card, **static.memory_entries(game)[level][card]}
     if level:
         spec = game.cards[card]
-        if level == 2 and spec.healing is None or level == 1 and spec.kind == "chronic":
+        if level == 2 and spec.healing is None or level == 1 and not KIND[spec.kind].printed_healing:
             data["healing"] = time
     data["time"] = time
     data["revealed"] = slot.revealed

@@ -112,8 +112,9 @@ KINDS: tuple[CardKind, ...] = (
         help="takes no space; pays its reward each round it is treated, dies at a Cleanup without",
     ),
 )
-#: The kinds by name.
+#: The kinds by name, and their names in order.
 KIND: Mapping[str, CardKind] = {kind.name: kind for kind in KINDS}
+KIND_NAMES: tuple[str, ...] = tuple(KIND)
 #: The names of the kinds behind the standard front (K2), in priority order.
 STANDARD_KINDS: tuple[str, ...] = tuple(kind.name for kind in KINDS if kind.standard)
 #: What a view says of each kind for players (labels and help, K2), the same in every view.
