@@ -61,7 +61,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from triage.engine.state import BASE_SPACES
-from triage.engine.treatment import default_mix, limit_reached
+from triage.engine.treatment import default_mix, flight_options, limit_reached
 from triage.engine.vocabulary import MarketItem
 
 if TYPE_CHECKING:  # the engine's Game imports this module, never the reverse at run time
@@ -339,12 +339,10 @@ class _Plan:
         alone, then of removing each patient in a space, then each terminal one, without and
         with the draws (memoized)."""
         base = self.offsets["helicopter"]
-        ids = [base + 1]
-        for number, free in enumerate(key[1:]):
-            if not free:
-                ids += (base + number * 2 + 2, base + number * 2 + 3)
-        base += (1 + self.space.spaces) * 2
-        ids += range(base, base + 2 * key[0])
+        # Targets: 0 none, 1 + space for a space's patient, 1 + spaces + j for terminal j.
+        targets = [1 + number for number, free in enumerate(key[1:]) if not free]
+        targets += range(1 + self.space.spaces, 1 + self.space.spaces + key[0])
+        ids = [base + (target or 0) * 2 + draw for target, draw in flight_options(targets)]
         found = self.helicopter_memo[key] = tuple(ids)
         return found
 

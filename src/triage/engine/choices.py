@@ -41,7 +41,7 @@ from triage.engine.actions import (
     payment_mixes,
 )
 from triage.engine.game import Game
-from triage.engine.treatment import default_mix
+from triage.engine.treatment import default_mix, flight_options
 from triage.engine.state import PlayerState
 
 Choice = dict[str, Any]
@@ -157,10 +157,10 @@ def covers(choice: Choice, action: Action) -> bool:
             return False
         return _within(action.get("pay"), amount, choice["budget"])
     if kind == "helicopter":
-        remove, draw_all = action.get("remove"), action.get("draw_all")
-        if not isinstance(draw_all, bool) or (remove is None and not draw_all):
-            return False
-        return remove is None or remove in choice["remove"]
+        draw_all = action.get("draw_all")
+        return isinstance(draw_all, bool) and (action.get("remove"), draw_all) in flight_options(
+            choice["remove"]
+        )
     if kind == "buy":
         return bool(action.get("item") == choice["item"])
     return bool(kind == "pass")
@@ -188,11 +188,8 @@ def expand(choice: Choice) -> Iterator[Action]:
             for pay in _mixes(amount, choice["budget"]):
                 yield {"type": "heal", "patient": choice["patient"], "amount": amount, "pay": pay}
     elif kind == "helicopter":
-        if choice["draw_all"]:
-            yield {"type": "helicopter", "remove": None, "draw_all": True}
-        for card in choice["remove"]:
-            yield {"type": "helicopter", "remove": card, "draw_all": False}
-            yield {"type": "helicopter", "remove": card, "draw_all": True}
+        for remove, draw_all in flight_options(choice["remove"]):
+            yield {"type": "helicopter", "remove": remove, "draw_all": draw_all}
     elif kind == "buy":
         yield {"type": "buy", "item": choice["item"]}
     else:

@@ -7,13 +7,17 @@ before anything changes, and an effect method that the integer fast path
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from triage.engine.errors import RuleError
 from triage.engine.memory import Memory
 from triage.engine.position import Action, Event, Pay
 from triage.engine.state import Patient, PlayerState
 from triage.engine.vocabulary import SUPPLY, MarketItem
+
+#: What a Helicopter's removal names: a card id, or a target number of the integer index.
+Target = TypeVar("Target")
 
 
 def default_mix(cost: int, tokens: int, staff: int, congress: int) -> tuple[int, int, int] | None:
@@ -29,6 +33,20 @@ def default_mix(cost: int, tokens: int, staff: int, congress: int) -> tuple[int,
     if use_tokens + use_staff + use_congress < cost:
         return None
     return use_tokens, use_staff, use_congress
+
+
+def flight_options(removable: Sequence[Target]) -> list[tuple[Target | None, bool]]:
+    """T7: everything one Helicopter may do, as (the patient removed or None, every player
+    draws): the draws alone, then each of ``removable`` removed without and with the draws;
+    never neither. The listing of ids, the choices and the page's options all come from here.
+
+    >>> flight_options(["P07"])
+    [(None, True), ('P07', False), ('P07', True)]
+    """
+    options: list[tuple[Target | None, bool]] = [(None, True)]
+    for patient in removable:
+        options += [(patient, False), (patient, True)]
+    return options
 
 
 def owned(player: PlayerState, item: MarketItem) -> int:
