@@ -23,7 +23,7 @@ from triage.engine.actions import (
     ActionSpace,
     EncodingError,
     IllegalActionError,
-    _plan,
+    plan_of,
     action_space,
     action_to_id,
     id_to_action,
@@ -163,12 +163,12 @@ def test_deals_of_the_standard_deck_share_one_plan_and_other_decks_get_their_own
     configuration, gets its own, with its own sizes (T1, T8)."""
     first, second = Game.new(players=2, seed=1), Game.new(players=3, seed=2)
     assert first.deck_key == STANDARD_DECK_KEY and first.copy().deck_key == STANDARD_DECK_KEY
-    assert _plan(first) is _plan(second)
-    assert _plan(Game.new(players=2, seed=1, config=make_config({"rounds": 7}))) is not _plan(first)
+    assert plan_of(first) is plan_of(second)
+    assert plan_of(Game.new(players=2, seed=1, config=make_config({"rounds": 7}))) is not plan_of(first)
     deck = [card for card in load_standard_deck() if card.kind != "terminal"]
     own = Game.new(players=2, seed=1, deck=deck)
     assert own.deck_key is None
-    assert _plan(own) is not _plan(first)
+    assert plan_of(own) is not plan_of(first)
     assert action_space(own).terminals == 0 and action_space(first).terminals > 0
     rng = random.Random(3)
     while own.turn is not None:  # its ids are its own deck's

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from triage.engine.memory import learn_full
 from triage.engine import Game, make_config, view
 from triage.engine.observer import FRONT, FULL, Seat
 from triage.envs import Table
@@ -28,7 +29,7 @@ def swapped(game: Game, first: str, second: str) -> Game:
     cards[first], cards[second] = game.cards[second].with_id(first), game.cards[first].with_id(second)
     other.cards = cards
     other.deck_key = None
-    other.derived = {}
+    other.machinery.derived = {}
     return other
 
 
@@ -182,7 +183,7 @@ def test_who_saw_a_checked_patient_is_observed() -> None:
 
     game = find_position({}, 2, lambda game: bool(unknown_to_opponent(game)))
     checked = game.copy()
-    checked.learn_full(1, unknown_to_opponent(game)[0])
+    learn_full(checked, 1, unknown_to_opponent(game)[0])
     assert not np.array_equal(observe(game), observe(checked))
 
 

@@ -11,6 +11,7 @@ import pytest
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import triage.envs.gymnasium  # noqa: F401 - registers Triage-v0
+from triage.engine.memory import learn_full
 from triage.engine import state_dict, view
 from triage.envs import IllegalActionError
 from triage.envs.gymnasium import TriageEnv
@@ -261,7 +262,7 @@ def test_the_same_card_ids_known_in_two_deals_count_their_own_backs() -> None:
         if first.cards[card].back() != second.cards[card].back()
     )
     for game in (first, second):
-        game.learn_full(0, card)  # the seat saw that card's back (I2) in both deals
+        learn_full(game, 0, card)  # the seat saw that card's back (I2) in both deals
     layout = Layout.from_view(view(first, 0))
     for game in (first, second, first):
         assert np.array_equal(layout.observe_game(game, 0, {}), layout.observe(view(game, 0)))

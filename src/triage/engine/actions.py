@@ -431,7 +431,7 @@ def _open_spaces(game: Game) -> int:
     return -(-largest // SPACE_STEP) * SPACE_STEP
 
 
-def _plan(game: Game) -> _Plan:
+def plan_of(game: Game) -> _Plan:
     """The plan of ``game``'s deck and configuration: one per card table, or one per deck key
     (``Game.deck_key``) and configuration for deals of a shared deck, which hold the same
     contents under other handles (the plan depends on the contents only).
@@ -440,7 +440,7 @@ def _plan(game: Game) -> _Plan:
     spaces: its plan covers the hospitals of the position and is replaced by a larger
     one when a purchase outgrows it, so its ids keep their meaning only while the spaces do.
     """
-    known: _Plan | None = game._id_plan  # a game's cards and configuration never change (see Game)
+    known: _Plan | None = game.machinery.plan  # a game's cards and configuration never change (see Game)
     if known is not None and known.fixed:
         return known
     spaces = _open_spaces(game)
@@ -452,19 +452,21 @@ def _plan(game: Game) -> _Plan:
     # Kept on what it describes: the configuration for deals of a shared deck, else the game
     # (whose copies share its card table).
     store, key = (
-        (game.derived, ("plan", spaces)) if deck is None else (config.derived, ("plan", deck, spaces))
+        (game.machinery.derived, ("plan", spaces))
+        if deck is None
+        else (config.derived, ("plan", deck, spaces))
     )
     plan: _Plan | None = store.get(key)
     if plan is None or (deck is None and plan.cards is not cards):
         plan = store[key] = _Plan(cards, config, spaces)
-    game._id_plan = plan
+    game.machinery.plan = plan
     return plan
 
 
 def action_space(game: Game) -> ActionSpace:
     """The action index of ``game``'s configuration and deck (worked out once per card table,
     or per shared deck, and configuration)."""
-    return _plan(game).space
+    return plan_of(game).space
 
 
 @lru_cache(maxsize=64)
@@ -484,9 +486,9 @@ def legal_action_ids(game: Game, player: int | None = None, grouped: bool = Fals
     seat = game.turn
     if seat is None or (player is not None and player != seat):
         return []
-    plan = game._id_plan
+    plan = game.machinery.plan
     if plan is None or not plan.fixed:
-        plan = _plan(game)
+        plan = plan_of(game)
     state = game.players[seat]
     hospital = state.hospital
     if game.resolving == seat and state.pending:
@@ -568,7 +570,7 @@ def legal_actions(game: Game, player: int | None = None) -> list[Action]:
     seat = game.turn
     if seat is None or (player is not None and player != seat):
         return []
-    plan = _plan(game)
+    plan = plan_of(game)
     space = plan.space
     table = plan.table
     state = game.players[seat]
@@ -647,9 +649,10 @@ _NO_CARDS: Mapping[str, int] = {}
 def board_of(game: Game, seat: int) -> Board:
     """``seat``'s board in ``game``."""
     state = game.players[seat]
-    diagnosis = game.derived.get("diagnoses")
+    derived = game.machinery.derived
+    diagnosis = derived.get("diagnoses")
     if diagnosis is None:  # one per card table, kept on the game (its copies share it)
-        diagnosis = game.derived["diagnoses"] = _Diagnoses(game.cards)
+        diagnosis = derived["diagnoses"] = _Diagnoses(game.cards)
     terminals = state.terminals
     return tuple.__new__(  # Board(...), without its argument checks: a listing builds one each time
         Board,
@@ -879,9 +882,9 @@ def action_to_id(game: Game, action: Action, seat: int | None = None) -> int:
         seat = game.turn
     if seat is None:
         raise EncodingError("no player is to decide (R4)")
-    plan = game._id_plan
+    plan = game.machinery.plan
     if plan is None or not plan.fixed:
-        plan = _plan(game)
+        plan = plan_of(game)
     if action.__class__ is dict and action.get("type") in _PENDING_ONLY:
         return encode(plan.space, _pending_board(game.players[seat].pending), action)
     return encode(plan.space, board_of(game, seat), action)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from triage.engine.memory import Memory
-from triage.engine.position import Event
+from triage.engine.memory import learn_full, learn_not_severe, learn_priority, return_card
+from triage.engine.position import Event, Position
 from triage.engine.state import Patient
 from triage.engine.vocabulary import KIND, STANDARD_FRONT
 
@@ -41,117 +41,118 @@ def cleanups_before_death(kind: str, time: int) -> int | None:
     return max(0, threshold - 1 - time)
 
 
-class Cleanup(Memory):
-    """The Cleanup rules and the end test."""
+def add_time(game: Position, seat: int, events: list[Event]) -> None:
+    """C1: one Time on every patient but revealed non-severe and treated terminal ones."""
+    player = game.players[seat]
+    for slot in player.hospital:
+        if slot is None:
+            continue
+        if slot.revealed and not KIND[game.cards[slot.card].kind].takes_time_revealed:
+            continue
+        slot.time += 1
+        events.append({"type": "time_added", "player": seat, "card": slot.card, "time": slot.time})
+    keeps = game.config.terminal_upkeep == "reward"
+    for patient in player.terminals:
+        if patient.treated or (keeps and patient.ever_treated):
+            # C1; V3 ``reward``: once treated, no more Time for the rest of this stay.
+            continue
+        patient.time += 1
+        events.append({"type": "time_added", "player": seat, "card": patient.card, "time": patient.time})
 
-    __slots__ = ()
 
-    def _add_time(self, seat: int, events: list[Event]) -> None:
-        """C1: one Time on every patient but revealed non-severe and treated terminal ones."""
-        player = self.players[seat]
-        for slot in player.hospital:
-            if slot is None:
-                continue
-            if slot.revealed and not KIND[self.cards[slot.card].kind].takes_time_revealed:
-                continue
-            slot.time += 1
-            events.append({"type": "time_added", "player": seat, "card": slot.card, "time": slot.time})
-        keeps = self.config.terminal_upkeep == "reward"
-        for patient in player.terminals:
-            if patient.treated or (keeps and patient.ever_treated):
-                # C1; V3 ``reward``: once treated, no more Time for the rest of this stay.
-                continue
-            patient.time += 1
-            events.append({"type": "time_added", "player": seat, "card": patient.card, "time": patient.time})
+def deaths(game: Position, seat: int, events: list[Event]) -> None:
+    """C2, C3, C4: spaces in number order, then terminal patients in arrival order."""
+    player = game.players[seat]
+    for index, slot in enumerate(player.hospital):
+        if slot is None:
+            continue
+        spec = game.cards[slot.card]
+        checked = False
+        if not slot.revealed and spec.front == STANDARD_FRONT and slot.time >= CHECK_TIME:
+            _check(game, seat, slot.card, events)
+            checked = True
+        if dies(spec.kind, slot.time):
+            player.hospital[index] = None
+            if not slot.revealed:
+                # I2: a standard patient that dies is known by all to have been severe.
+                for other in range(len(game.players)):
+                    learn_priority(game, other, slot.card)
+            _die(game, seat, slot, DEATH_QUALITY, events)
+        elif checked:
+            learn_not_severe(game, slot.card)
+    for patient in list(player.terminals):
+        if dies("terminal", patient.time):
+            player.terminals.remove(patient)
+            _die(game, seat, patient, TERMINAL_DEATH_QUALITY, events)
 
-    def _deaths(self, seat: int, events: list[Event]) -> None:
-        """C2, C3, C4: spaces in number order, then terminal patients in arrival order."""
-        player = self.players[seat]
-        for index, slot in enumerate(player.hospital):
-            if slot is None:
-                continue
-            spec = self.cards[slot.card]
-            checked = False
-            if not slot.revealed and spec.front == STANDARD_FRONT and slot.time >= CHECK_TIME:
-                self._check(seat, slot.card, events)
-                checked = True
-            if dies(spec.kind, slot.time):
-                player.hospital[index] = None
-                if not slot.revealed:
-                    # I2: a standard patient that dies is known by all to have been severe.
-                    for other in range(len(self.players)):
-                        self.learn_priority(other, slot.card)
-                self._die(seat, slot, DEATH_QUALITY, events)
-            elif checked:
-                self.learn_not_severe(slot.card)
-        for patient in list(player.terminals):
-            if dies("terminal", patient.time):
-                player.terminals.remove(patient)
-                self._die(seat, patient, TERMINAL_DEATH_QUALITY, events)
 
-    def _check(self, seat: int, card: str, events: list[Event]) -> None:
-        """C3: the other players see the treatment side; solo, the owner learns the priority."""
-        spec = self.cards[card]
-        others = [other for other in range(len(self.players)) if other != seat]
-        event: Event = {"type": "checked", "player": seat, "card": card, "seen_by": others}
-        if others:
-            for other in others:
-                self.learn_full(other, card)
-            # Who sees the secret part is the observer's decision (observer.secret_audience).
-            event["secret"] = {
-                "kind": spec.kind,
-                "priority": spec.priority,
-                "healing": spec.healing,
-                "credits": spec.credits,
-                "vp": spec.vp,
-            }
-        else:
-            self.learn_priority(seat, card)
-            event["secret"] = {"kind": spec.kind, "priority": spec.priority}
-        events.append(event)
+def _check(game: Position, seat: int, card: str, events: list[Event]) -> None:
+    """C3: the other players see the treatment side; solo, the owner learns the priority."""
+    spec = game.cards[card]
+    others = [other for other in range(len(game.players)) if other != seat]
+    event: Event = {"type": "checked", "player": seat, "card": card, "seen_by": others}
+    if others:
+        for other in others:
+            learn_full(game, other, card)
+        # Who sees the secret part is the observer's decision (observer.secret_audience).
+        event["secret"] = {
+            "kind": spec.kind,
+            "priority": spec.priority,
+            "healing": spec.healing,
+            "credits": spec.credits,
+            "vp": spec.vp,
+        }
+    else:
+        learn_priority(game, seat, card)
+        event["secret"] = {"kind": spec.kind, "priority": spec.priority}
+    events.append(event)
 
-    def _die(self, seat: int, patient: Patient, cost: int, events: list[Event]) -> None:
-        """C4: placed healing goes back to the supply, the card per V1, and QoC drops."""
-        lost = self._lose_quality(seat, cost)
-        where = self._return_card(patient.card, "died")
-        events.append(
-            {
-                "type": "died",
-                "player": seat,
-                "card": patient.card,
-                "quality_lost": lost,
-                "to": where,
-            }
-        )
 
-    def _game_ends(self) -> bool:
-        """R4: after the last round's Cleanup, or one that leaves a QoC at 0 or below."""
-        if self.round >= self.config.rounds:
-            return True
-        return self.config.end_on_zero_quality and any(p.quality <= 0 for p in self.players)
+def _die(game: Position, seat: int, patient: Patient, cost: int, events: list[Event]) -> None:
+    """C4: placed healing goes back to the supply, the card per V1, and QoC drops."""
+    lost = game.lose_quality(seat, cost)
+    where = return_card(game, patient.card, "died")
+    events.append(
+        {
+            "type": "died",
+            "player": seat,
+            "card": patient.card,
+            "quality_lost": lost,
+            "to": where,
+        }
+    )
 
-    def _finish(self, events: list[Event]) -> None:
-        self.phase = "over"
-        self.turn = None
-        self.queue = []
-        self.resolving = None
-        self.winner = self._winner()
-        events.append(
-            {
-                "type": "game_over",
-                "round": self.round,
-                "scores": self.scores(),
-                "winner": self.winner,
-            }
-        )
 
-    def _winner(self) -> int | None:
-        """R4: best VP + QoC, then treated-patient track, then Credits; a full tie has none.
-        Solo: seat 0 unless its QoC ended at 0 or below."""
-        if len(self.players) == 1:
-            return 0 if self.players[0].quality > 0 else None
-        keys = [(p.score, p.treated, p.credits) for p in self.players]
-        best = max(keys)
-        if keys.count(best) > 1:
-            return None
-        return keys.index(best)
+def game_ends(game: Position) -> bool:
+    """R4: after the last round's Cleanup, or one that leaves a QoC at 0 or below."""
+    if game.round >= game.config.rounds:
+        return True
+    return game.config.end_on_zero_quality and any(p.quality <= 0 for p in game.players)
+
+
+def finish(game: Position, events: list[Event]) -> None:
+    game.phase = "over"
+    game.turn = None
+    game.queue = []
+    game.resolving = None
+    game.winner = winner(game)
+    events.append(
+        {
+            "type": "game_over",
+            "round": game.round,
+            "scores": game.scores(),
+            "winner": game.winner,
+        }
+    )
+
+
+def winner(game: Position) -> int | None:
+    """R4: best VP + QoC, then treated-patient track, then Credits; a full tie has none.
+    Solo: seat 0 unless its QoC ended at 0 or below."""
+    if len(game.players) == 1:
+        return 0 if game.players[0].quality > 0 else None
+    keys = [(p.score, p.treated, p.credits) for p in game.players]
+    best = max(keys)
+    if keys.count(best) > 1:
+        return None
+    return keys.index(best)

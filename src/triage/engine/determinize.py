@@ -26,6 +26,7 @@ from triage.engine.cleanup import CHECK_TIME, dies
 from triage.engine.config import Config, make_config
 from triage.engine.errors import DataError
 from triage.engine.game import Game
+from triage.engine.memory import restore_memory
 from triage.engine.state import BASE_SPACES, PLAYER_NUMBERS, Patient, PlayerState
 from triage.engine.vocabulary import KIND, STANDARD_FRONT, STANDARD_KINDS
 
@@ -216,7 +217,8 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Game:
     if hidden:
         raise DataError(f"view: {len(hidden)} cards are in no place the view shows")
     game.deck = deck
-    game.restore_memory(
+    restore_memory(
+        game,
         known,
         frozenset(view["cards"]),
         set(view["not_severe"]),

@@ -25,9 +25,27 @@ from typing import Any
 from triage.engine import actions as _actions
 from triage.engine.cards import STANDARD_DECK_KEY, CardSpec, load_standard_deck
 from triage.engine.config import Config, check_bounded_rounds, make_config
+from triage.engine.arrival import admit, do_admit, do_reject, reject
 from triage.engine.errors import RuleError
-from triage.engine.flow import Flow
-from triage.engine.position import PHASES, Action, Event, Pay, is_whole
+from triage.engine.flow import run, start_round
+from triage.engine.memory import touch_top
+from triage.engine.position import PHASES, Action, Event, Pay, Position, is_whole
+from triage.engine.treatment import (
+    buy,
+    check_cures,
+    cure_if_healed,
+    diagnose,
+    do_buy,
+    do_diagnose,
+    do_heal,
+    do_helicopter,
+    do_pass,
+    do_treat,
+    heal,
+    helicopter,
+    pass_turn,
+    treat,
+)
 from triage.engine.validation import ACTION_FIELDS, ADMISSION_ACTIONS, PAY_KEYS, check_shape
 
 __all__ = [
@@ -87,12 +105,14 @@ def _check_bounded(config: Config, deck: list[CardSpec] | None, players: int) ->
         config.derived[key] = True
 
 
-class Game(Flow):
+class Game(Position):
     """A whole game position, all-seeing. Players see it only through the observer
     (:class:`~triage.engine.observer.Seat`, :func:`~triage.engine.views.view`).
 
-    Its fields are :class:`~triage.engine.position.Position`'s; the rules come from the
-    sections it is built of (:class:`~triage.engine.flow.Flow`: arrival, treatment, cleanup)."""
+    Its fields are :class:`~triage.engine.position.Position`'s; the rules are the functions of
+    the rule sections (:mod:`~triage.engine.arrival`, :mod:`~triage.engine.treatment`,
+    :mod:`~triage.engine.cleanup`, :mod:`~triage.engine.flow`), which this class deals and
+    dispatches actions to."""
 
     __slots__ = ()
 
@@ -145,10 +165,10 @@ class Game(Flow):
             "seed": seed,
         }
         game.initialise_players()
-        game._touch_top()
+        touch_top(game)
         events: list[Event] = []
-        game._start_round(1, events)
-        game._run(events)
+        start_round(game, 1, events)
+        run(game, events)
         game.initial_events = events
         return game
 
@@ -222,10 +242,10 @@ class Game(Flow):
             )
         events: list[Event] = []
         normalised = _HANDLERS[kind](self, actor, action, events)
-        self.stamps[actor] = next(self._stamp_count)
+        self.machinery.stamp(actor)
         self.history.append({"by": actor, "do": normalised})
-        self._check_cures(actor, events)
-        self._run(events)
+        check_cures(self, actor, events)
+        run(self, events)
         return events
 
     #: The integer ids (:mod:`triage.engine.actions`) of :meth:`legal_actions`, in the same
@@ -243,9 +263,9 @@ class Game(Flow):
         seat = self.turn
         if seat is None:
             raise RuleError("game_over", "the game is over; no more actions are taken", "R4")
-        plan = self._id_plan  # a game's cards and configuration never change
+        plan = self.machinery.plan  # a game's cards and configuration never change
         if plan is None:
-            plan = self._id_plan = _actions._plan(self)
+            plan = _actions.plan_of(self)
         block, f = plan.table[action_id]
         state = self.players[seat]
         events: list[Event] = []
@@ -254,23 +274,23 @@ class Game(Flow):
         cure = f[0]
         if block == "admit":
             cure = f[1]
-            done = self._admit(seat, state.pending[f[0]], f[1] + 1, events)
+            done = admit(self, seat, state.pending[f[0]], f[1] + 1, events)
         elif block == "reject":
             cure = -1
-            done = self._reject(seat, state.pending[f[0]], events)
+            done = reject(self, seat, state.pending[f[0]], events)
         elif block == "diagnose":
             patient = state.hospital[f[0]]
             cost = self.cards[patient.card].diagnosis or 0
-            done = self._diagnose(seat, f[0] + 1, patient, (cost - f[1] - f[2], f[1], f[2]), events)
+            done = diagnose(self, seat, f[0] + 1, patient, (cost - f[1] - f[2], f[1], f[2]), events)
         elif block == "heal":
             amount = f[1] + 1
             pay = (amount - f[2] - f[3], f[2], f[3])
-            done = self._heal(seat, state.hospital[f[0]], amount, pay, events)
+            done = heal(self, seat, state.hospital[f[0]], amount, pay, events)
         elif block == "treat":
             cure = -1
             payer = f[1]
             pay = (int(payer == 0), int(payer == 1), int(payer == 2))
-            done = self._treat(seat, state.terminals[f[0]], pay, events)
+            done = treat(self, seat, state.terminals[f[0]], pay, events)
         elif block == "helicopter":
             cure = -1
             target = f[0]
@@ -285,22 +305,22 @@ class Game(Flow):
             else:
                 patient = state.terminals[target - plan.space.spaces - 1]
                 remove = patient.card
-            done = self._helicopter(seat, remove, bool(f[1]), space, patient, events)
+            done = helicopter(self, seat, remove, bool(f[1]), space, patient, events)
         elif block == "buy":
             cure = -1
-            done = self._buy(seat, plan.space.items[f[0]], events)
+            done = buy(self, seat, plan.space.items[f[0]], events)
         else:
             cure = -1
-            done = self._pass(seat, events)
-        self.stamps[seat] = next(self._stamp_count)
+            done = pass_turn(self, seat, events)
+        self.machinery.stamp(seat)
         self.history.append({"by": seat, "do": done})
         if cure >= 0:
             slot = state.hospital[cure]
             if slot is not None and slot.revealed:
                 # T4's test first: most heals leave the patient uncured.
                 if slot.placed >= self.cards[slot.card].difficulty(slot.time):
-                    self._cure_if_healed(seat, cure, events)
-        self._run(events)
+                    cure_if_healed(self, seat, cure, events)
+        run(self, events)
         return events
 
     # ------------------------------------------------------------------ legal actions
@@ -312,13 +332,13 @@ class Game(Flow):
     legal_actions = _actions.legal_actions
 
 
-_HANDLERS: dict[str, Callable[[Game, int, Action, list[Event]], Action]] = {
-    "admit": Game._do_admit,
-    "reject": Game._do_reject,
-    "diagnose": Game._do_diagnose,
-    "heal": Game._do_heal,
-    "treat": Game._do_treat,
-    "helicopter": Game._do_helicopter,
-    "buy": Game._do_buy,
-    "pass": Game._do_pass,
+_HANDLERS: dict[str, Callable[[Position, int, Action, list[Event]], Action]] = {
+    "admit": do_admit,
+    "reject": do_reject,
+    "diagnose": do_diagnose,
+    "heal": do_heal,
+    "treat": do_treat,
+    "helicopter": do_helicopter,
+    "buy": do_buy,
+    "pass": do_pass,
 }

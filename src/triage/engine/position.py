@@ -1,21 +1,21 @@
 """A game position's state and its plain queries: what every rule section reads and writes.
 
-:class:`Position` holds the fields (slots) of a :class:`~triage.engine.game.Game`; the rule
-sections add their methods on top of it, each in its own module (:mod:`~triage.engine.memory`
-for the deck and what players know, :mod:`~triage.engine.arrival`,
-:mod:`~triage.engine.treatment`, :mod:`~triage.engine.cleanup`, :mod:`~triage.engine.flow`),
-and :class:`~triage.engine.game.Game` puts them together.
+:class:`Position` holds the fields (slots) of a :class:`~triage.engine.game.Game`: a plain
+record of the rules' state. The rules are functions over it, each section in its own module
+(:mod:`~triage.engine.memory` for the deck and what players know, :mod:`~triage.engine.arrival`,
+:mod:`~triage.engine.treatment`, :mod:`~triage.engine.cleanup`, :mod:`~triage.engine.flow`);
+:class:`~triage.engine.game.Game` adds dealing and taking actions.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 from functools import lru_cache
 from typing import Any, Self, TypeGuard
 
 from triage.engine.cards import CardSpec
 from triage.engine.config import Config
+from triage.engine.machinery import Machinery
 from triage.engine.state import PlayerState
 
 Action = dict[str, Any]
@@ -37,25 +37,23 @@ def _orders(count: int) -> tuple[list[int], ...]:
     return tuple([(first + offset) % count for offset in range(count)] for first in range(count))
 
 
-#: ``_ORDERS[players][first]``: :func:`_orders` without a call, for the hot path (R1).
-_ORDERS: tuple[tuple[list[int], ...], ...] = ((), *(_orders(count) for count in range(1, 5)))
+#: ``ORDERS[players][first]``: :func:`_orders` without a call, for the hot path (R1).
+ORDERS: tuple[tuple[list[int], ...], ...] = ((), *(_orders(count) for count in range(1, 5)))
 
 
 class Position:
-    """A whole game position, all-seeing (players see it only through the observer)."""
+    """A whole game position, all-seeing (players see it only through the observer): a plain
+    record of the rules' state. The rules that change it are functions of the rule sections;
+    what makes it fast is its :class:`~triage.engine.machinery.Machinery`."""
 
     __slots__ = (
-        "_id_plan",
         "_rng",
         "_rng_shared",
-        "_stamp_count",
         "active_pos",
         "cards",
         "config",
         "deck",
         "deck_key",
-        "deck_stamp",
-        "derived",
         "discard",
         "extra_turn",
         "first_player",
@@ -64,6 +62,7 @@ class Position:
         "know_full",
         "know_priority",
         "known_positions",
+        "machinery",
         "not_severe",
         "origins",
         "phase",
@@ -74,7 +73,6 @@ class Position:
         "round",
         "seen_fronts",
         "setup",
-        "stamps",
         "turn",
         "winner",
     )
@@ -95,8 +93,8 @@ class Position:
         if boards is not None and len(boards) != players:
             raise ValueError(f"{len(boards)} boards for {players} players")
         #: The rules and the card table: fixed for the game's life (copies share them, and the
-        #: integer plan below is worked out from them once). The configuration is this player
-        #: count's (R1 ``rounds`` by player count).
+        #: integer plan is worked out from them once). The configuration is this player count's
+        #: (R1 ``rounds`` by player count).
         self.config = config.for_players(players)
         self.cards = cards
         self.players = boards if boards is not None else [PlayerState() for _ in range(players)]
@@ -118,8 +116,8 @@ class Position:
         self._rng: random.Random | int = rng
         self._rng_shared = False
         #: I2: per player, the cards whose treatment side it has seen / whose priority it knows.
-        #: Knowledge only grows, so these are frozen and replaced when they grow (``learn_full``,
-        #: ``learn_priority``): copies share them, and views key their caches on them.
+        #: Knowledge only grows, so these are frozen and replaced when they grow (``memory``):
+        #: copies share them, and views key their caches on them.
         self.know_full: list[frozenset[str]] = [frozenset() for _ in range(players)]
         self.know_priority: list[frozenset[str]] = [frozenset() for _ in range(players)]
         #: I4: unrevealed cards that survived a Cleanup with 2+ Time, so are publicly not severe.
@@ -140,25 +138,8 @@ class Position:
         #: integer action plan; a view's card ids, catalogue and configuration) is then worked
         #: out once per deck and configuration, not once per deal.
         self.deck_key: str | None = None
-        #: Per player, a stamp taken afresh whenever its board, tracks or supply may change: for
-        #: the actor of every action, a player who draws, a passed player a Helicopter draw
-        #: reopens (V2), and every player at Cleanup (C1-C5, then the next round's Income).
-        #: Stamps come from one count shared by this game and all its copies, so one stamp is one
-        #: state of one player across them: an observer may keep what it built from a player on
-        #: it (``envs`` does). A game restored from a pickle numbers on from where it was
-        #: pickled, in any process; what an observer keeps must then travel with that game (a
-        #: Table pickles its own), not be shared with the original, which numbers on too.
-        #: Only this class's methods change a player.
-        self._stamp_count = itertools.count(1)
-        self.stamps: list[int] = [next(self._stamp_count) for _ in range(players)]
-        #: A stamp of the same count taken afresh whenever the deck, its known positions, the
-        #: discard pile or the cards publicly not severe may change (``memory.py``).
-        self.deck_stamp = next(self._stamp_count)
-        #: The integer action index of these cards and configuration, once asked for.
-        self._id_plan: Any = None
-        #: What observers work out once from the game's fixed parts (its card table and
-        #: configuration), shared by its copies: caches hang on the game they describe.
-        self.derived: dict[Any, Any] = {}
+        #: Stamps, the integer action plan and the caches (:mod:`triage.engine.machinery`).
+        self.machinery = Machinery(players)
 
     def copy(self) -> Self:
         """An independent copy (for search and what-if analysis)."""
@@ -191,31 +172,31 @@ class Position:
         other.initial_events = self.initial_events
         other.origins = self.origins
         other.deck_key = self.deck_key
-        other.stamps = list(self.stamps)
-        other.deck_stamp = self.deck_stamp
-        other._stamp_count = self._stamp_count
-        other._id_plan = self._id_plan
-        other.derived = self.derived
+        other.machinery = self.machinery.copy()
         return other
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
-        """Pickle the slots, the stamp count as the number it has reached (a count object
-        itself does not pickle on every Python): the game goes on numbering from there."""
-        state = {name: getattr(self, name) for name in Position.__slots__ if hasattr(self, name)}
-        state["_stamp_count"] = next(self._stamp_count)
-        state["derived"] = {}  # caches, rebuilt where needed
-        state["_id_plan"] = None
-        return None, state
+        """Pickle the slots (the machinery as its own state: see :class:`Machinery`)."""
+        return None, {name: getattr(self, name) for name in Position.__slots__ if hasattr(self, name)}
 
     def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
         for name, value in state[1].items():
             setattr(self, name, value)
-        self._stamp_count = itertools.count(state[1]["_stamp_count"])
 
-    def stamp_all(self) -> None:
-        """New stamps for every player: its state may have changed (:attr:`stamps`)."""
-        count = self._stamp_count
-        self.stamps = [next(count) for _ in self.stamps]
+    @property
+    def stamps(self) -> list[int]:
+        """Per player, the stamp of its present state (:class:`Machinery`)."""
+        return self.machinery.stamps
+
+    @property
+    def deck_stamp(self) -> int:
+        """The stamp of the deck's present state (:class:`Machinery`)."""
+        return self.machinery.deck_stamp
+
+    @property
+    def derived(self) -> dict[Any, Any]:
+        """What observers work out once from the game's fixed parts (:class:`Machinery`)."""
+        return self.machinery.derived
 
     @property
     def rng(self) -> random.Random:
@@ -255,7 +236,7 @@ class Position:
             return self.extra_turn
         if self.active_pos >= len(self.players):
             return None
-        return _ORDERS[len(self.players)][self.first_player][self.active_pos]
+        return ORDERS[len(self.players)][self.first_player][self.active_pos]
 
     def is_over(self) -> bool:
         return self.phase == "over"
@@ -269,7 +250,7 @@ class Position:
         """Whether ``player`` is now admitting the patients it drew (A4)."""
         return self.resolving == player and bool(self.players[player].pending)
 
-    def _lose_quality(self, seat: int, amount: int) -> int:
+    def lose_quality(self, seat: int, amount: int) -> int:
         """A5, C4: QoC drops by ``amount``; with V4 ``quality_floor`` it stops at the floor.
         Returns what was really lost."""
         player = self.players[seat]

@@ -1,8 +1,9 @@
 """Treatment (T1-T9): diagnose, heal, treat terminal patients, Helicopters, the market, pass.
 
-Each action has a ``_do_`` method that validates it completely and raises :class:`RuleError`
-before anything changes, and an effect method that the integer fast path
-(:meth:`~triage.engine.game.Game.apply_id`) calls directly.
+Functions over a :class:`~triage.engine.position.Position`: each action has a ``do_`` function
+that validates it completely and raises :class:`RuleError` before anything changes, and an
+effect function that the integer fast path (:meth:`~triage.engine.game.Game.apply_id`) calls
+directly.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from triage.engine.errors import RuleError
-from triage.engine.memory import Memory
-from triage.engine.position import Action, Event, Pay
+from triage.engine.memory import put_under_deck, return_card, reveal
+from triage.engine.position import Action, Event, Pay, Position
 from triage.engine.state import Patient, PlayerState
 from triage.engine.vocabulary import SUPPLY, MarketItem
 
@@ -95,240 +96,254 @@ def add_purchase(player: PlayerState, item: MarketItem) -> None:
         player.items = {**player.items, item.name: player.items.get(item.name, 0) + 1}
 
 
-class Treatment(Memory):
-    """The Treatment rules and the cures they bring (T4)."""
+def check_cures(game: Position, seat: int, events: list[Event]) -> None:
+    """T4: a revealed patient whose placed healing reaches its difficulty is cured."""
+    for index, slot in enumerate(game.players[seat].hospital):
+        if slot is not None and slot.revealed:
+            cure_if_healed(game, seat, index, events)
 
-    __slots__ = ()
 
-    def _check_cures(self, seat: int, events: list[Event]) -> None:
-        """T4: a revealed patient whose placed healing reaches its difficulty is cured."""
-        for index, slot in enumerate(self.players[seat].hospital):
-            if slot is not None and slot.revealed:
-                self._cure_if_healed(seat, index, events)
+def cure_if_healed(game: Position, seat: int, index: int, events: list[Event]) -> None:
+    """T4 for the revealed patient in space ``index + 1``."""
+    player = game.players[seat]
+    slot = player.hospital[index]
+    if slot is not None:
+        spec = game.cards[slot.card]
+        if slot.placed >= spec.difficulty(slot.time):
+            player.hospital[index] = None
+            player.credits += spec.credits
+            player.vp += spec.vp
+            player.treated += 1
+            where = return_card(game, slot.card, "cured")
+            events.append(
+                {
+                    "type": "cured",
+                    "player": seat,
+                    "card": slot.card,
+                    "credits": spec.credits,
+                    "vp": spec.vp,
+                    "to": where,
+                }
+            )
 
-    def _cure_if_healed(self, seat: int, index: int, events: list[Event]) -> None:
-        """T4 for the revealed patient in space ``index + 1``."""
-        player = self.players[seat]
-        slot = player.hospital[index]
-        if slot is not None:
-            spec = self.cards[slot.card]
-            if slot.placed >= spec.difficulty(slot.time):
-                player.hospital[index] = None
-                player.credits += spec.credits
-                player.vp += spec.vp
-                player.treated += 1
-                where = self._return_card(slot.card, "cured")
-                events.append(
-                    {
-                        "type": "cured",
-                        "player": seat,
-                        "card": slot.card,
-                        "credits": spec.credits,
-                        "vp": spec.vp,
-                        "to": where,
-                    }
-                )
 
-    def _hospital_patient(self, seat: int, action: Action, verb: str) -> tuple[int, Patient]:
-        card = action["patient"]
-        space, patient = self.players[seat].find(card)
+def _hospital_patient(game: Position, seat: int, action: Action, verb: str) -> tuple[int, Patient]:
+    card = action["patient"]
+    space, patient = game.players[seat].find(card)
+    if patient is None:
+        raise RuleError("unknown_patient", f"{card!r} is not a patient of player {seat}", "T1")
+    if space is None:
+        raise RuleError(
+            "is_terminal", f"{card} is a terminal patient: it is treated (T5), never {verb}", "T5"
+        )
+    return space, patient
+
+
+def do_diagnose(game: Position, seat: int, action: Action, events: list[Event]) -> Action:
+    space, patient = _hospital_patient(game, seat, action, "diagnosed")
+    if patient.revealed:
+        raise RuleError("already_revealed", f"{patient.card} is already revealed", "T1")
+    spec = game.cards[patient.card]
+    cost = spec.diagnosis or 0
+    pay = _payment(game, seat, action.get("pay"), cost, "diagnostics", f"diagnosing {patient.card}", "T1")
+    return diagnose(game, seat, space, patient, pay, events)
+
+
+def diagnose(
+    game: Position, seat: int, space: int, patient: Patient, pay: Pay, events: list[Event]
+) -> Action:
+    """T1: the effect of a validated diagnosis."""
+    spec = game.cards[patient.card]
+    _spend(game, seat, pay, "diagnostics")
+    patient.revealed = True
+    reveal(game, patient.card)
+    events.append(
+        {
+            "type": "diagnosed",
+            "player": seat,
+            "card": patient.card,
+            "space": space,
+            "kind": spec.kind,
+            "priority": spec.priority,
+            "healing": spec.difficulty(patient.time),
+            "credits": spec.credits,
+            "vp": spec.vp,
+            "pay": _pay_dict(pay),
+        }
+    )
+    return {"type": "diagnose", "patient": patient.card, "pay": _pay_dict(pay)}
+
+
+def do_heal(game: Position, seat: int, action: Action, events: list[Event]) -> Action:
+    _, patient = _hospital_patient(game, seat, action, "healed")
+    if not patient.revealed:
+        raise RuleError("not_revealed", f"{patient.card} must be diagnosed before it is healed", "T2")
+    spec = game.cards[patient.card]
+    need = spec.difficulty(patient.time) - patient.placed
+    amount = action["amount"]
+    if amount > need:
+        raise RuleError(
+            "too_much_healing", f"{patient.card} needs only {need} more healing, not {amount}", "T2"
+        )
+    pay = _payment(
+        game, seat, action.get("pay"), amount, "healing", f"healing {patient.card} by {amount}", "T2"
+    )
+    return heal(game, seat, patient, amount, pay, events)
+
+
+def heal(game: Position, seat: int, patient: Patient, amount: int, pay: Pay, events: list[Event]) -> Action:
+    """T2: the effect of a validated healing."""
+    _spend(game, seat, pay, "healing")
+    patient.placed += amount
+    events.append(
+        {
+            "type": "healed",
+            "player": seat,
+            "card": patient.card,
+            "amount": amount,
+            "placed": patient.placed,
+            "pay": _pay_dict(pay),
+        }
+    )
+    return {"type": "heal", "patient": patient.card, "amount": amount, "pay": _pay_dict(pay)}
+
+
+def do_treat(game: Position, seat: int, action: Action, events: list[Event]) -> Action:
+    card = action["patient"]
+    space, patient = game.players[seat].find(card)
+    if patient is None:
+        raise RuleError("unknown_patient", f"{card!r} is not a patient of player {seat}", "T5")
+    if space is not None:
+        raise RuleError("not_terminal", f"{card} is not a terminal patient: diagnose and heal it", "T5")
+    if patient.treated:
+        raise RuleError("already_treated", f"{card} was already treated this round", "T5")
+    pay = _payment(game, seat, action.get("pay"), 1, "healing", f"treating {card}", "T5")
+    return treat(game, seat, patient, pay, events)
+
+
+def treat(game: Position, seat: int, patient: Patient, pay: Pay, events: list[Event]) -> Action:
+    """T5: the effect of a validated treatment of a terminal patient."""
+    card = patient.card
+    _spend(game, seat, pay, "healing")
+    spec = game.cards[card]
+    player = game.players[seat]
+    patient.treated = True
+    patient.ever_treated = True
+    player.credits += spec.credits
+    player.vp += spec.vp
+    events.append(
+        {
+            "type": "treated",
+            "player": seat,
+            "card": card,
+            "credits": spec.credits,
+            "vp": spec.vp,
+            "pay": _pay_dict(pay),
+        }
+    )
+    return {"type": "treat", "patient": card, "pay": _pay_dict(pay)}
+
+
+def do_helicopter(game: Position, seat: int, action: Action, events: list[Event]) -> Action:
+    player = game.players[seat]
+    remove = action["remove"]
+    draw_all = action["draw_all"]
+    space: int | None = None
+    patient: Patient | None = None
+    if remove is not None:
+        space, patient = player.find(remove)
         if patient is None:
-            raise RuleError("unknown_patient", f"{card!r} is not a patient of player {seat}", "T1")
+            raise RuleError("unknown_patient", f"{remove!r} is not a patient of player {seat}", "T7")
+    if player.helicopters <= 0:
+        raise RuleError("no_helicopter", f"player {seat} has no Helicopter left", "T7")
+    return helicopter(game, seat, remove, draw_all, space, patient, events)
+
+
+def helicopter(
+    game: Position,
+    seat: int,
+    remove: str | None,
+    draw_all: bool,
+    space: int | None,
+    patient: Patient | None,
+    events: list[Event],
+) -> Action:
+    """T7: the effect of a validated Helicopter (``patient`` in ``space``, None for a
+    terminal one, is removed)."""
+    player = game.players[seat]
+    player.helicopters -= 1
+    events.append({"type": "helicopter", "player": seat, "remove": remove, "draw_all": draw_all})
+    if patient is not None:
+        # T7: removal comes first; no QoC lost; the card goes under the deck.
         if space is None:
-            raise RuleError(
-                "is_terminal", f"{card} is a terminal patient: it is treated (T5), never {verb}", "T5"
-            )
-        return space, patient
+            player.terminals.remove(patient)
+        else:
+            player.hospital[space - 1] = None
+        put_under_deck(game, patient.card)
+        events.append({"type": "removed", "player": seat, "card": patient.card, "space": space})
+    if draw_all:
+        order = game.order()
+        start = order.index(seat)
+        game.queue = [[other, 1] for other in order[start:] + order[:start]]
+    return {"type": "helicopter", "remove": remove, "draw_all": draw_all}
 
-    def _do_diagnose(self, seat: int, action: Action, events: list[Event]) -> Action:
-        space, patient = self._hospital_patient(seat, action, "diagnosed")
-        if patient.revealed:
-            raise RuleError("already_revealed", f"{patient.card} is already revealed", "T1")
-        spec = self.cards[patient.card]
-        cost = spec.diagnosis or 0
-        pay = self._payment(seat, action.get("pay"), cost, "diagnostics", f"diagnosing {patient.card}", "T1")
-        return self._diagnose(seat, space, patient, pay, events)
 
-    def _diagnose(self, seat: int, space: int, patient: Patient, pay: Pay, events: list[Event]) -> Action:
-        """T1: the effect of a validated diagnosis."""
-        spec = self.cards[patient.card]
-        self._spend(seat, pay, "diagnostics")
-        patient.revealed = True
-        self._reveal(patient.card)
-        events.append(
-            {
-                "type": "diagnosed",
-                "player": seat,
-                "card": patient.card,
-                "space": space,
-                "kind": spec.kind,
-                "priority": spec.priority,
-                "healing": spec.difficulty(patient.time),
-                "credits": spec.credits,
-                "vp": spec.vp,
-                "pay": _pay_dict(pay),
-            }
-        )
-        return {"type": "diagnose", "patient": patient.card, "pay": _pay_dict(pay)}
+def do_buy(game: Position, seat: int, action: Action, events: list[Event]) -> Action:
+    refusal = purchase_refusal(game.players[seat], game.config.market[action["item"]], f"player {seat}")
+    if refusal is not None:
+        raise refusal
+    return buy(game, seat, action["item"], events)
 
-    def _do_heal(self, seat: int, action: Action, events: list[Event]) -> Action:
-        _, patient = self._hospital_patient(seat, action, "healed")
-        if not patient.revealed:
-            raise RuleError("not_revealed", f"{patient.card} must be diagnosed before it is healed", "T2")
-        spec = self.cards[patient.card]
-        need = spec.difficulty(patient.time) - patient.placed
-        amount = action["amount"]
-        if amount > need:
-            raise RuleError(
-                "too_much_healing", f"{patient.card} needs only {need} more healing, not {amount}", "T2"
-            )
-        pay = self._payment(
-            seat, action.get("pay"), amount, "healing", f"healing {patient.card} by {amount}", "T2"
-        )
-        return self._heal(seat, patient, amount, pay, events)
 
-    def _heal(self, seat: int, patient: Patient, amount: int, pay: Pay, events: list[Event]) -> Action:
-        """T2: the effect of a validated healing."""
-        self._spend(seat, pay, "healing")
-        patient.placed += amount
-        events.append(
-            {
-                "type": "healed",
-                "player": seat,
-                "card": patient.card,
-                "amount": amount,
-                "placed": patient.placed,
-                "pay": _pay_dict(pay),
-            }
-        )
-        return {"type": "heal", "patient": patient.card, "amount": amount, "pay": _pay_dict(pay)}
+def buy(game: Position, seat: int, item: str, events: list[Event]) -> Action:
+    """T8: the effect of a validated purchase."""
+    market = game.config.market[item]
+    add_purchase(game.players[seat], market)
+    events.append({"type": "bought", "player": seat, "item": item, "price": market.price})
+    return {"type": "buy", "item": item}
 
-    def _do_treat(self, seat: int, action: Action, events: list[Event]) -> Action:
-        card = action["patient"]
-        space, patient = self.players[seat].find(card)
-        if patient is None:
-            raise RuleError("unknown_patient", f"{card!r} is not a patient of player {seat}", "T5")
-        if space is not None:
-            raise RuleError("not_terminal", f"{card} is not a terminal patient: diagnose and heal it", "T5")
-        if patient.treated:
-            raise RuleError("already_treated", f"{card} was already treated this round", "T5")
-        pay = self._payment(seat, action.get("pay"), 1, "healing", f"treating {card}", "T5")
-        return self._treat(seat, patient, pay, events)
 
-    def _treat(self, seat: int, patient: Patient, pay: Pay, events: list[Event]) -> Action:
-        """T5: the effect of a validated treatment of a terminal patient."""
-        card = patient.card
-        self._spend(seat, pay, "healing")
-        spec = self.cards[card]
-        player = self.players[seat]
-        patient.treated = True
-        patient.ever_treated = True
-        player.credits += spec.credits
-        player.vp += spec.vp
-        events.append(
-            {
-                "type": "treated",
-                "player": seat,
-                "card": card,
-                "credits": spec.credits,
-                "vp": spec.vp,
-                "pay": _pay_dict(pay),
-            }
-        )
-        return {"type": "treat", "patient": card, "pay": _pay_dict(pay)}
+def do_pass(game: Position, seat: int, action: Action, events: list[Event]) -> Action:
+    return pass_turn(game, seat, events)
 
-    def _do_helicopter(self, seat: int, action: Action, events: list[Event]) -> Action:
-        player = self.players[seat]
-        remove = action["remove"]
-        draw_all = action["draw_all"]
-        space: int | None = None
-        patient: Patient | None = None
-        if remove is not None:
-            space, patient = player.find(remove)
-            if patient is None:
-                raise RuleError("unknown_patient", f"{remove!r} is not a patient of player {seat}", "T7")
-        if player.helicopters <= 0:
-            raise RuleError("no_helicopter", f"player {seat} has no Helicopter left", "T7")
-        return self._helicopter(seat, remove, draw_all, space, patient, events)
 
-    def _helicopter(
-        self,
-        seat: int,
-        remove: str | None,
-        draw_all: bool,
-        space: int | None,
-        patient: Patient | None,
-        events: list[Event],
-    ) -> Action:
-        """T7: the effect of a validated Helicopter (``patient`` in ``space``, None for a
-        terminal one, is removed)."""
-        player = self.players[seat]
-        player.helicopters -= 1
-        events.append({"type": "helicopter", "player": seat, "remove": remove, "draw_all": draw_all})
-        if patient is not None:
-            # T7: removal comes first; no QoC lost; the card goes under the deck.
-            if space is None:
-                player.terminals.remove(patient)
-            else:
-                player.hospital[space - 1] = None
-            self._put_under_deck(patient.card)
-            events.append({"type": "removed", "player": seat, "card": patient.card, "space": space})
-        if draw_all:
-            order = self.order()
-            start = order.index(seat)
-            self.queue = [[other, 1] for other in order[start:] + order[:start]]
-        return {"type": "helicopter", "remove": remove, "draw_all": draw_all}
+def pass_turn(game: Position, seat: int, events: list[Event]) -> Action:
+    """T9: the effect of passing."""
+    game.players[seat].passed = True
+    events.append({"type": "passed", "player": seat})
+    return {"type": "pass"}
 
-    def _do_buy(self, seat: int, action: Action, events: list[Event]) -> Action:
-        refusal = purchase_refusal(self.players[seat], self.config.market[action["item"]], f"player {seat}")
-        if refusal is not None:
-            raise refusal
-        return self._buy(seat, action["item"], events)
 
-    def _buy(self, seat: int, item: str, events: list[Event]) -> Action:
-        """T8: the effect of a validated purchase."""
-        market = self.config.market[item]
-        add_purchase(self.players[seat], market)
-        events.append({"type": "bought", "player": seat, "item": item, "price": market.price})
-        return {"type": "buy", "item": item}
-
-    def _do_pass(self, seat: int, action: Action, events: list[Event]) -> Action:
-        return self._pass(seat, events)
-
-    def _pass(self, seat: int, events: list[Event]) -> Action:
-        """T9: the effect of passing."""
-        self.players[seat].passed = True
-        events.append({"type": "passed", "player": seat})
-        return {"type": "pass"}
-
-    def _payment(self, seat: int, pay: Any, cost: int, token: str, what: str, rule: str) -> Pay:
-        """T6: the mix of tokens, Staff and Congress Doctors that pays ``cost``."""
-        player = self.players[seat]
-        tokens = getattr(player, token)
-        if pay is None:
-            mix = default_mix(cost, tokens, player.staff_available, player.congress)
-            if mix is None:
-                raise RuleError("cannot_afford", self._afford_message(seat, cost, token, what), "T6")
-            return mix
-        mix = (pay.get("tokens", 0), pay.get("staff", 0), pay.get("congress", 0))
-        if sum(mix) != cost:
-            raise RuleError("bad_payment", f"{what} costs {cost}; the payment adds up to {sum(mix)}", "T6")
-        if mix[0] > tokens or mix[1] > player.staff_available or mix[2] > player.congress:
-            raise RuleError("cannot_afford", self._afford_message(seat, cost, token, what), "T6")
+def _payment(game: Position, seat: int, pay: Any, cost: int, token: str, what: str, rule: str) -> Pay:
+    """T6: the mix of tokens, Staff and Congress Doctors that pays ``cost``."""
+    player = game.players[seat]
+    tokens = getattr(player, token)
+    if pay is None:
+        mix = default_mix(cost, tokens, player.staff_available, player.congress)
+        if mix is None:
+            raise RuleError("cannot_afford", _afford_message(game, seat, cost, token, what), "T6")
         return mix
+    mix = (pay.get("tokens", 0), pay.get("staff", 0), pay.get("congress", 0))
+    if sum(mix) != cost:
+        raise RuleError("bad_payment", f"{what} costs {cost}; the payment adds up to {sum(mix)}", "T6")
+    if mix[0] > tokens or mix[1] > player.staff_available or mix[2] > player.congress:
+        raise RuleError("cannot_afford", _afford_message(game, seat, cost, token, what), "T6")
+    return mix
 
-    def _afford_message(self, seat: int, cost: int, token: str, what: str) -> str:
-        player = self.players[seat]
-        return (
-            f"{what} costs {cost}; player {seat} has {getattr(player, token)} {token.capitalize()}, "
-            f"{player.staff_available} Staff available and {player.congress} Congress Doctors"
-        )
 
-    def _spend(self, seat: int, pay: Pay, token: str) -> None:
-        player = self.players[seat]
-        setattr(player, token, getattr(player, token) - pay[0])
-        player.staff_available -= pay[1]
-        player.congress -= pay[2]
+def _afford_message(game: Position, seat: int, cost: int, token: str, what: str) -> str:
+    player = game.players[seat]
+    return (
+        f"{what} costs {cost}; player {seat} has {getattr(player, token)} {token.capitalize()}, "
+        f"{player.staff_available} Staff available and {player.congress} Congress Doctors"
+    )
+
+
+def _spend(game: Position, seat: int, pay: Pay, token: str) -> None:
+    player = game.players[seat]
+    setattr(player, token, getattr(player, token) - pay[0])
+    player.staff_available -= pay[1]
+    player.congress -= pay[2]
 
 
 def _pay_dict(pay: Pay) -> dict[str, int]:

@@ -202,7 +202,7 @@ class Layout(ActionSpace):
         others = [set(known["full"]) for seat, known in enumerate(seat_view["knowledge"]) if seat != viewer]
         for rel in range(min(count, MAX_PLAYERS)):
             seat = ((viewer or 0) + rel) % count
-            self._put_player(vector, at + rel * size, seat_view, seat, (memory, not_severe, others))
+            _put_view_player(self, vector, at + rel * size, seat_view, seat, (memory, not_severe, others))
         self.census.put_view(vector, self._census_at, seat_view)
         return vector
 
@@ -288,29 +288,10 @@ class Layout(ActionSpace):
                 vector[at:] = kept[2]
                 return
         known = knower.deck_known_positions()  # one walk of the deck for the peek and the census
-        self._put_peek(vector, game, knower, known)
+        _put_peek(self, vector, game, knower, known)
         self.census.put_game(vector, at, game, knower, known, self._fitted[4], self._fitted[5])
         if memo is not None:
             memo["deck", seat] = (key, vector[_DECK_AT : self._players_at], vector[at:])
-
-    def _put_peek(self, vector: array[float], game: Game, knower: Seat, known: list[tuple[int, str]]) -> None:
-        """The deck peek: the known positions (``known``, I3) among the deck's top cards."""
-        shown = min(DECK_PEEK, knower.deck_count())
-        vector[_DECK_AT : _DECK_AT + shown * _PEEK_SIZE : _PEEK_SIZE] = _ONES[shown]  # exists
-        memory = self._memory
-        contents = self._fitted[2]
-        not_severe = knower.cleared()
-        for position, card in known:
-            if position >= DECK_PEEK:
-                continue
-            at = _DECK_AT + position * _PEEK_SIZE
-            vector[at + 1] = 1.0
-            # The key of _card_features (no Time off the board), inline to save a call.
-            ns = card in not_severe
-            features = memory.cards.get((contents[card], knower.level(card), None, ns))
-            if features is None:
-                features = _card_features(memory, contents, game, knower, card, None, ns)
-            vector[at + 2 : at + _PEEK_SIZE] = features
 
     def _put_player_part(
         self,
@@ -450,55 +431,78 @@ class Layout(ActionSpace):
             fixed + self.spaces * (card + slot) + self.terminals * len(_TERMINAL_FIELDS) + self.pending * card
         )
 
-    def _put_player(
-        self, vector: np.ndarray, at: int, seat_view: View, seat: int, known: tuple[Any, Any, Any]
-    ) -> None:
-        """One player's entries from the view; ``known`` is the seat's memory of cards, the
-        cards publicly not severe and the other seats' fully known cards."""
-        memory, not_severe, others = known
-        player = seat_view["players"][seat]
-        vector[at] = 1.0
-        numbers = len(PLAYER_NUMBERS)
-        for offset, name in enumerate(PLAYER_NUMBERS, start=1):
-            vector[at + offset] = player[name]
-        for offset, name in enumerate(self.counted, start=1 + numbers):
-            vector[at + offset] = player["items"][name]
-        vector[at + 1 + numbers + len(self.counted)] = player["spaces"]
-        at += 1 + len(self.counters)
-        vector[at] = player["passed"]
-        vector[at + 1] = player["score"]
-        vector[at + 2] = seat_view["turn"] == seat
-        vector[at + 3] = seat_view["active"] == seat
-        vector[at + 4] = seat_view["first_player"] == seat
-        at += 5
-        slot_size = _CARD_SIZE + len(_SLOT_FIELDS)
-        for space, slot in player["hospital"].items():
-            if slot is not None:
-                start = at + (int(space) - 1) * slot_size
-                _put_card(vector, start, slot, slot["card"] in not_severe)
-                vector[start + _CARD_SIZE] = slot["time"]
-                vector[start + _CARD_SIZE + 1] = slot["revealed"]
-                vector[start + _CARD_SIZE + 2] = slot["placed"]
-                vector[start + _CARD_SIZE + 3] = sum(slot["card"] in cards for cards in others)
-        at += self.spaces * slot_size
-        terminals = player["terminals"]
-        pending = player["pending"]
-        if (
-            len(terminals) > self.terminals
-            or len(pending) > self.pending
-            or len(player["hospital"]) > self.spaces
-        ):
-            raise EncodingError("more spaces, terminal or pending patients than this layout holds")
-        for number, entry in enumerate(terminals):
-            start = at + number * len(_TERMINAL_FIELDS)
-            vector[start] = 1.0
-            vector[start + 1] = entry["time"]
-            vector[start + 2] = entry["treated"]
-            vector[start + 3] = entry["credits"]
-            vector[start + 4] = entry["vp"]
-        at += self.terminals * len(_TERMINAL_FIELDS)
-        for number, card in enumerate(pending):
-            _put_card(vector, at + number * _CARD_SIZE, memory[card], card in not_severe)
+
+def _put_view_player(
+    layout: Layout, vector: np.ndarray, at: int, seat_view: View, seat: int, known: tuple[Any, Any, Any]
+) -> None:
+    """One player's entries from the view; ``known`` is the seat's memory of cards, the
+    cards publicly not severe and the other seats' fully known cards."""
+    memory, not_severe, others = known
+    player = seat_view["players"][seat]
+    vector[at] = 1.0
+    numbers = len(PLAYER_NUMBERS)
+    for offset, name in enumerate(PLAYER_NUMBERS, start=1):
+        vector[at + offset] = player[name]
+    for offset, name in enumerate(layout.counted, start=1 + numbers):
+        vector[at + offset] = player["items"][name]
+    vector[at + 1 + numbers + len(layout.counted)] = player["spaces"]
+    at += 1 + len(layout.counters)
+    vector[at] = player["passed"]
+    vector[at + 1] = player["score"]
+    vector[at + 2] = seat_view["turn"] == seat
+    vector[at + 3] = seat_view["active"] == seat
+    vector[at + 4] = seat_view["first_player"] == seat
+    at += 5
+    slot_size = _CARD_SIZE + len(_SLOT_FIELDS)
+    for space, slot in player["hospital"].items():
+        if slot is not None:
+            start = at + (int(space) - 1) * slot_size
+            _put_card(vector, start, slot, slot["card"] in not_severe)
+            vector[start + _CARD_SIZE] = slot["time"]
+            vector[start + _CARD_SIZE + 1] = slot["revealed"]
+            vector[start + _CARD_SIZE + 2] = slot["placed"]
+            vector[start + _CARD_SIZE + 3] = sum(slot["card"] in cards for cards in others)
+    at += layout.spaces * slot_size
+    terminals = player["terminals"]
+    pending = player["pending"]
+    if (
+        len(terminals) > layout.terminals
+        or len(pending) > layout.pending
+        or len(player["hospital"]) > layout.spaces
+    ):
+        raise EncodingError("more spaces, terminal or pending patients than this layout holds")
+    for number, entry in enumerate(terminals):
+        start = at + number * len(_TERMINAL_FIELDS)
+        vector[start] = 1.0
+        vector[start + 1] = entry["time"]
+        vector[start + 2] = entry["treated"]
+        vector[start + 3] = entry["credits"]
+        vector[start + 4] = entry["vp"]
+    at += layout.terminals * len(_TERMINAL_FIELDS)
+    for number, card in enumerate(pending):
+        _put_card(vector, at + number * _CARD_SIZE, memory[card], card in not_severe)
+
+
+def _put_peek(
+    layout: Layout, vector: array[float], game: Game, knower: Seat, known: list[tuple[int, str]]
+) -> None:
+    """The deck peek: the known positions (``known``, I3) among the deck's top cards."""
+    shown = min(DECK_PEEK, knower.deck_count())
+    vector[_DECK_AT : _DECK_AT + shown * _PEEK_SIZE : _PEEK_SIZE] = _ONES[shown]  # exists
+    memory = layout._memory
+    contents = layout._fitted[2]
+    not_severe = knower.cleared()
+    for position, card in known:
+        if position >= DECK_PEEK:
+            continue
+        at = _DECK_AT + position * _PEEK_SIZE
+        vector[at + 1] = 1.0
+        # The key of _card_features (no Time off the board), inline to save a call.
+        ns = card in not_severe
+        features = memory.cards.get((contents[card], knower.level(card), None, ns))
+        if features is None:
+            features = _card_features(memory, contents, game, knower, card, None, ns)
+        vector[at + 2 : at + _PEEK_SIZE] = features
 
 
 _CARD_FIELDS: tuple[str, ...] = (

@@ -16,7 +16,10 @@ from triage.engine.cards import parse_card
 from triage.engine.config import check_bounded_rounds, make_config
 from triage.engine.errors import DataError, RuleError
 from triage.engine.files import read_json
+from triage.engine.flow import cleanup, round_first_player, run
 from triage.engine.game import Event, Game
+from triage.engine.memory import reveal, see_front, touch_top
+from triage.engine.treatment import check_cures
 from triage.engine.state import BASE_SPACES, COUNTERS, Patient
 from triage.engine.views import state_dict, view
 from triage.engine.vocabulary import ITEM_COUNT_FIELDS, counted_items
@@ -241,17 +244,17 @@ def _set_knowledge(game: Game) -> None:
     for player in game.players:
         for slot in player.hospital:
             if slot is not None:
-                game.see_front(slot.card)
+                see_front(game, slot.card)
                 if slot.revealed:
-                    game._reveal(slot.card)
+                    reveal(game, slot.card)
         for patient in player.terminals:
-            game.see_front(patient.card)
-            game._reveal(patient.card)
+            see_front(game, patient.card)
+            reveal(game, patient.card)
         for card in player.pending:
-            game.see_front(card)
+            see_front(game, card)
     for card in game.discard:
-        game.see_front(card)
-    game._touch_top()
+        see_front(game, card)
+    touch_top(game)
 
 
 def _start(game: Game, start: Any, source: str, events: list[Event]) -> None:
@@ -267,14 +270,14 @@ def _start(game: Game, start: Any, source: str, events: list[Event]) -> None:
     if phase not in START_PHASES:
         raise DataError(f"{source}: start.phase must be one of {', '.join(START_PHASES)}, got {phase!r}")
     game.round = number
-    game.first_player = game.round_first_player(number)  # R1, after the players are set up
+    game.first_player = round_first_player(game, number)  # R1, after the players are set up
     order = game.order()
     turn = start.get("turn", order[0])
     if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < game.num_players:
         raise DataError(f"{source}: start.turn must be a seat from 0 to {game.num_players - 1}, got {turn!r}")
     position = order.index(turn)
     for seat in range(game.num_players):
-        game._check_cures(seat, events)
+        check_cures(game, seat, events)
     if phase == "arrival":
         game.phase = "arrival"
         game.queue = [[seat, game.config.arrivals] for seat in order[position:]]
@@ -284,9 +287,9 @@ def _start(game: Game, start: Any, source: str, events: list[Event]) -> None:
             game.players[seat].passed = True
         game.active_pos = position
     else:
-        game._cleanup(events)
-    game.stamp_all()  # the boards were set by hand, not by the game's own methods
-    game._run(events)
+        cleanup(game, events)
+    game.machinery.stamp_all()  # the boards were set by hand, not by the game's own methods
+    run(game, events)
 
 
 # ---------------------------------------------------------------------- steps
