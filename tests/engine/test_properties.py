@@ -29,6 +29,7 @@ from triage.engine import Game, RuleError, make_config, state_dict, view
 from triage.engine.determinize import determinize
 from triage.engine.records import make_record, replay
 from triage.engine.state import COUNTERS
+from triage.engine.vocabulary import counted_items
 from triage.engine.observer import Seat
 from triage.engine.views import _flow
 
@@ -122,7 +123,8 @@ def check_counters(game: Game) -> None:
             game.config.market[name].gives_of("spaces") * n for name, n in player.items.items()
         )
         assert player.spaces == 4 + bought_spaces, "K4: four spaces and one for each space bought"
-        assert all(count > 0 for count in player.items.values())
+        assert list(player.items) == list(counted_items(game.config.market))
+        assert all(count >= 0 for count in player.items.values())
         for slot in player.hospital:
             if slot is not None:
                 assert slot.time >= 0 and slot.placed >= 0

@@ -385,9 +385,11 @@ def _buy_table(base: int, market: tuple[MarketItem, ...]) -> tuple[tuple[Any, An
     for credits in range(max(item.price for item in market) + 1):
         affordable = [(base + number, item) for number, item in enumerate(market) if item.price <= credits]
         limited = any(item.limit is not None for _, item in affordable)
-        table.append(
-            (tuple(action_id for action_id, _ in affordable), tuple(affordable) if limited else None)
+        # Each id with the item whose limit to check, None where it has none (T8).
+        checks = tuple(
+            (action_id, item if item.limit is not None else None) for action_id, item in affordable
         )
+        table.append((tuple(action_id for action_id, _ in affordable), checks if limited else None))
     return tuple(table)
 
 
@@ -552,7 +554,7 @@ def legal_action_ids(game: Game, player: int | None = None, grouped: bool = Fals
         ids.extend(affordable[0])
     else:
         for action_id, item in affordable[1]:
-            if not limit_reached(state, item):
+            if item is None or not limit_reached(state, item):
                 ids.append(action_id)
     ids.append(plan.offsets["pass"])  # T9
     return ids

@@ -336,8 +336,7 @@ def _restore_player(data: dict[str, Any], placed: set[str]) -> PlayerState:
         player.helicopters,
     ) = _NUMBERS(data)
     # T8: the items bought, as the board counts them (a view lists every counted item).
-    items = data["items"]
-    player.items = {name: count for name, count in items.items() if count} if any(items.values()) else {}
+    player.items = data["items"]  # every counted item (T8), shared as the view shares it
     player.hospital = [None] * max(BASE_SPACES, data["spaces"])
     for space, slot in data["hospital"].items():
         if slot is not None:

@@ -242,7 +242,8 @@ class Game(Position):
             )
         events: list[Event] = []
         normalised = _HANDLERS[kind](self, actor, action, events)
-        self.machinery.stamp(actor)
+        machinery = self.machinery  # Machinery.stamp written out: every action stamps its actor
+        machinery.stamps[actor] = next(machinery.count)
         self.history.append({"by": actor, "do": normalised})
         check_cures(self, actor, events)
         run(self, events)
@@ -312,7 +313,8 @@ class Game(Position):
         else:
             cure = -1
             done = pass_turn(self, seat, events)
-        self.machinery.stamp(seat)
+        machinery = self.machinery  # Machinery.stamp written out: every action stamps its actor
+        machinery.stamps[seat] = next(machinery.count)
         self.history.append({"by": seat, "do": done})
         if cure >= 0:
             slot = state.hospital[cure]

@@ -17,6 +17,7 @@ from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.machinery import Machinery
 from triage.engine.state import PlayerState
+from triage.engine.vocabulary import counted_items
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -98,6 +99,10 @@ class Position:
         self.config = config.for_players(players)
         self.cards = cards
         self.players = boards if boards is not None else [PlayerState() for _ in range(players)]
+        if boards is None:  # T8: no item bought yet (one table shared, never changed in place)
+            none_bought = dict.fromkeys(counted_items(self.config.market), 0)
+            for board in self.players:
+                board.items = none_bought
         self.round = 0
         self.phase = "arrival"
         self.first_player = 0

@@ -76,10 +76,10 @@ class PlayerState:
         self.staff_available = 0
         self.congress = 0
         self.helicopters = 0
-        #: T8: how many of each market item the player bought, for the items whose limit counts
+        #: T8: how many of each market item the player bought, for every item whose limit counts
         #: purchases (``MarketItem.holding`` None: the Clinical Trials and Outpatient Clinics of
-        #: K4, a designer's items). Never changed in place: a purchase replaces it, so copies
-        #: share it.
+        #: K4, a designer's items), none bought included. Never changed in place: a purchase
+        #: replaces it, so copies (and views) share it.
         self.items: dict[str, int] = {}
         #: Space ``n`` is ``hospital[n - 1]``; spaces 5 and on come from market items (K4, T8).
         self.hospital: list[Patient | None] = [None] * BASE_SPACES

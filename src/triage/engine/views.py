@@ -57,8 +57,8 @@ def _counters(player: PlayerState, counted: tuple[str, ...]) -> dict[str, Any]:
     data: dict[str, Any] = dict(zip(PLAYER_NUMBERS, _NUMBERS(player)))
     items = player.items
     for field, item in ITEM_COUNT_FIELDS:
-        data[field] = items.get(item, 0)
-    data["items"] = {name: items.get(name, 0) for name in counted}
+        data[field] = items[item]
+    data["items"] = {name: items[name] for name in counted}
     data["spaces"] = len(player.hospital)
     return data
 
@@ -175,10 +175,8 @@ class _Static:
         "catalogue",
         "config",
         "config_dict",
-        "counted_items",
         "entries",
         "memories",
-        "no_items",
         "slots",
         "terminals",
         "tops",
@@ -188,9 +186,6 @@ class _Static:
         self.cards = game.cards
         self.config = game.config
         self.card_ids, self.catalogue, self.config_dict = _deck_parts(game)
-        #: The market items a board counts (T8) and a board's ``items`` before any purchase.
-        self.counted_items = counted_items(game.config.market)
-        self.no_items = dict.fromkeys(self.counted_items, 0)
         #: Memory entries of every card by level of knowledge (front only, priority, full).
         self.entries: tuple[dict[str, dict[str, Any]], ...] | None = None
         #: The deck's top card as shown (its entry with its id), by level of knowledge.
@@ -358,7 +353,6 @@ def _player_view(game: Game, static: _Static, knower: Seat, player: PlayerState)
         helicopters,
     ) = _NUMBERS(player)
     items = player.items
-    counted = static.counted_items
     return {
         "quality": quality,
         "vp": vp,
@@ -371,9 +365,9 @@ def _player_view(game: Game, static: _Static, knower: Seat, player: PlayerState)
         "congress": congress,
         "helicopters": helicopters,
         # scenario-format.md section 3's names (ITEM_COUNT_FIELDS), then every counted item.
-        "outpatient_clinics": items.get("outpatient_clinic", 0) if items else 0,
-        "clinical_trials": items.get("clinical_trial", 0) if items else 0,
-        "items": {name: items.get(name, 0) for name in counted} if items else static.no_items,
+        "outpatient_clinics": items["outpatient_clinic"],
+        "clinical_trials": items["clinical_trial"],
+        "items": items,  # shared, never changed in place (PlayerState.items)
         "spaces": len(spaces),
         "hospital": hospital,
         "terminals": shown_terminals,

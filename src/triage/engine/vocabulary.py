@@ -20,7 +20,7 @@ validated form, so that a designer adds an item in TOML alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 # ---------------------------------------------------------------------- card kinds (K1, K2)
@@ -212,12 +212,18 @@ class MarketItem:
     gives: tuple[tuple[str, int], ...]
     label: str = ""
     help: str = ""
+    #: What its limit counts: for an item that gives one unit of one counter (a token, a
+    #: Congress Doctor, a Helicopter, a Staff), what the player holds of that counter; for any
+    #: other item (spaces, several supplies, several units: a Clinical Trial, a designer's item),
+    #: None: the player's purchases of the item itself (``PlayerState.items``).
+    holding: str | None = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.label:
             object.__setattr__(self, "label", self.name.replace("_", " ").capitalize())
         if not self.help:
             object.__setattr__(self, "help", gives_text(self.gives))
+        object.__setattr__(self, "holding", holding_of(dict(self.gives)))
 
     def gives_of(self, supply: str) -> int:
         """How much of ``supply`` one purchase adds."""
@@ -225,14 +231,6 @@ class MarketItem:
             if name == supply:
                 return amount
         return 0
-
-    @property
-    def holding(self) -> str | None:
-        """What its limit counts: for an item that gives one unit of one counter (a token, a
-        Congress Doctor, a Helicopter, a Staff), what the player holds of that counter; for
-        any other item (spaces, several supplies, several units: a Clinical Trial, a designer's
-        item), the player's purchases of the item itself (``PlayerState.items``)."""
-        return holding_of(dict(self.gives))
 
     def to_dict(self) -> dict[str, object]:
         """The item in the configuration file's shape."""

@@ -146,7 +146,7 @@ def _items(game: Game, values: dict[str, Any], where: str) -> dict[str, int]:
             count = _whole(values[field], f"{where}.{field}")
             if items.setdefault(name, count) != count:
                 raise DataError(f"{where}.{field}: {count} disagrees with items.{name} ({items[name]})")
-    return {name: count for name, count in items.items() if count}
+    return {name: items.get(name, 0) for name in counted}
 
 
 def _set_player(game: Game, seat: int, values: Any, where: str, place: Placer) -> None:
