@@ -96,6 +96,9 @@ class ActionSpace:
     offsets: dict[str, int] = field(init=False, repr=False, compare=False)
     #: The id of every (block, fields): :attr:`ids`, kept at hand for :meth:`index`.
     id_of: dict[tuple[str, tuple[int, ...]], int] = field(init=False, repr=False, compare=False)
+    #: The listing's memos of this shape (payment ids, payment fields, admissions, Helicopter
+    #: flights), shared by the plans of every deck and configuration of the shape.
+    memos: tuple[dict[Any, Any], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         blocks = tuple((name, len(_block_fields(name, *self.shape))) for name in BLOCKS)
@@ -106,6 +109,7 @@ class ActionSpace:
             start += count
         object.__setattr__(self, "offsets", offsets)
         object.__setattr__(self, "id_of", _ids_of(*self.shape))
+        object.__setattr__(self, "memos", ({}, {}, {}, {}))
 
     @staticmethod
     def sizes(
@@ -320,8 +324,8 @@ class _Plan:
         self.ids = self.space.ids
         # The k-th item of the configuration's market is buy field k (T8).
         self.buys = _buy_table(self.offsets["buy"], tuple(config.market.values()))
-        # Shared by every plan of one index shape: the ids depend on nothing else.
-        self.paid_memo, self.fields_memo, self.admission_memo, self.helicopter_memo = _memos(self.space)
+        # Kept on the index shape they describe: the ids depend on nothing else.
+        self.paid_memo, self.fields_memo, self.admission_memo, self.helicopter_memo = self.space.memos
 
     def admission_ids(self, pending: int, hospital: list[Any]) -> tuple[int, ...]:
         """A4: the ids of admitting each of ``pending`` patients to each free space, or of
@@ -391,11 +395,6 @@ def _buy_table(base: int, market: tuple[MarketItem, ...]) -> tuple[tuple[Any, An
         )
         table.append((tuple(action_id for action_id, _ in affordable), checks if limited else None))
     return tuple(table)
-
-
-@lru_cache(maxsize=64)
-def _memos(space: ActionSpace) -> tuple[dict[Any, Any], ...]:
-    return {}, {}, {}, {}
 
 
 def _game_sizes(cards: Any, config: Any, spaces: int = 0) -> tuple[int, int, int, int, int, tuple[str, ...]]:

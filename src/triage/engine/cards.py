@@ -66,16 +66,8 @@ class CardSpec:
         return (self.kind, self.diagnosis, self.healing, self.credits, self.vp)
 
     def with_id(self, new_id: str) -> "CardSpec":
-        """This card under another id (cards are immutable, so dealt copies are shared)."""
-        key = (self, new_id)
-        card = _RENAMED.get(key)
-        if card is None:
-            if len(_RENAMED) > 65536:
-                _RENAMED.clear()
-            card = _RENAMED[key] = CardSpec(
-                new_id, self.kind, self.diagnosis, self.healing, self.credits, self.vp
-            )
-        return card
+        """This card under another id (a dealt card, K1)."""
+        return CardSpec(new_id, self.kind, self.diagnosis, self.healing, self.credits, self.vp)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "kind": self.kind}
@@ -86,9 +78,6 @@ class CardSpec:
         data["credits"] = self.credits
         data["vp"] = self.vp
         return data
-
-
-_RENAMED: dict[tuple[CardSpec, str], CardSpec] = {}
 
 
 def _whole(value: Any, where: str, minimum: int = 0) -> int:

@@ -27,6 +27,7 @@ from triage.engine.config import Config, make_config
 from triage.engine.errors import DataError
 from triage.engine.game import Game
 from triage.engine.memory import restore_memory
+from triage.engine.views import ViewConfig
 from triage.engine.state import BASE_SPACES, PLAYER_NUMBERS, Patient, PlayerState
 from triage.engine.vocabulary import KIND, STANDARD_FRONT, STANDARD_KINDS
 
@@ -103,7 +104,7 @@ def _known_backs(
     """The backs the viewer knows, each the first free copy of that back in the pool; the free
     positions per (front class, kind) left after them; each position's class."""
     memory: dict[str, dict[str, Any]] = view["cards"]
-    _, keys, template, by_back, _ = _catalogue_pool(view["catalogue"])
+    _, keys, template, by_back, _ = _catalogue_pool(view)
     backs: dict[str, int] = {}
     used: dict[Back, int] = {}
     for card in sorted(full):
@@ -194,18 +195,16 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Game:
     True
     """
     backs = _draw_backs(view, rng)
-    pool, *_, named = _catalogue_pool(view["catalogue"])
+    pool, *_, named = _catalogue_pool(view)
     # _spec of each card, inline: a world has every card of the deck.
     cards: dict[str, CardSpec] = {}
     for card, position in backs.items():
         spec = named[position].get(card)
-        cards[card] = spec if spec is not None else _spec(card, pool[position])
+        cards[card] = spec if spec is not None else _spec(named[position], card, pool[position])
     # The drawn game's generator: seeded from ``rng`` now, made when first needed.
     placed: set[str] = set(view["discard"])
     boards = [_restore_player(data, placed) for data in view["players"]]
-    game = Game(
-        _config(view["config"]), cards, len(boards), rng.getrandbits(64), _identity(view["card_ids"]), boards
-    )
+    game = Game(_config(view), cards, len(boards), rng.getrandbits(64), _identity(view), boards)
     _restore_flow(game, view)
     game.discard = list(view["discard"])
     known = set(view["deck_known"])
@@ -227,81 +226,68 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Game:
     return game
 
 
-_POOLS: dict[int, tuple[list[list[Any]], tuple[Any, ...]]] = {}
+def _kept(view: dict[str, Any]) -> dict[str, Any]:
+    """Where what is worked out from a view's unchanging parts is kept: on its configuration
+    (:class:`~triage.engine.views.ViewConfig`, shared by the views of one game or one deck's
+    deals), or nowhere for a view that came back from JSON or a copy (a fresh table each call)."""
+    holder = view["config"]
+    return holder.derived if isinstance(holder, ViewConfig) else {}
 
 
-def _catalogue_pool(
-    catalogue: list[list[Any]],
-) -> tuple[
+Pool = tuple[
     list[Back],
     list[tuple[Any, ...]],
     dict[tuple[Any, ...], list[int]],
     dict[Back, list[int]],
     list[dict[str, CardSpec]],
-]:
+]
+
+
+def _catalogue_pool(view: dict[str, Any]) -> Pool:
     """The catalogue's backs, each back's (front class, kind), the positions of each such
     class and of each back, and each back's cards by id (:func:`_spec`'s table): worked out
-    once per catalogue object (views of one deck and configuration share theirs)."""
-    cached = _POOLS.get(id(catalogue))
-    if cached is not None and cached[0] is catalogue:
-        return cached[1]
-    pool: list[Back] = [(back[0], back[1], back[2], back[3], back[4]) for back in catalogue]
+    once per view configuration (:func:`_kept`)."""
+    kept = _kept(view)
+    found: Pool | None = kept.get("pool")
+    if found is not None:
+        return found
+    pool: list[Back] = [(back[0], back[1], back[2], back[3], back[4]) for back in view["catalogue"]]
     keys = [(*_front_class(back), back[0]) for back in pool]
     template: dict[tuple[Any, ...], list[int]] = {}
     by_back: dict[Back, list[int]] = {}
     for position, key in enumerate(keys):
         template.setdefault(key, []).append(position)
         by_back.setdefault(pool[position], []).append(position)
-    named = [_SPECS.setdefault(back, {}) for back in pool]
-    if len(_POOLS) > 256:
-        _POOLS.clear()
-    _POOLS[id(catalogue)] = (catalogue, (pool, keys, template, by_back, named))
-    return pool, keys, template, by_back, named
+    named: dict[Back, dict[str, CardSpec]] = {}
+    found = kept["pool"] = (pool, keys, template, by_back, [named.setdefault(back, {}) for back in pool])
+    return found
 
 
-_SPECS: dict[Back, dict[str, CardSpec]] = {}
-_CONFIGS: dict[int, tuple[dict[str, Any], Config]] = {}
-
-
-def _spec(card: str, back: Back) -> CardSpec:
-    """The card ``card`` with this back (cards are immutable: drawn worlds share them)."""
-    specs = _SPECS.get(back)
-    if specs is None:
-        specs = _SPECS[back] = {}
+def _spec(specs: dict[str, CardSpec], card: str, back: Back) -> CardSpec:
+    """The card ``card`` with this back, kept in ``specs`` (the back's table of the pool): cards
+    are immutable, so drawn worlds share them."""
     spec = specs.get(card)
     if spec is None:
-        if len(specs) > 4096:
-            specs.clear()
         spec = specs[card] = CardSpec(card, *back)
     return spec
 
 
-_IDENTITIES: dict[int, tuple[list[str], dict[str, str]]] = {}
-
-
-def _identity(card_ids: list[str]) -> dict[str, str]:
+def _identity(view: dict[str, Any]) -> dict[str, str]:
     """A drawn world's ``origins``: each card is its own (shared by the worlds of one view's
     card list, never changed)."""
-    cached = _IDENTITIES.get(id(card_ids))
-    if cached is not None and cached[0] is card_ids:
-        return cached[1]
-    origins = {card: card for card in card_ids}
-    if len(_IDENTITIES) > 256:
-        _IDENTITIES.clear()
-    _IDENTITIES[id(card_ids)] = (card_ids, origins)
+    kept = _kept(view)
+    origins: dict[str, str] | None = kept.get("origins")
+    if origins is None:
+        origins = kept["origins"] = {card: card for card in view["card_ids"]}
     return origins
 
 
-def _config(data: dict[str, Any]) -> Config:
-    """The view's configuration, validated once per configuration object (views of one game
-    share theirs)."""
-    cached = _CONFIGS.get(id(data))
-    if cached is not None and cached[0] is data:
-        return cached[1]
-    config = make_config(data, source="view.config")
-    if len(_CONFIGS) > 256:
-        _CONFIGS.clear()
-    _CONFIGS[id(data)] = (data, config)
+def _config(view: dict[str, Any]) -> Config:
+    """The view's configuration, validated once per view configuration (:func:`_kept`)."""
+    kept = _kept(view)
+    config: Config | None = kept.get("config")
+    if config is None:
+        config = kept["config"] = make_config(view["config"], source="view.config")
     return config
 
 

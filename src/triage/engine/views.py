@@ -14,6 +14,7 @@ from operator import attrgetter
 from typing import Any
 
 from triage.engine.cards import CardSpec
+from triage.engine.config import Config
 from triage.engine.game import Game
 from triage.engine.observer import FRONT, FULL, PRIORITY, Seat, card_at_level
 from triage.engine.state import PLAYER_NUMBERS, Patient, PlayerState
@@ -225,10 +226,28 @@ def _deck_parts(game: Game) -> tuple[list[str], list[list[Any]], dict[str, Any]]
             back[0],
         ),
     )
-    parts = (sorted(game.cards), [list(back) for back in backs], config.to_dict())
+    parts = (sorted(game.cards), [list(back) for back in backs], ViewConfig(config, config.to_dict()))
     if deck is not None:
         config.derived["view", deck] = parts
     return parts
+
+
+class ViewConfig(dict):  # type: ignore[type-arg]
+    """A view's ``config``: the configuration as plain data (scenario-format.md section 1), which
+    also carries what is worked out from the view's unchanging parts (its card ids, catalogue
+    and configuration, made together and shared by the views of one game, or of one deck's
+    deals): the validated :class:`Config` and what :func:`~triage.engine.determinize.determinize`
+    keeps. A copy, a pickle or a JSON round trip of a view holds a plain dict instead, and what
+    it needs is worked out again."""
+
+    __slots__ = ("derived",)
+
+    def __init__(self, config: Config, data: dict[str, Any]) -> None:
+        super().__init__(data)
+        self.derived: dict[str, Any] = {"config": config}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return dict, (dict(self),)
 
 
 class _Entries(dict):  # type: ignore[type-arg]
