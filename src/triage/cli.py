@@ -10,6 +10,7 @@ from typing import Any, List, NoReturn, Optional
 
 import typer
 
+from triage.engine.shapes import Action, Event
 from triage.bots import make_bot, seat_names
 from triage.engine import DataError, Game, events_for, state_dict, view
 from triage.engine.records import load_record, make_record, replay, replay_steps
@@ -66,7 +67,7 @@ def demo(
     game = Game.new(players=players, deck=game_deck, seed=seed, config=game_config)
     rng = random.Random(seed)
 
-    def show(events: list[dict[str, Any]], action: dict[str, Any] | None, by: int | None) -> None:
+    def show(events: list[Event], action: Action | None, by: int | None) -> None:
         if quiet:
             return
         if action is not None:

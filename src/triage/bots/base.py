@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-Action = dict[str, Any]
+from triage.engine.shapes import Action as Action, View
 
 
 class Bot(Protocol):
     name: str
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         """One of ``legal``, chosen from ``view`` (the bot's seat's view)."""
         ...

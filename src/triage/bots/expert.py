@@ -36,6 +36,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from triage.engine.shapes import Action, Payment, View
+from triage.engine.views import seat_of
 from triage.bots.base import Action
 from triage.bots.greedy import GreedyBot
 from triage.bots.habits import FarmFirstBot
@@ -163,7 +165,7 @@ class ExpertBot:
         self.policy = policy if policy is not None else chosen.policy
         self._player = chosen.player()
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         if self.slips and rng.random() < self.slips:
@@ -281,10 +283,10 @@ def candidate_actions(legal: list[Action]) -> list[Action]:
             chosen.append(item)
             continue
         options = mixes[item]
-        fewest = min(option["pay"]["congress"] for option in options)
-        options = [option for option in options if option["pay"]["congress"] == fewest]
-        tokens_first = min(options, key=lambda option: option["pay"]["staff"])
-        staff_first = max(options, key=lambda option: option["pay"]["staff"])
+        fewest = min(_mix(option)["congress"] for option in options)
+        options = [option for option in options if _mix(option)["congress"] == fewest]
+        tokens_first = min(options, key=lambda option: _mix(option)["staff"])
+        staff_first = max(options, key=lambda option: _mix(option)["staff"])
         chosen.append(tokens_first)
         if staff_first is not tokens_first:
             chosen.append(staff_first)
@@ -328,7 +330,7 @@ class Search:
 
     def __init__(
         self,
-        view: dict[str, Any],
+        view: View,
         candidates: list[Action],
         rng: random.Random,
         budget: Budget,
@@ -336,7 +338,7 @@ class Search:
         value: Value | None = None,
     ) -> None:
         self.view = view
-        self.seat: int = view["viewer"]
+        self.seat = seat_of(view)
         self.candidates = candidates
         self.budget = budget
         self.policy = policy
@@ -423,3 +425,11 @@ class Search:
 
 
 ExpertBot.search_type = Search
+
+
+def _mix(action: Action) -> Payment:
+    """A listed action's payment: the listing always spells it out (T6)."""
+    pay = action.get("pay")
+    if pay is None:
+        raise ValueError(f"a listed action without its payment: {action}")
+    return pay

@@ -38,6 +38,7 @@ from triage.engine.cleanup import cleanups_before_death
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
 from triage.engine.observer import Seat
+from triage.engine.shapes import Payment, View
 from triage.engine.state import Patient, PlayerState
 from triage.engine.treatment import purchase_refusal
 
@@ -72,7 +73,7 @@ class GreedyBot:
     #: The treatment priorities this bot runs (habit bots replace a step, triage.bots.habits).
     turn_class: type[_Turn]
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         # Any world the view allows gives the same decision: draw one with a fixed generator,
@@ -217,7 +218,7 @@ class _Turn:
         self._staff_first[token] = first
         return first
 
-    def pay(self, cost: int, token: str, congress: bool, staff_first: bool) -> dict[str, int] | None:
+    def pay(self, cost: int, token: str, congress: bool, staff_first: bool) -> Payment | None:
         """T6: the payment mix the greedy bot prefers, or None if it cannot pay."""
         me = self.me
         tokens = getattr(me, token)

@@ -20,8 +20,7 @@ import random
 from typing import Any
 
 from triage.engine.forecast import forecast
-
-Action = dict[str, Any]
+from triage.engine.shapes import Action, Choice, View
 
 #: The bot a hint asks: the strongest level offered to players.
 HINT_BOT = "expert"
@@ -39,7 +38,7 @@ _VERBS = {
 }
 
 
-def suggest_move(view: dict[str, Any], legal: list[Action], seed: str, bot: str = HINT_BOT) -> Action:
+def suggest_move(view: View, legal: list[Action], seed: str, bot: str = HINT_BOT) -> Action:
     """The bot's move from the seat's ``view`` among ``legal`` (its generator seeded by ``seed``,
     so the same question gets the same hint wherever it is asked)."""
     from triage.bots import make_bot  # the registry imports this package's bots
@@ -47,7 +46,7 @@ def suggest_move(view: dict[str, Any], legal: list[Action], seed: str, bot: str 
     return make_bot(bot).choose(view, legal, random.Random(f"hint:{seed}"))
 
 
-def hint_reason(view: dict[str, Any], choices: list[dict[str, Any]], action: Action) -> str:
+def hint_reason(view: View, choices: list[Choice], action: Action) -> str:
     """One line saying what ``action`` achieves, from the forecast of the seat's ``view`` and
     ``choices`` (:func:`triage.engine.choices.action_choices`), e.g. "heals P12 by 3: cures it
     (+3 VP, +2 Credits)"."""
@@ -85,7 +84,7 @@ def _head(action: Action) -> str:
         return f"{verb} {action['card']} to space {action['space']}"
     if kind == "buy":
         return f"{verb} 1 {str(action['item']).replace('_', ' ')}"
-    target = next((action[key] for key in _TARGETS if key in action), None)
+    target = action.get("card") or action.get("patient") or action.get("item")
     return str(verb) if target is None or kind == "helicopter" else f"{verb} {target}"
 
 

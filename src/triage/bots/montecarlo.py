@@ -24,6 +24,8 @@ import random
 import time
 from typing import Any
 
+from triage.engine.shapes import View
+from triage.engine.views import seat_of
 from triage.bots.base import Action
 from triage.bots.expert import candidate_actions, order_only
 from triage.bots.greedy import GreedyBot
@@ -81,7 +83,7 @@ class MonteCarloBot:
             self.name = "montecarlo"
         self._greedy = GreedyBot()
 
-    def form(self, view: dict[str, Any]) -> dict[str, Any]:
+    def form(self, view: View) -> dict[str, Any]:
         """What this bot is, exactly, for a result file: its worlds, playouts or CPU seconds a
         decision, and its playout policy."""
         return {
@@ -92,7 +94,7 @@ class MonteCarloBot:
             "policy": getattr(self.policy, "__name__", repr(self.policy)),
         }
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         fallback = self._greedy.choose(view, legal, rng)
@@ -102,7 +104,7 @@ class MonteCarloBot:
         if len(candidates) == 1 or order_only(legal):
             return fallback
         seed = rng.getrandbits(64)
-        seat: int = view["viewer"]
+        seat = seat_of(view)
         totals = [0] * len(candidates)
         worlds = self._world_count(len(candidates))
         timed = self.time_limit is not None

@@ -14,14 +14,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from typing import Any
 
 from triage.bots.greedy import greedy_action
 from triage.bots.habits import FarmFirstBot
 from triage.engine.actions import action_to_id
 from triage.engine.game import Game
+from triage.engine.shapes import Action
 
-Action = dict[str, Any]
 Policy = Callable[[Game], Action]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from triage.engine.shapes import View
 from triage.bots.base import Action
 
 
@@ -13,5 +14,5 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         return rng.choice(legal)

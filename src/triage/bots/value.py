@@ -34,6 +34,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from triage.engine.shapes import View
 from triage.engine.cards import KINDS, CardSpec
 from triage.engine.config import Config
 from triage.engine.game import Game
@@ -99,7 +100,7 @@ def features(game: Game, seat: int) -> list[float]:
     return [*mine, 1.0]
 
 
-def fingerprint(seat_view: dict[str, Any]) -> str:
+def fingerprint(seat_view: View) -> str:
     """What a value belongs to: the player count, the configuration and the deck list, as every
     seat's view shows them (so a bot finds its value from the view alone)."""
     deck = sorted(json.dumps(back) for back in seat_view["catalogue"])
@@ -210,7 +211,7 @@ def forget_values() -> None:
     _values_in.cache_clear()
 
 
-def value_for(seat_view: dict[str, Any]) -> Value | None:
+def value_for(seat_view: View) -> Value | None:
     """The fitted value of the game a view belongs to, or None when none was fitted for it."""
     return _values_in(tuple(value_dirs())).get(fingerprint(seat_view))
 

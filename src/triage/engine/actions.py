@@ -54,12 +54,13 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import not_
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
+from triage.engine.shapes import Action
 from triage.engine.state import BASE_SPACES
 from triage.engine.treatment import default_mix, flight_options, limit_reached
 from triage.engine.vocabulary import MarketItem
@@ -67,7 +68,6 @@ from triage.engine.vocabulary import MarketItem
 if TYPE_CHECKING:  # the engine's Game imports this module, never the reverse at run time
     from triage.engine.game import Game
 
-Action = dict[str, Any]
 PAYERS: tuple[str, ...] = ("tokens", "staff", "congress")
 BLOCKS: tuple[str, ...] = ("admit", "reject", "diagnose", "heal", "treat", "helicopter", "buy", "pass")
 
@@ -113,7 +113,7 @@ class ActionSpace:
 
     @staticmethod
     def sizes(
-        config: Mapping[str, Any], catalogue: Iterable[tuple[Any, ...]]
+        config: Mapping[str, Any], catalogue: Iterable[Sequence[Any]]
     ) -> tuple[int, int, int, int, int, tuple[str, ...]]:
         """(S, P, T, M, D, I) from a configuration in its file shape and the deck's card backs."""
         extra = 0
@@ -684,9 +684,9 @@ def _build_diagnose(space: ActionSpace, board: Board, many: Fields) -> list[Acti
     return [
         {
             "type": "diagnose",
-            "patient": board.spaces[f[0]],
+            "patient": cast(str, board.spaces[f[0]]),
             "pay": {
-                "tokens": board.diagnosis[board.spaces[f[0]]] - f[1] - f[2],  # type: ignore[index]
+                "tokens": board.diagnosis[cast(str, board.spaces[f[0]])] - f[1] - f[2],
                 "staff": f[1],
                 "congress": f[2],
             },
@@ -699,7 +699,7 @@ def _build_heal(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
     return [
         {
             "type": "heal",
-            "patient": board.spaces[f[0]],
+            "patient": cast(str, board.spaces[f[0]]),
             "amount": f[1] + 1,
             "pay": {"tokens": f[1] + 1 - f[2] - f[3], "staff": f[2], "congress": f[3]},
         }
@@ -786,7 +786,7 @@ def _card_at(spaces: Sequence[str | None], number: int) -> str | None:
     return spaces[number] if number < len(spaces) else None
 
 
-def encode(space: ActionSpace, board: Board, action: Action) -> int:
+def encode(space: ActionSpace, board: Board, action: Action | Mapping[str, Any]) -> int:
     """The id of an action (dict form) on ``board``. A missing ``pay`` means T6's default mix
     (:func:`default_mix`). Raises :class:`EncodingError` when the action names a card the
     board does not hold there, or that the index cannot express."""
@@ -796,7 +796,7 @@ def encode(space: ActionSpace, board: Board, action: Action) -> int:
     return number if number is not None else space.index(kind, *fields)  # type: ignore[arg-type]
 
 
-def _fields(space: ActionSpace, board: Board, action: Action, kind: Any) -> tuple[int, ...]:
+def _fields(space: ActionSpace, board: Board, action: Mapping[str, Any], kind: Any) -> tuple[int, ...]:
     """The field values of an action's block (see the module doc), from the board's slots."""
     if kind in PAID:
         return _paid_fields(board, action, kind)
@@ -827,7 +827,7 @@ def _fields(space: ActionSpace, board: Board, action: Action, kind: Any) -> tupl
     raise EncodingError(f"unknown action type {kind!r} (known: {', '.join(BLOCKS)})")
 
 
-def _paid_fields(board: Board, action: Action, kind: str) -> tuple[int, ...]:
+def _paid_fields(board: Board, action: Mapping[str, Any], kind: str) -> tuple[int, ...]:
     """The fields of a diagnosis, heal or treatment: its target and its Staff and Congress."""
     patient = action.get("patient")
     cost: Any = 1
@@ -876,7 +876,7 @@ def id_to_action(game: Game, action_id: int, seat: int | None = None) -> Action:
     return decode(space, board_of(game, seat), action_id)
 
 
-def action_to_id(game: Game, action: Action, seat: int | None = None) -> int:
+def action_to_id(game: Game, action: Action | Mapping[str, Any], seat: int | None = None) -> int:
     """The id of an action (dict form) for ``seat`` (default: the player to decide):
     :func:`encode` on the seat's board."""
     if seat is None:

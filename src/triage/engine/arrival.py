@@ -96,7 +96,7 @@ def admit(game: Position, seat: int, card: str, space: int, events: list[Event])
     event: Event = {"type": "admitted", "player": seat, "card": card, "space": space}
     if shown:
         reveal(game, card)
-        event.update(kind=spec.kind, healing=spec.healing, credits=spec.credits, vp=spec.vp)
+        event.update({"kind": spec.kind, "healing": spec.healing, "credits": spec.credits, "vp": spec.vp})
     events.append(event)
     return {"type": "admit", "card": card, "space": space}
 

@@ -28,8 +28,8 @@ what this form avoids).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, cast
 
 from triage.engine.actions import (
     Board,
@@ -41,11 +41,9 @@ from triage.engine.actions import (
     payment_mixes,
 )
 from triage.engine.game import Game
-from triage.engine.treatment import default_mix, flight_options
+from triage.engine.shapes import Action, Budget, Choice, Payment
 from triage.engine.state import PlayerState
-
-Choice = dict[str, Any]
-Action = dict[str, Any]
+from triage.engine.treatment import default_mix, flight_options
 
 
 def action_choices(game: Game, seat: int) -> list[Choice]:
@@ -73,13 +71,18 @@ def action_choices(game: Game, seat: int) -> list[Choice]:
                 choices.append({"type": "admit", "card": action["card"], "spaces": [action["space"]]})
         elif kind == "helicopter":  # T7: remove one of the ids or none, draws or not
             if last is None or last["type"] != "helicopter":
-                choices.append(last := {"type": "helicopter", "remove": [], "draw_all": True})
-            if action["remove"] is not None and action["remove"] not in last["remove"]:
-                last["remove"].append(action["remove"])
+                last = {"type": "helicopter", "remove": [], "draw_all": True}
+                choices.append(last)
+            remove = action["remove"]
+            if remove is not None and remove not in last["remove"]:
+                last["remove"].append(remove)
         elif kind == "buy":
-            choices.append({**action, "price": game.config.market[action["item"]].price})
+            item = action["item"]
+            choices.append({"type": "buy", "item": item, "price": game.config.market[item].price})
+        elif kind == "reject":
+            choices.append({"type": "reject", "card": action["card"]})
         else:
-            choices.append(action)
+            choices.append({"type": kind})
     return choices
 
 
@@ -87,24 +90,32 @@ def _paid_choice(group: PaymentGroup, board: Board, state: PlayerState) -> Choic
     """T6: a diagnosis, heal or treatment with its cost (a heal: its amounts) and the means."""
     block, target, cost = group[:3]
     token = "diagnostics" if block == "diagnose" else "healing"
-    budget = {"tokens": getattr(state, token), "staff": state.staff_available, "congress": state.congress}
+    budget: Budget = {
+        "tokens": getattr(state, token),
+        "staff": state.staff_available,
+        "congress": state.congress,
+    }
     if block == "heal":
-        most = min(cost, sum(budget.values()))
-        amount = {"min": 1, "max": most}
+        most = min(cost, budget["tokens"] + budget["staff"] + budget["congress"])
         return {
             "type": "heal",
-            "patient": board.spaces[target],
-            "amount": amount,
+            "patient": cast(str, board.spaces[target]),
+            "amount": {"min": 1, "max": most},
             "token": token,
             "budget": budget,
         }
-    patient = board.terminals[target] if block == "treat" else board.spaces[target]
-    choice = {"type": block, "patient": patient, "cost": cost, "token": token, "budget": budget}
-    choice["default_pay"] = default_pay(cost, budget)
-    return choice
+    patient = board.terminals[target] if block == "treat" else cast(str, board.spaces[target])
+    return {
+        "type": block,
+        "patient": patient,
+        "cost": cost,
+        "token": token,
+        "budget": budget,
+        "default_pay": default_pay(cost, budget),
+    }
 
 
-def default_pay(cost: int, budget: dict[str, int]) -> dict[str, int] | None:
+def default_pay(cost: int, budget: Budget) -> Payment | None:
     """T6 (:func:`triage.engine.actions.default_mix`) as a ``pay`` object; None if the budget
     falls short.
 
@@ -118,7 +129,7 @@ def default_pay(cost: int, budget: dict[str, int]) -> dict[str, int] | None:
 # ---------------------------------------------------------------------- reading a choice
 
 
-def _within(pay: Any, cost: int, budget: dict[str, int]) -> bool:
+def _within(pay: Any, cost: int, budget: Budget) -> bool:
     """Whether ``pay`` (None: the default pay) pays exactly ``cost`` within ``budget`` (T6)."""
     if pay is None:
         return default_pay(cost, budget) is not None
@@ -127,12 +138,11 @@ def _within(pay: Any, cost: int, budget: dict[str, int]) -> bool:
     mix = [pay.get(key, 0) for key in ("tokens", "staff", "congress")]
     if any(isinstance(count, bool) or not isinstance(count, int) or count < 0 for count in mix):
         return False
-    return sum(mix) == cost and all(
-        count <= budget[key] for count, key in zip(mix, ("tokens", "staff", "congress"))
-    )
+    means = (budget["tokens"], budget["staff"], budget["congress"])
+    return sum(mix) == cost and all(count <= most for count, most in zip(mix, means))
 
 
-def covers(choice: Choice, action: Action) -> bool:
+def covers(choice: Choice, action: Action | Mapping[str, Any]) -> bool:
     """Whether ``choice`` allows ``action`` (an action of scenario-format.md section 4)."""
     kind = choice["type"]
     if not isinstance(action, dict) or action.get("type") != kind:
@@ -166,7 +176,7 @@ def covers(choice: Choice, action: Action) -> bool:
     return bool(kind == "pass")
 
 
-def _mixes(cost: int, budget: dict[str, int]) -> Iterator[dict[str, int]]:
+def _mixes(cost: int, budget: Budget) -> Iterator[Payment]:
     for staff, congress in payment_mixes(cost, budget["tokens"], budget["staff"], budget["congress"]):
         yield {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
 
@@ -227,8 +237,12 @@ def sample(choice: Choice, rng: random.Random) -> Action:
     kind = choice["type"]
     if kind == "admit":
         return {"type": "admit", "card": choice["card"], "space": rng.choice(choice["spaces"])}
-    if kind in ("reject", "buy", "pass"):
-        return {key: value for key, value in choice.items() if key in ("type", "card", "item")}
+    if kind == "reject":
+        return {"type": "reject", "card": choice["card"]}
+    if kind == "buy":
+        return {"type": "buy", "item": choice["item"]}
+    if kind == "pass":
+        return {"type": "pass"}
     if kind == "helicopter":
         remove = rng.choice([None, *choice["remove"]]) if choice["draw_all"] else rng.choice(choice["remove"])
         return {"type": "helicopter", "remove": remove, "draw_all": remove is None or rng.random() < 0.5}
@@ -236,7 +250,7 @@ def sample(choice: Choice, rng: random.Random) -> Action:
     budget = choice["budget"]
     staff = rng.randint(max(0, cost - budget["tokens"] - budget["congress"]), min(budget["staff"], cost))
     congress = rng.randint(max(0, cost - staff - budget["tokens"]), min(budget["congress"], cost - staff))
-    pay = {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
+    pay: Payment = {"tokens": cost - staff - congress, "staff": staff, "congress": congress}
     action: Action = {"type": kind, "patient": choice["patient"], "pay": pay}
     if kind == "heal":
         action["amount"] = cost

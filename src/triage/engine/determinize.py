@@ -27,6 +27,7 @@ from triage.engine.config import Config, make_config
 from triage.engine.errors import DataError
 from triage.engine.game import Game
 from triage.engine.memory import restore_memory
+from triage.engine.shapes import Board, CardShown, View
 from triage.engine.views import ViewConfig
 from triage.engine.state import BASE_SPACES, PLAYER_NUMBERS, Patient, PlayerState
 from triage.engine.vocabulary import KIND, STANDARD_FRONT, STANDARD_KINDS
@@ -45,7 +46,7 @@ def _front_class(back: Back) -> tuple[str, int | None]:
 SURVIVE_CHECK: tuple[str, ...] = tuple(kind for kind in STANDARD_KINDS if not dies(kind, CHECK_TIME))
 
 
-def _hospital_time(view: dict[str, Any]) -> dict[str, int]:
+def _hospital_time(view: View) -> dict[str, int]:
     times = {}
     for player in view["players"]:
         for slot in player["hospital"].values():
@@ -54,7 +55,7 @@ def _hospital_time(view: dict[str, Any]) -> dict[str, int]:
     return times
 
 
-def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, int]:
+def _draw_backs(view: View, rng: random.Random) -> dict[str, int]:
     """Each card's back, as its position in the catalogue's pool (:func:`_catalogue_pool`):
     known ones as known, the others drawn as described in the module doc.
 
@@ -62,10 +63,13 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, int]:
     backs that fit it, in that order, and ``rng.choice`` picks one (so a seed always draws the
     same world). Free backs are kept per (front class, kind) so that the candidates of a card
     are found from a few short lists instead of a test of every back."""
-    knowledge = view["knowledge"][view["viewer"]]
+    viewer = view["viewer"]
+    if viewer is None:
+        raise DataError("view: a spectator's view has no seat to draw a world for (I4)")
+    knowledge = view["knowledge"][viewer]
     full = set(knowledge["full"])
     priority_only = set(knowledge["priority"])
-    memory: dict[str, dict[str, Any]] = view["cards"]
+    memory: dict[str, CardShown] = view["cards"]
     backs, buckets, keys = _known_backs(view, full)
     # What ``choice`` and ``randrange(n)`` draw from (the same numbers from the same seed).
     randbelow = _below(rng)
@@ -99,11 +103,11 @@ def _draw_backs(view: dict[str, Any], rng: random.Random) -> dict[str, int]:
 
 
 def _known_backs(
-    view: dict[str, Any], full: set[str]
+    view: View, full: set[str]
 ) -> tuple[dict[str, int], dict[tuple[Any, ...], list[int]], list[tuple[Any, ...]]]:
     """The backs the viewer knows, each the first free copy of that back in the pool; the free
     positions per (front class, kind) left after them; each position's class."""
-    memory: dict[str, dict[str, Any]] = view["cards"]
+    memory: dict[str, CardShown] = view["cards"]
     _, keys, template, by_back, _ = _catalogue_pool(view)
     backs: dict[str, int] = {}
     used: dict[Back, int] = {}
@@ -131,7 +135,7 @@ def _known_backs(
 
 
 def _most_constrained_first(
-    memory: dict[str, dict[str, Any]], full: set[str], priority_only: set[str], not_severe: set[str]
+    memory: dict[str, CardShown], full: set[str], priority_only: set[str], not_severe: set[str]
 ) -> list[str]:
     """The remembered cards whose back is unknown: a known priority first, then not severe,
     then a seen front only; by card id within each."""
@@ -146,7 +150,7 @@ def _most_constrained_first(
     return [*groups[0], *groups[1], *groups[2]]
 
 
-def _possible_kinds(entry: dict[str, Any], priority_known: bool, not_severe: bool) -> tuple[str, ...]:
+def _possible_kinds(entry: CardShown, priority_known: bool, not_severe: bool) -> tuple[str, ...]:
     """The kinds a card may be, from what its front, a known priority (I2) and a survived check
     (I4) tell."""
     front = entry["front"]
@@ -185,7 +189,7 @@ def _shuffle(items: list[Any], below: Callable[[int], int]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def determinize(view: dict[str, Any], rng: random.Random) -> Game:
+def determinize(view: View, rng: random.Random) -> Game:
     """A full :class:`Game` consistent with ``view``, its hidden parts drawn with ``rng``.
 
     >>> from triage.engine import Game, view as view_of
@@ -207,8 +211,7 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Game:
     game = Game(_config(view), cards, len(boards), rng.getrandbits(64), _identity(view), boards)
     _restore_flow(game, view)
     game.discard = list(view["discard"])
-    known = set(view["deck_known"])
-    known.discard(None)
+    known = {card for card in view["deck_known"] if card is not None}
     hidden = [card for card in view["card_ids"] if card not in placed and card not in known]
     _shuffle(hidden, _below(rng))
     draw = hidden.pop
@@ -226,7 +229,7 @@ def determinize(view: dict[str, Any], rng: random.Random) -> Game:
     return game
 
 
-def _kept(view: dict[str, Any]) -> dict[str, Any]:
+def _kept(view: View) -> dict[str, Any]:
     """Where what is worked out from a view's unchanging parts is kept: on its configuration
     (:class:`~triage.engine.views.ViewConfig`, shared by the views of one game or one deck's
     deals), or nowhere for a view that came back from JSON or a copy (a fresh table each call)."""
@@ -243,7 +246,7 @@ Pool = tuple[
 ]
 
 
-def _catalogue_pool(view: dict[str, Any]) -> Pool:
+def _catalogue_pool(view: View) -> Pool:
     """The catalogue's backs, each back's (front class, kind), the positions of each such
     class and of each back, and each back's cards by id (:func:`_spec`'s table): worked out
     once per view configuration (:func:`_kept`)."""
@@ -272,7 +275,7 @@ def _spec(specs: dict[str, CardSpec], card: str, back: Back) -> CardSpec:
     return spec
 
 
-def _identity(view: dict[str, Any]) -> dict[str, str]:
+def _identity(view: View) -> dict[str, str]:
     """A drawn world's ``origins``: each card is its own (shared by the worlds of one view's
     card list, never changed)."""
     kept = _kept(view)
@@ -282,7 +285,7 @@ def _identity(view: dict[str, Any]) -> dict[str, str]:
     return origins
 
 
-def _config(view: dict[str, Any]) -> Config:
+def _config(view: View) -> Config:
     """The view's configuration, validated once per view configuration (:func:`_kept`)."""
     kept = _kept(view)
     config: Config | None = kept.get("config")
@@ -291,7 +294,7 @@ def _config(view: dict[str, Any]) -> Config:
     return config
 
 
-def _restore_flow(game: Game, view: dict[str, Any]) -> None:
+def _restore_flow(game: Game, view: View) -> None:
     game.round = view["round"]
     game.phase = view["phase"]
     game.first_player = view["first_player"]
@@ -307,7 +310,7 @@ def _restore_flow(game: Game, view: dict[str, Any]) -> None:
 _NUMBERS = itemgetter(*PLAYER_NUMBERS)
 
 
-def _restore_player(data: dict[str, Any], placed: set[str]) -> PlayerState:
+def _restore_player(data: Board, placed: set[str]) -> PlayerState:
     player = PlayerState.__new__(PlayerState)  # every field is set below (as PlayerState.copy)
     (
         player.quality,

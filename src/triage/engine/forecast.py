@@ -47,6 +47,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from triage.engine.choices import default_pay, expand
@@ -54,12 +55,13 @@ from triage.engine.cleanup import DEATH_QUALITY, TERMINAL_DEATH_QUALITY, cleanup
 from triage.engine.offers import action_lists, quick_actions
 from triage.engine.patients import Deadline, known_kind, reward_text, seat_card, tonight
 from triage.engine.remedies import market, needs_tonight, rescues, warning
+from triage.engine.shapes import Action, CardShown, Choice, TerminalShown, View
 from triage.engine.vocabulary import KIND, STANDARD_FRONT
 
 Forecast = dict[str, Any]
 
 
-def forecast(view: dict[str, Any], choices: list[dict[str, Any]]) -> Forecast:
+def forecast(view: View, choices: list[Choice]) -> Forecast:
     """The seat's forecast: ``patients`` (card id -> deadline), ``choices`` (one entry per
     choice, same order), and in the seat's Treatment (T9: a pass is on offer) ``pass`` (the
     seat's patients that will or may die tonight) with their ``rescue``; ``market`` (each item's
@@ -86,7 +88,7 @@ def forecast(view: dict[str, Any], choices: list[dict[str, Any]]) -> Forecast:
 # ---------------------------------------------------------------------- deadlines (C1-C4)
 
 
-def deadlines(view: dict[str, Any]) -> dict[str, Deadline]:
+def deadlines(view: View) -> dict[str, Deadline]:
     """Every visible patient's deadline as the view tells it; none once the game is over."""
     if view["phase"] == "over":
         return {}
@@ -114,7 +116,7 @@ def _when(rounds: int) -> str:
     return "at the next Cleanup" if rounds == 1 else f"at the Cleanup in {rounds} rounds"
 
 
-def _dies(view: dict[str, Any], rounds: int, level: str, rule: str) -> Deadline:
+def _dies(view: View, rounds: int, level: str, rule: str) -> Deadline:
     """A death ``rounds`` Cleanups after tonight's, unless the game ends first (R1, R4)."""
     if view["round"] + rounds > view["config"]["rounds"]:
         return _entry("safe", None, "safe: the game ends first", "R1")
@@ -123,7 +125,7 @@ def _dies(view: dict[str, Any], rounds: int, level: str, rule: str) -> Deadline:
     return _entry(level, rounds, f"dies {_when(rounds)}" + (" if severe" if level == "maybe" else ""), rule)
 
 
-def deadline(view: dict[str, Any], slot: dict[str, Any]) -> Deadline:
+def deadline(view: View, slot: CardShown | Mapping[str, Any]) -> Deadline:
     """A patient in a space: C1 adds one Time tonight (not to a revealed non-severe one), then
     C2 kills a critical patient with 1 Time, a severe one with 2.
 
@@ -150,7 +152,7 @@ def deadline(view: dict[str, Any], slot: dict[str, Any]) -> Deadline:
     return _dies(view, cleanups_before_death("severe", slot["time"]) or 0, "maybe", "C3")
 
 
-def terminal_deadline(view: dict[str, Any], patient: dict[str, Any]) -> Deadline:
+def terminal_deadline(view: View, patient: TerminalShown | Mapping[str, Any]) -> Deadline:
     """A terminal patient dies at tonight's Cleanup unless treated this round (C1, C2, T5); with
     V3 ``reward`` one treated during this stay never gets Time again."""
     if patient["treated"]:
@@ -161,10 +163,10 @@ def terminal_deadline(view: dict[str, Any], patient: dict[str, Any]) -> Deadline
 
 
 def _pays(
-    view: dict[str, Any],
-    choice: dict[str, Any],
+    view: View,
+    choice: Choice,
     cost: int,
-    actions: list[dict[str, Any]],
+    actions: list[Action],
     needs: dict[str, int],
 ) -> dict[str, Any]:
     """The payment mixes of ``cost`` on offer (T6), the engine's own default first, and what
@@ -179,7 +181,7 @@ def _pays(
 
 
 def _effect(
-    view: dict[str, Any], patients: dict[str, Deadline], choice: dict[str, Any], needs: dict[str, int]
+    view: View, patients: dict[str, Deadline], choice: Choice, needs: dict[str, int]
 ) -> dict[str, Any]:
     """One choice's entry: its target, what it does (``effect``, ``rule``) and its payments."""
     kind = choice["type"]
@@ -199,9 +201,7 @@ def _effect(
     return {**target, "effect": text, "rule": rule}
 
 
-def _simple_effect(
-    view: dict[str, Any], patients: dict[str, Deadline], choice: dict[str, Any]
-) -> tuple[str, str]:
+def _simple_effect(view: View, patients: dict[str, Deadline], choice: Choice) -> tuple[str, str]:
     """Admission (A4, A5), the market (T8) and passing (T9)."""
     kind = choice["type"]
     if kind == "admit":
@@ -230,7 +230,7 @@ def _diagnosis(card: dict[str, Any]) -> tuple[str, str]:
     return f"reveals it ({KIND[kind].label})", "T1"
 
 
-def _treatment(view: dict[str, Any], card: dict[str, Any]) -> tuple[str, str]:
+def _treatment(view: View, card: dict[str, Any]) -> tuple[str, str]:
     """T5: the recurring reward now; C1: no Time tonight (V3 ``reward``: for the whole stay)."""
     if view["config"]["terminal_upkeep"] == "reward":
         return f"{reward_text(card)} now; saves it for the rest of its stay", "V3"
@@ -238,12 +238,12 @@ def _treatment(view: dict[str, Any], card: dict[str, Any]) -> tuple[str, str]:
 
 
 def _heal_amounts(
-    view: dict[str, Any], patients: dict[str, Deadline], choice: dict[str, Any], needs: dict[str, int]
+    view: View, patients: dict[str, Deadline], choice: Choice, needs: dict[str, int]
 ) -> list[dict[str, Any]]:
     """Per amount on offer: what it does (T2, T4) and its payment mixes (T6)."""
     card = seat_card(view, choice["patient"])
     found = patients.get(choice["patient"], _entry("safe", None, "", "T2"))
-    by_amount: dict[int, list[dict[str, Any]]] = {}
+    by_amount: dict[int, list[Action]] = {}
     for action in expand(choice):
         by_amount.setdefault(action["amount"], []).append(action)
     amounts = []
@@ -284,7 +284,7 @@ def _healing(card: dict[str, Any], found: Deadline, amount: int) -> tuple[str, s
     return f"needs {still} more to cure it", "T4"
 
 
-def _helicopter(patients: dict[str, Deadline], choice: dict[str, Any]) -> dict[str, Any]:
+def _helicopter(patients: dict[str, Deadline], choice: Choice) -> dict[str, Any]:
     """T7: a removal costs no QoC (sparing a death tonight); draw_all makes everyone draw."""
     removes = {}
     for card in choice["remove"]:
@@ -299,7 +299,7 @@ def _helicopter(patients: dict[str, Deadline], choice: dict[str, Any]) -> dict[s
 # ---------------------------------------------------------------------- passing
 
 
-def _pass_forecast(view: dict[str, Any], patients: dict[str, Deadline]) -> dict[str, Any]:
+def _pass_forecast(view: View, patients: dict[str, Deadline]) -> dict[str, Any]:
     """The seat's patients that will die (``dies``) or die if severe (``may_die``) at tonight's
     Cleanup, each with what the seat sees of it and the QoC it costs (C4)."""
     dies, may_die = [], []

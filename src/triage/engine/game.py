@@ -18,14 +18,14 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
 from triage.engine import actions as _actions
+from triage.engine.arrival import admit, do_admit, do_reject, reject
 from triage.engine.cards import STANDARD_DECK_KEY, CardSpec, load_standard_deck
 from triage.engine.config import Config, check_bounded_rounds, make_config
-from triage.engine.arrival import admit, do_admit, do_reject, reject
 from triage.engine.errors import RuleError
 from triage.engine.flow import run, start_round
 from triage.engine.memory import touch_top
@@ -208,15 +208,17 @@ class Game(Position):
 
     # ------------------------------------------------------------------ actions
 
-    def apply(self, action: Action, player: int | None = None) -> list[Event]:
-        """Take ``action`` for ``player`` (default: the player whose decision it is).
+    def apply(self, action: Action | Mapping[str, Any], player: int | None = None) -> list[Event]:
+        """Take ``action`` for ``player`` (default: the player whose decision it is): any
+        object, checked against scenario-format.md section 4 before any rule.
 
         Returns the events it caused, including everything the game then did by itself.
         Raises :class:`RuleError` and changes nothing when the rules refuse the action.
         """
         if self.phase == "over":
             raise RuleError("game_over", "the game is over; no more actions are taken", "R4")
-        kind = check_shape(action, self.config.market)
+        checked = check_shape(action, self.config.market)
+        kind = checked["type"]
         if player is None:
             actor = self.turn
         elif not is_whole(player) or not 0 <= player < len(self.players):
@@ -241,7 +243,7 @@ class Game(Position):
                 "wrong_phase", f"{kind} is not possible now: no patient is waiting for admission", "A4"
             )
         events: list[Event] = []
-        normalised = _HANDLERS[kind](self, actor, action, events)
+        normalised = _HANDLERS[kind](self, actor, checked, events)
         machinery = self.machinery  # Machinery.stamp written out: every action stamps its actor
         machinery.stamps[actor] = next(machinery.count)
         self.history.append({"by": actor, "do": normalised})

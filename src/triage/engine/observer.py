@@ -20,8 +20,9 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from triage.engine.shapes import CardShown
 from triage.engine.vocabulary import KIND, STANDARD_FRONT
 
 if TYPE_CHECKING:  # the game imports nothing from here; the observer reads the game
@@ -88,7 +89,7 @@ class Seat:
         """I4: the card survived a check, so everyone knows it is not severe."""
         return card in self.game.not_severe
 
-    def card(self, card: str, time: int | None = None) -> dict[str, Any]:
+    def card(self, card: str, time: int | None = None) -> CardShown:
         """``card`` as the viewer sees it: the front always, back fields only where known (I1,
         I2). ``time`` is the patient's Time when it lies in a hospital (a chronic patient's
         healing difficulty, T3)."""
@@ -174,10 +175,10 @@ class Seat:
         return events_for(events, self.viewer)
 
 
-def card_at_level(game: Game, card: str, level: int, time: int | None = None) -> dict[str, Any]:
+def card_at_level(game: Game, card: str, level: int, time: int | None = None) -> CardShown:
     """``card`` as seen by someone who knows it to ``level`` (:meth:`Seat.level`)."""
     spec = game.cards[card]
-    data: dict[str, Any] = {"card": card, "front": spec.front, "diagnosis": spec.diagnosis}
+    data: CardShown = {"card": card, "front": spec.front, "diagnosis": spec.diagnosis}
     if level == FULL:
         data["kind"] = spec.kind
         data["priority"] = spec.priority
@@ -213,9 +214,10 @@ def event_for(event: Event, viewer: int | None) -> Event:
     secret = event.get("secret")
     if secret is None:
         return event
-    shown = {key: value for key, value in event.items() if key != "secret"}
+    shown = event.copy()
+    del shown["secret"]
     if viewer is not None and viewer in secret_audience(event):
-        shown.update(secret)
+        return cast("Event", {**shown, **secret})  # the secret's keys are the event's (C3)
     return shown
 
 

@@ -17,15 +17,15 @@ from __future__ import annotations
 from typing import Any
 
 from triage.engine.choices import default_actions
+from triage.engine.shapes import Action, Choice, Offer, Payment, View
 
-Choice = dict[str, Any]
 Entry = dict[str, Any]
 
 #: The words of each kind of token (T6).
 TOKEN_WORDS = {"diagnostics": "Diagnostics", "healing": "Healing"}
 
 
-def pay_words(pay: dict[str, int] | None, token: str) -> str:
+def pay_words(pay: Payment | None, token: str) -> str:
     """A payment in words: "2 Healing + 1 Staff" ("nothing" for an empty one).
 
     >>> pay_words({"tokens": 1, "staff": 0, "congress": 2}, "diagnostics")
@@ -43,9 +43,7 @@ def pay_words(pay: dict[str, int] | None, token: str) -> str:
     return " + ".join(parts) or "nothing"
 
 
-def action_text(
-    action: dict[str, Any], entry: Entry | None, token: str = "healing", label: str | None = None
-) -> str:
+def action_text(action: Action, entry: Entry | None, token: str = "healing", label: str | None = None) -> str:
     """One action in a player's words, with its payment and what it does where the forecast
     says it (``entry``, the choice's forecast entry); ``label``: a bought item's label (T8)."""
     kind = action["type"]
@@ -68,7 +66,7 @@ def action_text(
     return "Pass: end your Treatment this round"
 
 
-def _effect_of(action: dict[str, Any], entry: Entry | None) -> str:
+def _effect_of(action: Action, entry: Entry | None) -> str:
     if entry is None:
         return ""
     if action["type"] == "heal":
@@ -77,11 +75,11 @@ def _effect_of(action: dict[str, Any], entry: Entry | None) -> str:
     return str(entry.get("effect", ""))
 
 
-def action_lists(view: dict[str, Any], choices: list[Choice], entries: list[Entry]) -> list[dict[str, Any]]:
+def action_lists(view: View, choices: list[Choice], entries: list[Entry]) -> list[Offer]:
     """Every action on offer with its default payment (T6), each with its text: the full list a
     player may pick from (its length is the number of targets and amounts, never of payments)."""
     labels = {name: item.get("label") for name, item in view["config"]["market"].items()}
-    found = []
+    found: list[Offer] = []
     for choice, entry in zip(choices, entries, strict=True):
         token, label = choice.get("token", "healing"), labels.get(choice.get("item", ""))
         for action in default_actions(choice):
@@ -89,12 +87,12 @@ def action_lists(view: dict[str, Any], choices: list[Choice], entries: list[Entr
     return found
 
 
-def quick_actions(choices: list[Choice], entries: list[Entry]) -> dict[str, dict[str, Any]]:
+def quick_actions(choices: list[Choice], entries: list[Entry]) -> dict[str, Offer]:
     """Each patient's one-tap action, where one is plainly the thing to do: admit an arrival to
     the first free space (A4), cure it with the smallest heal that cures (T2, T4), treat it (T5)
     or diagnose it (T1), each with its default payment; none where that payment would take what
     another patient needs tonight (the panel then says so), nor where no heal cures."""
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, Offer] = {}
     for choice, entry in zip(choices, entries, strict=True):
         card = choice.get("patient") or choice.get("card")
         if card is None or card in found:
@@ -105,12 +103,13 @@ def quick_actions(choices: list[Choice], entries: list[Entry]) -> dict[str, dict
     return found
 
 
-def _quick(choice: Choice, entry: Entry) -> dict[str, Any] | None:
+def _quick(choice: Choice, entry: Entry) -> Offer | None:
     kind = choice["type"]
     if kind == "admit":
         space = choice["spaces"][0]
+        admit: Action = {"type": "admit", "card": choice["card"], "space": space}
         return {
-            "do": {"type": "admit", "card": choice["card"], "space": space},
+            "do": admit,
             "text": f"Admit to space {space}",
         }
     if kind == "heal":
@@ -118,7 +117,7 @@ def _quick(choice: Choice, entry: Entry) -> dict[str, Any] | None:
         if not cures:
             return None
         amount = min(cures, key=lambda a: a["amount"])
-        action = {"type": "heal", "patient": choice["patient"], "amount": amount["amount"]}
+        action: Action = {"type": "heal", "patient": choice["patient"], "amount": amount["amount"]}
         action["pay"] = amount["default_pay"]
         return {"do": action, "text": f"Heal {amount['amount']}: {amount['effect']}"}
     if kind in ("treat", "diagnose") and not _warned(entry):

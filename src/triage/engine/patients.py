@@ -7,15 +7,18 @@ back (I2).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from triage.engine.shapes import View
+from triage.engine.views import seat_of
 from triage.engine.vocabulary import KIND, STANDARD_FRONT
 
 #: A patient's deadline (see :mod:`triage.engine.forecast`).
 Deadline = dict[str, Any]
 
 
-def known_kind(card: dict[str, Any]) -> str | None:
+def known_kind(card: Mapping[str, Any]) -> str | None:
     """The card's kind where the view tells it: printed on a critical or terminal front (K2),
     else known with its priority (I2).
 
@@ -30,9 +33,9 @@ def known_kind(card: dict[str, Any]) -> str | None:
     return str(front) if front != STANDARD_FRONT and front in KIND else None
 
 
-def seat_card(view: dict[str, Any], card: str) -> dict[str, Any]:
+def seat_card(view: View, card: str) -> dict[str, Any]:
     """A patient of the seat as its view shows it (a space, beside the board, or arrived)."""
-    player = view["players"][view["viewer"]]
+    player = view["players"][seat_of(view)]
     for slot in player["hospital"].values():
         if slot is not None and slot["card"] == card:
             return dict(slot)
@@ -42,7 +45,7 @@ def seat_card(view: dict[str, Any], card: str) -> dict[str, Any]:
     return {"card": card, **view["cards"].get(card, {})}
 
 
-def reward_text(card: dict[str, Any]) -> str:
+def reward_text(card: Mapping[str, Any]) -> str:
     """A cure's or a treatment's reward in words (T4, T5)."""
     return f"+{card['vp']} VP, +{card['credits']} Credits"
 
@@ -52,7 +55,7 @@ def tonight(found: Deadline) -> bool:
     return bool(found["rounds"] == 0 and found["level"] != "safe")
 
 
-def need_of(card: dict[str, Any]) -> int | None:
+def need_of(card: Mapping[str, Any]) -> int | None:
     """The healing a patient still needs, where the seat knows it (T2, T3; a chronic one's need
     is its Time, which the view already counts in ``healing``); None when unknown."""
     if "healing" not in card or known_kind(card) == "terminal":

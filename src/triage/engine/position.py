@@ -16,15 +16,15 @@ from typing import Any, Self, TypeGuard
 from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.machinery import Machinery
+from triage.engine.shapes import Action, Event, Setup, Step
 from triage.engine.state import PlayerState
 from triage.engine.vocabulary import counted_items
 
-Action = dict[str, Any]
-Event = dict[str, Any]
 #: A payment: tokens, Staff and Congress Doctors (T6).
 Pay = tuple[int, int, int]
 
 PHASES: tuple[str, ...] = ("arrival", "treatment", "cleanup", "over")
+__all__ = ["Action", "Event", "PHASES", "Pay", "Position", "is_whole"]
 
 
 def is_whole(value: object) -> TypeGuard[int]:
@@ -133,8 +133,8 @@ class Position:
         self.known_positions: set[str] = set()
         self.winner: int | None = None
         #: How the game was dealt (for records, D1); None for a game set up by a scenario.
-        self.setup: dict[str, Any] | None = None
-        self.history: list[dict[str, Any]] = []
+        self.setup: Setup | None = None
+        self.history: list[Step] = []
         self.initial_events: list[Event] = []
         #: Secret: the deck-file id of each card's neutral handle (K1), for designers' statistics.
         self.origins: dict[str, str] = {card: card for card in cards} if origins is None else origins

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from triage.engine.cards import parse_deck
 from triage.engine.config import make_config
@@ -27,19 +27,26 @@ from triage.engine.errors import DataError, RuleError
 from triage.engine.files import read_json
 from triage.engine.game import Event, Game
 from triage.engine.observer import events_for
+from triage.engine.shapes import Hint, Record, SeatRecord, Step
 
 RECORD_FORMAT = "triage.record/1"
 
 
-def make_record(game: Game, hints: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def make_record(game: Game, hints: list[Hint] | None = None) -> Record:
     """The record of ``game`` so far, with the ``hints`` asked (when there are any)."""
     if game.setup is None:
         raise ValueError("only a dealt game (Game.new) has a record; this one was set up by hand")
-    record: dict[str, Any] = {"format": RECORD_FORMAT}
-    record.update(game.setup)
-    record["actions"] = [dict(entry) for entry in game.history]
+    setup = game.setup
+    record: Record = {
+        "format": RECORD_FORMAT,
+        "players": setup["players"],
+        "config": setup["config"],
+        "deck": setup["deck"],
+        "seed": setup["seed"],
+        "actions": [entry.copy() for entry in game.history],
+    }
     if hints:
-        record["hints"] = [dict(entry) for entry in hints]
+        record["hints"] = [entry.copy() for entry in hints]
     if game.is_over():
         record["result"] = {"scores": game.scores(), "winner": game.winner}
     return record
@@ -62,10 +69,10 @@ def check_hints(hints: Any, players: int, source: str = "record") -> None:
             raise DataError(f"{where}: 'do' must be an action object")
 
 
-def hints_for(hints: list[dict[str, Any]], viewer: int | None) -> list[dict[str, Any]]:
+def hints_for(hints: list[Hint], viewer: int | None) -> list[Hint]:
     """The hints seat ``viewer`` may see while the game runs: its own (a hint is read from the
     seat's view, so another seat's hint could tell what only that seat knows, I1-I4)."""
-    return [dict(entry) for entry in hints if viewer is not None and entry["by"] == viewer]
+    return [entry.copy() for entry in hints if viewer is not None and entry["by"] == viewer]
 
 
 def new_game_from_record(record: Any, source: str = "record") -> Game:
@@ -91,9 +98,7 @@ def new_game_from_record(record: Any, source: str = "record") -> Game:
     return Game.new(players=players, deck=deck, seed=seed, config=config)
 
 
-def replay_steps(
-    record: Any, source: str = "record"
-) -> Iterator[tuple[Game, list[Event], dict[str, Any] | None]]:
+def replay_steps(record: Any, source: str = "record") -> Iterator[tuple[Game, list[Event], Step | None]]:
     """Yield the game after its start and after each action, with that action's events.
 
     The same :class:`Game` object is yielded each time, changed in place."""
@@ -106,7 +111,7 @@ def replay_steps(
             events = game.apply(entry["do"], entry["by"])
         except RuleError as error:
             raise DataError(f"{source}: action {number} is refused: {error}") from error
-        yield game, events, entry
+        yield game, events, cast(Step, entry)
 
 
 def replay(record: Any, source: str = "record") -> Game:
@@ -118,7 +123,7 @@ def replay(record: Any, source: str = "record") -> Game:
     return game
 
 
-def record_for(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+def record_for(record: Record, viewer: int | None) -> Record | SeatRecord:
     """The record as seat ``viewer`` (None: a spectator) may see it. Once the game is over, everything is public;
     before, the seed and deck order are withheld and each event is filtered for the seat."""
     events: list[Event] = []
@@ -127,13 +132,13 @@ def record_for(record: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         events.extend(events_for(step_events, viewer))
     assert game is not None
     if game.is_over():
-        return dict(record)
-    filtered = {
+        return record.copy()
+    filtered: SeatRecord = {
         "format": RECORD_FORMAT,
         "players": record["players"],
         "config": record["config"],
         "viewer": viewer,
-        "actions": [dict(entry) for entry in record["actions"]],
+        "actions": [entry.copy() for entry in record["actions"]],
         "events": events,
     }
     own_hints = hints_for(record.get("hints", []), viewer)
@@ -146,8 +151,8 @@ def save_record(game: Game, path: str | Path) -> None:
     Path(path).write_text(json.dumps(make_record(game), indent=1) + "\n", encoding="utf-8")
 
 
-def load_record(path: str | Path) -> dict[str, Any]:
+def load_record(path: str | Path) -> Record:
     data = read_json(path, "record")
     new_game_from_record(data, str(path))  # raises unless data is a record (a JSON object, ...)
-    record: dict[str, Any] = data
+    record: Record = data
     return record

@@ -15,20 +15,21 @@ Only the view is read (I1-I4): an unrevealed patient's need is never named (I2).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from triage.engine.patients import Deadline, need_of, seat_card, tonight
+from triage.engine.shapes import Board, Choice, Payment, View
 from triage.engine.state import COUNTERS, PlayerState
+from triage.engine.views import seat_of
 from triage.engine.treatment import owned, purchase_refusal
 from triage.engine.vocabulary import SUPPLY, MarketItem, holding_of
-
-Choice = dict[str, Any]
 
 #: T6: the supplies that pay a unit of healing (a Staff bought is available at once, T8).
 HEALING_SUPPLIES = ("healing", "staff", "congress")
 
 
-def healing_units(player: dict[str, Any]) -> int:
+def healing_units(player: Board) -> int:
     """What the player can pay healing with now: tokens, available Staff, Congress Doctors (T6)."""
     return int(player["healing"]) + int(player["staff_available"]) + int(player["congress"])
 
@@ -36,7 +37,7 @@ def healing_units(player: dict[str, Any]) -> int:
 # ---------------------------------------------------------------------- what could save a patient
 
 
-def rescues(view: dict[str, Any], card: str, choices: list[Choice]) -> list[str]:
+def rescues(view: View, card: str, choices: list[Choice]) -> list[str]:
     """What the seat's choices could do for ``card``, at risk tonight: cure it now (T4), treat it
     (T5), diagnose it (T1), fly it out (T7), or buy what pays the rest of its healing and cure it
     (T6, T8), only when the seat's Credits pay for all of it."""
@@ -67,13 +68,13 @@ def _heal_choice(choices: list[Choice], card: str) -> Choice | None:
     return next((c for c in choices if c["type"] == "heal" and c["patient"] == card), None)
 
 
-def purchase_plan(view: dict[str, Any], choices: list[Choice], short: int) -> str | None:
+def purchase_plan(view: View, choices: list[Choice], short: int) -> str | None:
     """The cheapest purchases that pay ``short`` more units of healing this turn (T6, T8), in
     words, when the seat's Credits and the items' limits allow them all; None otherwise. The
     items with the lowest price per unit of healing go first."""
     if not any(c["type"] == "buy" for c in choices):
         return None  # not the seat's Treatment: nothing can be bought now
-    player = view["players"][view["viewer"]]
+    player = view["players"][seat_of(view)]
     holder = holdings(player)
     offers = []
     for name, data in view["config"]["market"].items():
@@ -101,12 +102,13 @@ def market_item(name: str, data: dict[str, Any]) -> MarketItem:
     return MarketItem(name, data["price"], data["limit"], gives, data.get("label", ""), data.get("help", ""))
 
 
-def holdings(player: dict[str, Any]) -> PlayerState:
+def holdings(player: Board) -> PlayerState:
     """What a view shows of the seat's own counters and purchases, as the rules read a player
     (T8's limits and prices): nothing else of the board is needed."""
     state = PlayerState()
+    shown: Mapping[str, object] = player
     for counter in COUNTERS:
-        setattr(state, counter, player[counter])
+        setattr(state, counter, shown[counter])
     state.items = dict(player.get("items", {}))
     return state
 
@@ -121,9 +123,7 @@ def _count_words(item: MarketItem, count: int) -> str:
 # ---------------------------------------------------------------------- what a payment takes away
 
 
-def needs_tonight(
-    view: dict[str, Any], patients: dict[str, Deadline], choices: list[Choice]
-) -> dict[str, int]:
+def needs_tonight(view: View, patients: dict[str, Deadline], choices: list[Choice]) -> dict[str, int]:
     """The seat's patients that die tonight unless cured or treated, and that the seat can save
     now with what it holds: the units of healing each needs (T2-T6)."""
     needs: dict[str, int] = {}
@@ -142,15 +142,18 @@ def needs_tonight(
 
 
 def warning(
-    view: dict[str, Any], needs: dict[str, int], target: str | None, pay: dict[str, int] | None, token: str
+    view: View, needs: dict[str, int], target: str | None, pay: Payment | None, token: str
 ) -> str | None:
     """What paying ``pay`` (tokens of ``token``, Staff, Congress Doctors) for an action on
     ``target`` takes from the other patients of ``needs``: the ones it leaves unsaveable
     tonight, in words; None when it takes nothing they need, or when the action itself saves a
     patient of ``needs`` (two patients competing for the same units is a choice, not a slip)."""
-    if pay is None or (target in needs and sum(pay.values()) >= needs[target]):
+    if pay is None or (
+        target in needs
+        and pay.get("tokens", 0) + pay.get("staff", 0) + pay.get("congress", 0) >= needs[target]
+    ):
         return None
-    player = view["players"][view["viewer"]]
+    player = view["players"][seat_of(view)]
     spent = pay["staff"] + pay["congress"] + (pay["tokens"] if token == "healing" else 0)
     left = healing_units(player) - spent
     starved = sorted(card for card, need in needs.items() if card != target and need > left)
@@ -164,10 +167,10 @@ def warning(
 # ---------------------------------------------------------------------- the market
 
 
-def market(view: dict[str, Any], choices: list[Choice]) -> dict[str, dict[str, Any]]:
+def market(view: View, choices: list[Choice]) -> dict[str, dict[str, Any]]:
     """Each market item with its price and, when the seat cannot buy it now, why (T8): its
     Credits fall short, it owns as many as allowed, or it is not its Treatment decision."""
-    player = view["players"][view["viewer"]]
+    player = view["players"][seat_of(view)]
     offered = {c["item"] for c in choices if c["type"] == "buy"}
     deciding = any(c["type"] == "pass" for c in choices)
     found: dict[str, dict[str, Any]] = {}

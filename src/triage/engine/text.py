@@ -8,15 +8,17 @@ with it, so none of those shells imports another (standard library only, like th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from triage.engine.shapes import Action, CardShown, Event
 from triage.engine.vocabulary import KINDS
 
 #: Each card kind's short tag (the vocabulary's ``short``).
 KIND_SHORT = {kind.name: kind.short for kind in KINDS}
 
 
-def describe_card(card: dict[str, Any]) -> str:
+def describe_card(card: CardShown | Mapping[str, Any]) -> str:
     """One patient as a short line: id, what is known of it, Time and healing placed.
 
     >>> describe_card({"card": "P07", "front": "standard", "diagnosis": 2, "time": 1,
@@ -46,7 +48,7 @@ def describe_card(card: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-def render_position(doc: dict[str, Any], names: list[str] | None = None) -> str:
+def render_position(doc: Mapping[str, Any], names: list[str] | None = None) -> str:
     """The whole board as text lines."""
     lines = []
     turn = doc.get("turn")
@@ -97,7 +99,7 @@ def render_position(doc: dict[str, Any], names: list[str] | None = None) -> str:
     return "\n".join(lines)
 
 
-def describe_action(action: dict[str, Any]) -> str:
+def describe_action(action: Action | Mapping[str, Any]) -> str:
     """An action as the short command a person would type.
 
     >>> describe_action({"type": "heal", "patient": "P03", "amount": 2, "pay": {"tokens": 1, "staff": 1, "congress": 0}})
@@ -129,7 +131,7 @@ def describe_action(action: dict[str, Any]) -> str:
     return text
 
 
-def describe_event(event: dict[str, Any]) -> str:
+def describe_event(event: Event | Mapping[str, Any]) -> str:
     """One event as a log line."""
     kind = event["type"]
     who = f"player {event['player']}" if "player" in event else ""

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from triage.engine.errors import RuleError
 from triage.engine.memory import put_under_deck, return_card, reveal
 from triage.engine.position import Action, Event, Pay, Position
+from triage.engine.shapes import Payment
 from triage.engine.state import Patient, PlayerState
 from triage.engine.vocabulary import SUPPLY, MarketItem
 
@@ -346,5 +347,5 @@ def _spend(game: Position, seat: int, pay: Pay, token: str) -> None:
     player.congress -= pay[2]
 
 
-def _pay_dict(pay: Pay) -> dict[str, int]:
+def _pay_dict(pay: Pay) -> Payment:
     return {"tokens": pay[0], "staff": pay[1], "congress": pay[2]}

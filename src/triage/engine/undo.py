@@ -39,6 +39,7 @@ from typing import Any
 from triage.engine.cards import STANDARD_DECK_KEY
 from triage.engine.game import Action, Event, Game
 from triage.engine.observer import Seat, has_secret
+from triage.engine.shapes import Step
 
 #: The refusals of an undo (they are not the rules' refusals of an action, ``ERROR_CODES``).
 UNDO_ERROR_CODES: tuple[str, ...] = ("not_your_turn", "game_over", "nothing_to_undo", "undo_past_reveal")
@@ -138,7 +139,7 @@ def _public_state(game: Game) -> tuple[Any, ...]:
 
 
 def reveal_of(
-    before: tuple[Any, ...], game: Game, seat: int, entry: dict[str, Any], events: list[Event]
+    before: tuple[Any, ...], game: Game, seat: int, entry: Step, events: list[Event]
 ) -> tuple[str, str] | None:
     """What ``entry`` (just applied to ``game``, whose :func:`_public_state` was ``before``)
     revealed, as (words, rule id), or None when it revealed nothing."""
@@ -209,7 +210,7 @@ def _walk(
         counts.append(len(events))
         found = reveal_of(state, replay, seat, entry, events)
         if found is not None:
-            reveal = Reveal(number, dict(entry["do"]), found[0], found[1])
+            reveal = Reveal(number, entry["do"].copy(), found[0], found[1])
             befores, counts = [], []
     return UndoReach(len(befores), reveal, tuple(counts)), befores
 

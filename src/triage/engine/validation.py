@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import Any, cast
 
 from triage.engine.errors import RuleError
 from triage.engine.position import is_whole
+from triage.engine.shapes import Action
 
 PAY_KEYS: frozenset[str] = frozenset({"tokens", "staff", "congress"})
 ACTION_FIELDS: dict[str, frozenset[str]] = {
@@ -26,7 +27,7 @@ def _invalid(message: str) -> RuleError:
     return RuleError("invalid_action", message)
 
 
-def check_shape(action: Any, items: Collection[str]) -> str:
+def check_shape(action: object, items: Collection[str]) -> Action:
     """The action's own shape (scenario-format.md section 4), before any game check; a buy names
     one of ``items``, the configuration's market (T8)."""
     if not isinstance(action, dict):
@@ -67,7 +68,7 @@ def check_shape(action: Any, items: Collection[str]) -> str:
             )
     if kind == "buy" and (not isinstance(action.get("item"), str) or action["item"] not in items):
         raise _invalid(f"unknown market item {action.get('item')!r} (items: {', '.join(items)})")
-    return kind
+    return cast(Action, action)
 
 
 def check_pay(pay: Any) -> None:

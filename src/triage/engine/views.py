@@ -17,13 +17,14 @@ from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.game import Game
 from triage.engine.observer import FRONT, FULL, PRIORITY, Seat, card_at_level
+from triage.engine.shapes import Board, CardShown, Flow, Knowledge, State, TerminalShown, View
 from triage.engine.state import PLAYER_NUMBERS, Patient, PlayerState
-from triage.engine.vocabulary import ITEM_COUNT_FIELDS, KIND, KIND_WORDS, counted_items
+from triage.engine.vocabulary import KIND, KIND_WORDS, counted_items
 
 VIEW_FORMAT = "triage.view/1"
 
 
-def _slot_state(spec: CardSpec, slot: Patient) -> dict[str, Any]:
+def _slot_state(spec: CardSpec, slot: Patient) -> CardShown:
     return {
         "card": slot.card,
         "front": spec.front,
@@ -39,7 +40,7 @@ def _slot_state(spec: CardSpec, slot: Patient) -> dict[str, Any]:
     }
 
 
-def _terminal_state(spec: CardSpec, patient: Patient) -> dict[str, Any]:
+def _terminal_state(spec: CardSpec, patient: Patient) -> TerminalShown:
     return {
         "card": patient.card,
         "time": patient.time,
@@ -54,17 +55,7 @@ def _terminal_state(spec: CardSpec, patient: Patient) -> dict[str, Any]:
 _NUMBERS = attrgetter(*PLAYER_NUMBERS)
 
 
-def _counters(player: PlayerState, counted: tuple[str, ...]) -> dict[str, Any]:
-    data: dict[str, Any] = dict(zip(PLAYER_NUMBERS, _NUMBERS(player)))
-    items = player.items
-    for field, item in ITEM_COUNT_FIELDS:
-        data[field] = items[item]
-    data["items"] = {name: items[name] for name in counted}
-    data["spaces"] = len(player.hospital)
-    return data
-
-
-def _flow(game: Game) -> dict[str, Any]:
+def _flow(game: Game) -> Flow:
     """Whose decision it is and what the game still has to do: public in every view."""
     return {
         "round": game.round,
@@ -81,40 +72,54 @@ def _flow(game: Game) -> dict[str, Any]:
     }
 
 
-def state_dict(game: Game) -> dict[str, Any]:
+def state_dict(game: Game) -> State:
     """The full, all-seeing state (scenario-format.md section 3)."""
     cards = game.cards
-    players = []
     counted = counted_items(game.config.market)
+    players: list[Board] = []
     for player in game.players:
-        data = _counters(player, counted)
-        data["hospital"] = {
+        hospital: dict[str, CardShown | None] = {
             str(index + 1): (_slot_state(cards[slot.card], slot) if slot is not None else None)
             for index, slot in enumerate(player.hospital)
         }
-        data["terminals"] = [_terminal_state(cards[p.card], p) for p in player.terminals]
-        data["pending"] = list(player.pending)
-        data["passed"] = player.passed
-        data["score"] = player.score
-        players.append(data)
-    state = _flow(game)
-    state["deck"] = list(game.deck)
-    state["discard"] = list(game.discard)
-    state["players"] = players
-    return state
+        items = player.items
+        board: Board = {
+            "quality": player.quality,
+            "vp": player.vp,
+            "credits": player.credits,
+            "treated": player.treated,
+            "diagnostics": player.diagnostics,
+            "healing": player.healing,
+            "staff": player.staff,
+            "staff_available": player.staff_available,
+            "congress": player.congress,
+            "helicopters": player.helicopters,
+            # scenario-format.md section 3's names (ITEM_COUNT_FIELDS), then every counted item.
+            "outpatient_clinics": items["outpatient_clinic"],
+            "clinical_trials": items["clinical_trial"],
+            "items": {name: items[name] for name in counted},
+            "spaces": len(player.hospital),
+            "hospital": hospital,
+            "terminals": [_terminal_state(cards[p.card], p) for p in player.terminals],
+            "pending": list(player.pending),
+            "passed": player.passed,
+            "score": player.score,
+        }
+        players.append(board)
+    return {**_flow(game), "deck": list(game.deck), "discard": list(game.discard), "players": players}
 
 
 # ---------------------------------------------------------------------- one player's view
 
 
-def _slot_view(game: Game, static: _Static, level: int, slot: Patient) -> dict[str, Any]:
+def _slot_view(game: Game, static: _Static, level: int, slot: Patient) -> CardShown:
     """A hospital patient as seen with knowledge ``level`` (0 front, 1 priority, 2 full):
     :meth:`Seat.card` of the card with its Time, then its Time, revealed and placed. Built from
     the card's memory entry (made once per card and level and shared across deals): only a
     chronic patient's healing, its Time (T3), differs from it, and only where its kind is known."""
     card = slot.card
     time = slot.time
-    data: dict[str, Any] = {"card": card, **static.memory_entries(game)[level][card]}
+    data: CardShown = {"card": card, **static.memory_entries(game)[level][card]}
     if level:
         spec = game.cards[card]
         if level == 2 and spec.healing is None or level == 1 and not KIND[spec.kind].printed_healing:
@@ -125,7 +130,7 @@ def _slot_view(game: Game, static: _Static, level: int, slot: Patient) -> dict[s
     return data
 
 
-def _memory(game: Game, knower: Seat, static: _Static) -> dict[str, dict[str, Any]]:
+def _memory(game: Game, knower: Seat, static: _Static) -> dict[str, CardShown]:
     """Every card whose front has been public, as remembered with this knowledge (I2).
 
     An entry depends only on the card and on what the viewer knows of it, so entries are made
@@ -151,7 +156,7 @@ def _memory(game: Game, knower: Seat, static: _Static) -> dict[str, dict[str, An
     return memory
 
 
-def _knowledge(full: frozenset[str], priority: frozenset[str]) -> dict[str, list[str]]:
+def _knowledge(full: frozenset[str], priority: frozenset[str]) -> Knowledge:
     """One seat's entry of a view's ``knowledge`` (I2), kept by content: it holds card ids
     only, so deals that use the same ids share it."""
     key = (full, priority)
@@ -163,7 +168,7 @@ def _knowledge(full: frozenset[str], priority: frozenset[str]) -> dict[str, list
     return entry
 
 
-_KNOWLEDGE: dict[tuple[frozenset[str], frozenset[str]], dict[str, list[str]]] = {}
+_KNOWLEDGE: dict[tuple[frozenset[str], frozenset[str]], Knowledge] = {}
 
 
 class _Static:
@@ -188,31 +193,31 @@ class _Static:
         self.config = game.config
         self.card_ids, self.catalogue, self.config_dict = _deck_parts(game)
         #: Memory entries of every card by level of knowledge (front only, priority, full).
-        self.entries: tuple[dict[str, dict[str, Any]], ...] | None = None
+        self.entries: tuple[dict[str, CardShown], ...] | None = None
         #: The deck's top card as shown (its entry with its id), by level of knowledge.
-        self.tops: tuple[dict[str, dict[str, Any]], ...] = ({}, {}, {})
+        self.tops: tuple[dict[str, CardShown], ...] = ({}, {}, {})
         #: A hospital patient as shown, by (card, level of knowledge, Time, revealed, placed),
         #: and a terminal patient by (card, Time, treated, ever treated): nothing else decides them.
-        self.slots: dict[tuple[Any, ...], dict[str, Any]] = {}
-        self.terminals: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.slots: dict[tuple[Any, ...], CardShown] = {}
+        self.terminals: dict[tuple[Any, ...], TerminalShown] = {}
         #: A view's ``cards`` by (fronts seen, cards known fully, by priority): the game's
         #: frozen sets.
-        self.memories: dict[tuple[frozenset[str], ...], dict[str, dict[str, Any]]] = {}
+        self.memories: dict[tuple[frozenset[str], ...], dict[str, CardShown]] = {}
 
-    def memory_entries(self, game: Game) -> tuple[dict[str, dict[str, Any]], ...]:
+    def memory_entries(self, game: Game) -> tuple[dict[str, CardShown], ...]:
         if self.entries is None:
             self.entries = (_Entries(game, FRONT), _Entries(game, PRIORITY), _Entries(game, FULL))
         return self.entries
 
 
-def _deck_parts(game: Game) -> tuple[list[str], list[list[Any]], dict[str, Any]]:
+def _deck_parts(game: Game) -> tuple[list[str], list[list[Any]], ViewConfig]:
     """The card ids, the catalogue and the configuration of a view: the same for every deal of
     a shared deck (``Game.deck_key``: the same cards under the same handles, K1) and
     configuration, so made once for them and kept on the configuration."""
     deck = game.deck_key
     config = game.config
     if deck is not None:
-        cached: tuple[list[str], list[list[Any]], dict[str, Any]] | None = config.derived.get(("view", deck))
+        cached: tuple[list[str], list[list[Any]], ViewConfig] | None = config.derived.get(("view", deck))
         if cached is not None:
             return cached
     # By diagnosis, healing (none first), credits, VP, then kind.
@@ -258,14 +263,12 @@ class _Entries(dict):  # type: ignore[type-arg]
         self.game = game
         self.level = level
 
-    def __missing__(self, card: str) -> dict[str, Any]:
+    def __missing__(self, card: str) -> CardShown:
         # An entry depends on the card alone (its spec, dealt cards being shared between the
         # games of a deck, CardSpec.with_id), so the entries of a configuration's deck are kept
         # on the configuration and most entries of a new deal were made for an earlier one.
         spec = self.game.cards[card]
-        shared: dict[tuple[CardSpec, int], dict[str, Any]] = self.game.config.derived.setdefault(
-            "entries", {}
-        )
+        shared: dict[tuple[CardSpec, int], CardShown] = self.game.config.derived.setdefault("entries", {})
         entry = shared.get((spec, self.level))
         if entry is None:
             if len(shared) > 65536:
@@ -277,7 +280,7 @@ class _Entries(dict):  # type: ignore[type-arg]
         return entry
 
 
-def _deck_top(game: Game, knower: Seat, static: _Static) -> dict[str, Any] | None:
+def _deck_top(game: Game, knower: Seat, static: _Static) -> CardShown | None:
     """The top card as this viewer sees it: its memory entry with its id (I3)."""
     card = knower.deck_top()
     if card is None:
@@ -309,7 +312,7 @@ def catalogue(game: Game) -> list[list[Any]]:
     return [list(back) for back in _static(game).catalogue]
 
 
-def view(game: Game, viewer: int) -> dict[str, Any]:
+def view(game: Game, viewer: int) -> View:
     """Player ``viewer``'s view (scenario-format.md section 5, rules I1-I4).
 
     >>> from triage.engine import Game
@@ -323,14 +326,22 @@ def view(game: Game, viewer: int) -> dict[str, Any]:
     return _view(game, viewer, Seat(game, viewer))
 
 
-def spectator_view(game: Game) -> dict[str, Any]:
+def seat_of(seen: View) -> int:
+    """The seat whose view ``seen`` is (a spectator's view has none: ValueError)."""
+    viewer = seen["viewer"]
+    if viewer is None:
+        raise ValueError("a spectator's view belongs to no seat")
+    return viewer
+
+
+def spectator_view(game: Game) -> View:
     """What someone without a seat sees: the public position, a card's back shown only where
     every player knows it (so watching a table never helps one of its players). ``viewer`` is
     None."""
     return _view(game, None, Seat(game, None))
 
 
-def _player_view(game: Game, static: _Static, knower: Seat, player: PlayerState) -> dict[str, Any]:
+def _player_view(game: Game, static: _Static, knower: Seat, player: PlayerState) -> Board:
     """One player's board, tracks and supply as ``knower`` sees them (its patients as shown are
     kept per card, level of knowledge and state: nothing else decides them)."""
     full = knower.full
@@ -339,7 +350,7 @@ def _player_view(game: Game, static: _Static, knower: Seat, player: PlayerState)
     terminals = static.terminals
     spaces = player.hospital
     names = _SPACE_NAMES if len(spaces) <= len(_SPACE_NAMES) else _space_names(len(spaces))
-    hospital: dict[str, Any] = {}
+    hospital: dict[str, CardShown | None] = {}
     for index, slot in enumerate(spaces):
         if slot is None:
             hospital[names[index]] = None
@@ -351,13 +362,13 @@ def _player_view(game: Game, static: _Static, knower: Seat, player: PlayerState)
         if shown is None:
             shown = slots[key] = _slot_view(game, static, level, slot)
         hospital[names[index]] = shown
-    shown_terminals = []
+    shown_terminals: list[TerminalShown] = []
     for patient in player.terminals:
         held = (patient.card, patient.time, patient.treated, patient.ever_treated)
-        shown = terminals.get(held)
-        if shown is None:
-            shown = terminals[held] = _terminal_state(game.cards[patient.card], patient)
-        shown_terminals.append(shown)
+        terminal = terminals.get(held)
+        if terminal is None:
+            terminal = terminals[held] = _terminal_state(game.cards[patient.card], patient)
+        shown_terminals.append(terminal)
     # The keys of _counters, then the board: one dict display is the cheapest to build.
     (
         quality,
@@ -396,7 +407,7 @@ def _player_view(game: Game, static: _Static, knower: Seat, player: PlayerState)
     }
 
 
-def _view(game: Game, viewer: int | None, knower: Seat) -> dict[str, Any]:
+def _view(game: Game, viewer: int | None, knower: Seat) -> View:
     """Views share their unchanging parts (``card_ids``, ``catalogue``, ``config``, the entries
     of ``cards``, patients as shown) with other views of the same game: treat a view as
     read-only, and copy it (``copy.deepcopy``) before changing it."""

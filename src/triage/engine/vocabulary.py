@@ -21,6 +21,8 @@ validated form, so that a designer adds an item in TOML alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from triage.engine.shapes import KindWords
 from typing import Mapping
 
 # ---------------------------------------------------------------------- card kinds (K1, K2)
@@ -118,7 +120,7 @@ KIND_NAMES: tuple[str, ...] = tuple(KIND)
 #: The names of the kinds behind the standard front (K2), in priority order.
 STANDARD_KINDS: tuple[str, ...] = tuple(kind.name for kind in KINDS if kind.standard)
 #: What a view says of each kind for players (labels and help, K2), the same in every view.
-KIND_WORDS: Mapping[str, Mapping[str, object]] = {
+KIND_WORDS: dict[str, KindWords] = {
     kind.name: {
         "label": kind.label,
         "short": kind.short,

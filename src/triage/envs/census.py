@@ -28,6 +28,7 @@ from array import array
 from collections.abc import Sequence
 from typing import Any
 
+from triage.engine.shapes import CardShown, View
 from triage.engine.game import Game
 from triage.engine.observer import Seat
 
@@ -136,7 +137,7 @@ class Census:
         base = self._partial_at + 2 + _PER_DIAGNOSIS * self.diagnoses.index(back[1])
         return whole, base + _UNKNOWN, base + _NOT_SEVERE, base + _KIND_OFFSET[kind]
 
-    def code_of_entry(self, entry: dict[str, Any], not_severe: bool) -> int:
+    def code_of_entry(self, entry: CardShown, not_severe: bool) -> int:
         """The class of a card from its view entry (:func:`triage.engine.view`'s ``cards``)."""
         if "credits" in entry:  # the whole back is known (I2)
             back = (entry["kind"], entry["diagnosis"], entry["healing"], entry["credits"], entry["vp"])
@@ -144,7 +145,7 @@ class Census:
         front = entry["front"]
         if front != "standard":
             return self._partial_at + (0 if front == "critical" else 1)
-        base = self._partial_at + 2 + _PER_DIAGNOSIS * self.diagnoses.index(entry["diagnosis"])
+        base = self._partial_at + 2 + _PER_DIAGNOSIS * self.diagnoses.index(entry["diagnosis"] or 0)
         kind = entry.get("kind")
         if kind is not None:
             return base + _KIND_OFFSET[kind]
@@ -226,7 +227,7 @@ class Census:
         kept[full] = counts
         return counts
 
-    def put_view(self, vector: Any, at: int, seat_view: dict[str, Any]) -> None:
+    def put_view(self, vector: Any, at: int, seat_view: View) -> None:
         """Write the block from ``at``, read from a seat's view (the same numbers as
         :meth:`put_game`)."""
         memory = seat_view["cards"]

@@ -26,7 +26,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import numpy as np
@@ -42,13 +42,12 @@ from triage.engine.actions import (
 )
 from triage.engine.cards import KINDS
 from triage.engine.game import PHASES, Game
-from triage.engine.state import PLAYER_NUMBERS
 from triage.engine.observer import Seat
+from triage.engine.shapes import Action, CardShown, View
+from triage.engine.views import seat_of
+from triage.engine.state import PLAYER_NUMBERS
 from triage.engine.vocabulary import counted_items
 from triage.envs.census import Census
-
-Action = dict[str, Any]
-View = dict[str, Any]
 
 MAX_PLAYERS = 4
 FRONTS: tuple[str, ...] = ("standard", "critical", "terminal")
@@ -441,8 +440,8 @@ def _put_view_player(
     player = seat_view["players"][seat]
     vector[at] = 1.0
     numbers = len(PLAYER_NUMBERS)
-    for offset, name in enumerate(PLAYER_NUMBERS, start=1):
-        vector[at + offset] = player[name]
+    for offset, value in enumerate(_board_numbers(player), start=1):
+        vector[at + offset] = value
     for offset, name in enumerate(layout.counted, start=1 + numbers):
         vector[at + offset] = player["items"][name]
     vector[at + 1 + numbers + len(layout.counted)] = player["spaces"]
@@ -529,6 +528,8 @@ _TERMINAL_SIZE = len(_TERMINAL_FIELDS)
 
 
 _numbers = attrgetter(*PLAYER_NUMBERS)
+#: A view's board's PLAYER_NUMBERS, in their order.
+_board_numbers = itemgetter(*PLAYER_NUMBERS)
 assert PLAYER_NUMBERS[:2] == ("quality", "vp")
 
 
@@ -630,7 +631,7 @@ _KIND_AT = {kind: 2 + len(FRONTS) + i for i, kind in enumerate(KINDS)}
 _AFTER_KIND = 2 + len(FRONTS) + len(KINDS)
 
 
-def _put_card(vector: np.ndarray, at: int, card: dict[str, Any], not_severe: bool) -> None:
+def _put_card(vector: np.ndarray, at: int, card: CardShown, not_severe: bool) -> None:
     """A card as the viewer knows it: a missing field (unknown, I2) is 0 with its flag 0."""
     vector[at] = 1.0
     vector[at + _FRONT_AT[card["front"]]] = 1.0
@@ -658,7 +659,7 @@ def _put_card(vector: np.ndarray, at: int, card: dict[str, Any], not_severe: boo
 def view_board(seat_view: View) -> Board:
     """The viewing seat's own board (:class:`~triage.engine.actions.Board`) read from its view:
     what the engine's translation between ids and actions needs, without a game."""
-    me = seat_view["players"][seat_view["viewer"]]
+    me = seat_view["players"][seat_of(seat_view)]
     slots = [me["hospital"][str(number)] for number in range(1, len(me["hospital"]) + 1)]
     return Board(
         me["pending"],

@@ -59,6 +59,7 @@ import pyspiel
 from open_spiel.python import policy as openspiel_policy
 from open_spiel.python.algorithms import mcts
 
+from triage.engine.shapes import Event
 from triage.bots import make_bot
 from triage.engine import Config, Game, spectator_view, view
 from triage.engine.actions import action_to_id
@@ -325,7 +326,7 @@ class PublicRecord:
         divide by it, so that every entry lies in (0, 1] and stays distinct."""
         return self.players * (self.num_actions + len(self.card_ids))
 
-    def draws(self, events: list[dict[str, Any]]) -> list[int]:
+    def draws(self, events: list[Event]) -> list[int]:
         """The entries of the draws among ``events`` (public: the card's front, I1)."""
         base = 1 + self.players * self.num_actions
         cards = len(self.card_ids)

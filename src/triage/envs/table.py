@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 
 from triage.engine import Config, Game, RuleError, events_for, make_config, view
-from triage.envs.encoding import IllegalActionError, Layout, View, view_text
+from triage.engine.shapes import Event, View
+from triage.envs.encoding import IllegalActionError, Layout, view_text
 
 
 def make_game_config(rounds: int | None = None, return_to: str | None = None, **overrides: Any) -> Config:
@@ -158,12 +159,12 @@ class Table:
             for action_id in self._legal:
                 buffer[at + action_id] = 1
 
-    def play(self, seat: int, index: int) -> list[dict[str, Any]]:
+    def play(self, seat: int, index: int) -> list[Event]:
         """Take integer ``index`` for ``seat``; refused clearly (and nothing changes) when it is
         not one of the seat's legal integers. Returns the events as the seat may see them."""
         return events_for(self.play_quiet(seat, index), seat)
 
-    def play_quiet(self, seat: int, index: int) -> list[dict[str, Any]]:
+    def play_quiet(self, seat: int, index: int) -> list[Event]:
         """:meth:`play` returning the engine's own events (all-seeing: never for an agent)."""
         game = self.game
         if seat != game.turn:

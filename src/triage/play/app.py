@@ -40,9 +40,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
-from triage.engine import RuleError, public_event
-from triage.engine.text import describe_action, describe_event, render_position
 from triage.bots.hints import suggest_move
+from triage.engine import RuleError, public_event
+from triage.engine.shapes import Action, View
+from triage.engine.text import describe_action, describe_event, render_position
 from triage.engine.undo import UndoError
 from triage.play.help import help_lines
 from triage.play.layout import LAYOUT_CSS, layout_classes, own_board
@@ -296,7 +297,7 @@ class TriageApp(App[None]):
         self.viewer = humans[0] if humans else 0
         self.ready_seat: int | None = None if len(humans) > 1 else self.viewer
         self.logged: tuple[int | None, int] = (None, 0)
-        self.legal: list[dict[str, Any]] = []
+        self.legal: list[Action] = []
         self.waiting_for_bot = False
         self.finished = False
         #: Bumped whenever the action list is shown afresh (its numbers may mean other actions).
@@ -393,7 +394,7 @@ class TriageApp(App[None]):
 
         self.run_worker(think, thread=True, group="bot")
 
-    def bot_chose(self, seat: int, position: int, action: dict[str, Any]) -> None:
+    def bot_chose(self, seat: int, position: int, action: Action) -> None:
         """Back from the bot's thread: play its move (on the position it was asked about) and
         queue it to be shown; the next bot starts thinking at once (the pace only shows)."""
         self.waiting_for_bot = False
@@ -447,7 +448,7 @@ class TriageApp(App[None]):
         self.set_status("Skipping to the next decision of yours...")
         self.advance()
 
-    def take(self, action: dict[str, Any]) -> None:
+    def take(self, action: Action) -> None:
         """A human's action: applied, or refused with its error code and rule id. Only for the
         seat whose board is uncovered: keys typed behind the last seat's final action never act
         for the next seat before it took the device. A pass that lets a patient die tonight is
@@ -472,7 +473,7 @@ class TriageApp(App[None]):
             return
         self.apply_human(seat, action)
 
-    def apply_human(self, seat: int, action: dict[str, Any]) -> None:
+    def apply_human(self, seat: int, action: Action) -> None:
         """Apply a human seat's action (still its turn), or say why the rules refuse it."""
         session = self.session
         if session.turn != seat:
@@ -513,7 +514,7 @@ class TriageApp(App[None]):
         self.logged = (None, 0)
 
     def refresh_board(
-        self, seen: dict[str, Any] | None = None, upto: int | None = None, mark: str | None = None
+        self, seen: View | None = None, upto: int | None = None, mark: str | None = None
     ) -> None:
         """Draw the board: the live position, or (``seen``) a bot step's, with its log up to
         ``upto`` events and the card ``mark`` marked. The legal actions only on the live one."""
@@ -698,7 +699,7 @@ class TriageApp(App[None]):
 
         self.run_worker(think, thread=True, group="hint")
 
-    def hint_ready(self, seat: int, at: int, seen: dict[str, Any], action: dict[str, Any]) -> None:
+    def hint_ready(self, seat: int, at: int, seen: View, action: Action) -> None:
         """Back from the hint's thread: keep it, point at it in the list and say why."""
         session = self.session
         if session.turn != seat or len(session.game.history) != at:

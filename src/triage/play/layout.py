@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from triage.engine.views import seat_of
+from triage.engine.shapes import View
 from triage.engine.text import render_position
 
 #: Columns from which the board keeps the side column beside it.
@@ -51,10 +53,10 @@ def layout_classes(columns: int, rows: int) -> tuple[bool, bool]:
     return tiny or columns < WIDE_COLUMNS, tiny
 
 
-def own_board(view: dict[str, Any], names: list[str]) -> str:
+def own_board(view: View, names: list[str]) -> str:
     """The seat's own hospital alone, for a tiny terminal: the round and its own board, read
     from its view as the whole board is."""
-    seat = view["viewer"]
+    seat = seat_of(view)
     own = {**view, "players": [view["players"][seat]]}
     lines = render_position(own, [names[seat]]).splitlines()
     return "\n".join(line for index, line in enumerate(lines) if index != 1)  # the deck line gives way

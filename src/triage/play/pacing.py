@@ -22,6 +22,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from triage.engine.shapes import Action, View
+
 #: Seconds each bot action stays on screen by default (issue 39: about 0.6 to 1 s apiece).
 DEFAULT_DELAY = 0.8
 
@@ -32,12 +34,12 @@ class Step:
     after it, and how many of the session's events there were then."""
 
     seat: int
-    action: dict[str, Any]
-    view: dict[str, Any]
+    action: Action
+    view: View
     events: int
 
 
-def acted_on(action: dict[str, Any]) -> str | None:
+def acted_on(action: Action) -> str | None:
     """The card (or market item) an action acts on, to mark on the board."""
     for key in ("patient", "card", "remove", "item"):
         if action.get(key):

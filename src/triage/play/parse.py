@@ -16,9 +16,9 @@ in from the legal actions (tokens first, T6). Card ids match without regard to c
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-Action = dict[str, Any]
+from triage.engine.shapes import Action, Payment
 
 PAY_KEYS = ("tokens", "staff", "congress")
 USAGE = {
@@ -52,7 +52,7 @@ def _whole(text: str, what: str, usage: str) -> int:
     return int(text)
 
 
-def _split_pay(words: list[str], usage: str) -> tuple[list[str], dict[str, int]]:
+def _split_pay(words: list[str], usage: str) -> tuple[list[str], Payment]:
     """Separate ``key=N`` payment words from the positional words."""
     positional: list[str] = []
     pay: dict[str, int] = {}
@@ -69,7 +69,7 @@ def _split_pay(words: list[str], usage: str) -> tuple[list[str], dict[str, int]]
             pay[key] = _whole(value, f"payment {key}", usage)
         else:
             positional.append(word)
-    return positional, pay
+    return positional, cast(Payment, pay)  # its keys checked above: tokens, staff, congress
 
 
 def _expect(positional: list[str], names: list[str], usage: str) -> list[str]:
@@ -195,12 +195,15 @@ def resolve(typed: Action, legal: list[Action]) -> Action:
         for key, value in action.items()
         if key in ("card", "patient", "remove") and isinstance(value, str)
     }
-    return {
-        key: ids.get(value.upper(), value)
-        if key in ("card", "patient", "remove") and isinstance(value, str)
-        else value
-        for key, value in typed.items()
-    }
+    return cast(
+        Action,
+        {
+            key: ids.get(value.upper(), value)
+            if key in ("card", "patient", "remove") and isinstance(value, str)
+            else value
+            for key, value in typed.items()
+        },
+    )
 
 
 def choose(text: str, legal: list[Action]) -> Action:

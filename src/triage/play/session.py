@@ -27,18 +27,16 @@ from typing import Any
 
 from triage.bots import PLAYER_LEVELS, Bot, make_bot, seat_names
 from triage.bots.hints import hint_reason, suggest_move
-from triage.engine.vocabulary import KIND
 from triage.engine import Config, DataError, Game, RuleError, events_for, view
 from triage.engine.cards import CardSpec
 from triage.engine.choices import action_choices
 from triage.engine.forecast import forecast
 from triage.engine.records import load_record, make_record, replay_steps
+from triage.engine.shapes import Action, Event, Hint, Record, View
 from triage.engine.summary import player_rows
 from triage.engine.text import describe_action, describe_event
 from triage.engine.undo import UndoError, UndoReach, undo, undo_reach, undo_refusal
-
-Action = dict[str, Any]
-Event = dict[str, Any]
+from triage.engine.vocabulary import KIND
 
 HUMAN = "human"
 LEVEL_LABELS = {level.name: level.label for level in PLAYER_LEVELS}
@@ -95,7 +93,7 @@ class Session:
     events: list[Event] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
     #: The hints asked so far (``{"by", "at", "do"}``): saved in the record, never moves.
-    hints: list[dict[str, Any]] = field(default_factory=list)
+    hints: list[Hint] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.game.num_players:
@@ -145,7 +143,7 @@ class Session:
                 seats = parse_seats(list(saved), game.num_players)
             except ValueError as error:
                 raise DataError(f"{path}: 'seats': {error}") from None
-        hints = [dict(entry) for entry in record.get("hints", [])]
+        hints = [entry.copy() for entry in record.get("hints", [])]
         return cls(game, seats, Path(save_path or path), events, hints=hints)
 
     # ------------------------------------------------------------------ asking
@@ -172,7 +170,7 @@ class Session:
     def names(self) -> list[str]:
         return [self.seat_name(seat) for seat in range(self.game.num_players)]
 
-    def view_for(self, seat: int) -> dict[str, Any]:
+    def view_for(self, seat: int) -> View:
         return view(self.game, seat)
 
     def legal(self) -> list[Action]:
@@ -253,7 +251,7 @@ class Session:
             return f"undo: not past {reach.reveal.describe()} (rule {reach.reveal.rule})"
         return ""
 
-    def bot_request(self) -> tuple[Bot, dict[str, Any], list[Action], random.Random]:
+    def bot_request(self) -> tuple[Bot, View, list[Action], random.Random]:
         """Everything the bot at the seat to move decides from: the bot, that seat's view only,
         the legal actions and the bot's generator. Built from the game here, so the choice itself
         (``bot.choose(view, legal, rng)``) may run elsewhere, e.g. in a thread, without the game."""
@@ -275,7 +273,7 @@ class Session:
             action = self.bot_action()
             yield seat, action, self.act(action)
 
-    def hint_request(self) -> tuple[int, int, dict[str, Any], list[Action]]:
+    def hint_request(self) -> tuple[int, int, View, list[Action]]:
         """What a hint for the human seat to move is asked from: the seat, the action number,
         that seat's view only and its legal actions (so :func:`suggest_move` may run in a
         thread, without the game)."""
@@ -284,7 +282,7 @@ class Session:
             raise ValueError("a hint is for a human seat's decision")
         return seat, len(self.game.history), view(self.game, seat), self.game.legal_actions()
 
-    def keep_hint(self, seat: int, at: int, seen: dict[str, Any], action: Action) -> str:
+    def keep_hint(self, seat: int, at: int, seen: View, action: Action) -> str:
         """Record the hint (saved with the game) and say why, from the seat's forecast."""
         self.hints.append({"by": seat, "at": at, "do": action})
         self.save()
@@ -306,7 +304,7 @@ class Session:
 
     # ------------------------------------------------------------------ saving
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Record:
         record = make_record(self.game, self.hints)
         record["seats"] = list(self.seats)
         return record

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -337,7 +337,7 @@ def resolve(document: Any, path: str) -> Any:
     return node
 
 
-def _check_paths(document: dict[str, Any], paths: Any, what: str) -> None:
+def _check_paths(document: Mapping[str, Any], paths: Any, what: str) -> None:
     if not isinstance(paths, dict):
         raise DataError(f"{what} must be an object of path -> value")
     for path, expected in paths.items():

@@ -16,6 +16,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from triage.engine.shapes import View
 from triage.engine import Game
 from triage.engine.cards import CardSpec
 from triage.engine.config import Config
@@ -201,7 +202,7 @@ def run_paths_bench(
         positions = _positions(players, base, games_per_round, config) if len(paths) > 1 else []
         # The views that determinize and search start from, made after the view path has run
         # (untimed), so that it warms its caches inside its own timing.
-        views: list[dict[str, Any]] = []
+        views: list[View] = []
         for path in paths:
             if path in ("determinize", "search") and not views:
                 views = [view(position, seat) for position, seat in positions]

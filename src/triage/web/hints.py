@@ -22,6 +22,7 @@ from typing import Any, cast
 from fastapi import Body, FastAPI, Header
 from fastapi.responses import JSONResponse
 
+from triage.engine.shapes import View
 from triage.bots.hints import HINT_BOT, hint_reason
 from triage.engine import view
 from triage.engine.choices import action_choices
@@ -32,7 +33,8 @@ from triage.web.lobby import check_playing
 from triage.web.live_table import LiveTable
 from triage.web.schemas import errors
 from triage.web.tables import TableService
-from triage.web.thinking import Action, bot_deadline, decide
+from triage.engine.shapes import Action
+from triage.web.thinking import bot_deadline, decide
 
 HINT_BODY = Body(None, examples=[{"expected": 12}, {}])
 AUTH_HEADER = Header(None, description="Bearer TOKEN: the seat's token.")
@@ -44,7 +46,7 @@ class Question:
 
     seat: int
     at: int
-    view: dict[str, Any]
+    view: View
     legal: list[Action]
     seed: str
 

@@ -14,12 +14,10 @@ the journal starts again from nothing.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from triage.engine import Game, event_for
 from triage.engine.records import RECORD_FORMAT
-
-Event = dict[str, Any]
+from triage.engine.shapes import Event
 
 
 class Journal:

@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from triage.engine import Game
+from triage.engine.shapes import Event
+from triage.engine.shapes import Step as StepEntry
 from triage.web.journal import Journal
 from triage.web.storage import SeatInfo
 
 if TYPE_CHECKING:
     from triage.web.clocks import TableTiming
 
-Event = dict[str, Any]
 
 #: The most messages waiting for one WebSocket client; beyond it the client is too slow.
 QUEUE_LIMIT = 64
@@ -165,7 +166,7 @@ class Step:
     subscriber's message (sent only once the action is stored)."""
 
     number: int
-    entry: dict[str, Any]
+    entry: StepEntry
     events: list[Event]
     messages: list[tuple[Subscriber, str]]
 

@@ -15,12 +15,14 @@ from typing import Any
 from triage.engine import Game, events_for, public_event, spectator_view, view
 from triage.engine.choices import action_choices
 from triage.engine.forecast import forecast
-from triage.web.live_table import Event, LiveTable, Subscriber, facts
+from triage.engine.shapes import Event, View
+from triage.engine.shapes import Step as StepEntry
+from triage.web.live_table import LiveTable, Subscriber, facts
 from triage.web.sealing import sealed, shown_events, undo_info, visible_game
 from triage.web.storage import seat_facts
 
 
-def view_payload(game: Game, seat: int | None) -> dict[str, Any]:
+def view_payload(game: Game, seat: int | None) -> View:
     """The seat's view (the spectators' for None): the one place every payload takes it from."""
     return spectator_view(game) if seat is None else view(game, seat)
 
@@ -106,7 +108,7 @@ def message_for(
     game = game or table.game
     seen = view_payload(game, seat)
     choices = [] if seat is None or table.waiting else action_choices(game, seat)
-    message = {
+    message: dict[str, Any] = {
         "type": kind,
         "table_id": table.id,
         "seat": seat,
@@ -132,7 +134,7 @@ def hello(table: LiveTable, seat: int | None) -> str:
 
 
 def update_messages(
-    table: LiveTable, game: Game, number: int, entry: dict[str, Any], events: list[Event]
+    table: LiveTable, game: Game, number: int, entry: StepEntry, events: list[Event]
 ) -> list[tuple[Subscriber, str]]:
     """Each subscriber's ``update`` message for one action, built from ``game`` just after it:
     built and encoded once per seat, and once for all spectators."""

@@ -64,6 +64,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from triage.engine.shapes import Action, Hint, Setup, Step
 from triage.web import DEFAULT_DB_URL
 
 #: The PostgreSQL channel on which committed actions are announced to every server process.
@@ -200,7 +201,7 @@ def json_text(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def notice(table_id: str, start: int, count: int, entries: list[dict[str, Any]]) -> str:
+def notice(table_id: str, start: int, count: int, entries: list[Step]) -> str:
     """The payload announcing stored actions: with the actions when they fit, so that the
     other processes need not read them back."""
     payload = orjson.dumps({"table": table_id, "start": start, "count": count, "actions": entries})
@@ -571,7 +572,7 @@ class Store:
     def create_table(
         self,
         table_id: str,
-        setup: dict[str, Any],
+        setup: Setup,
         seed_chosen: bool,
         public: bool,
         seats: list[SeatInfo],
@@ -635,7 +636,7 @@ class Store:
         self,
         table_id: str,
         start: int,
-        entries: list[dict[str, Any]],
+        entries: list[Step],
         facts: dict[str, Any],
         request: str | None = None,
         answer: dict[str, Any] | None = None,
@@ -672,7 +673,7 @@ class Store:
         table_id: str,
         start: int,
         count: int,
-        entries: list[dict[str, Any]],
+        entries: list[Step],
         rows: list[dict[str, Any]],
         facts: dict[str, Any],
     ) -> None:
@@ -875,13 +876,13 @@ class Store:
             for row in rows
         ]
 
-    def add_hint(self, table_id: str, by: int, at: int, action: dict[str, Any]) -> None:
+    def add_hint(self, table_id: str, by: int, at: int, action: Action) -> None:
         """Keep a hint given to seat ``by`` at action number ``at`` (the record's ``hints``)."""
         row = {"table_id": table_id, "by": by, "at": at, "action": json_text(action)}
         with self._writing(), _Transaction(self.autocommit) as connection:
             connection.execute(HINTS.insert(), row)
 
-    def hints(self, table_id: str) -> list[dict[str, Any]]:
+    def hints(self, table_id: str) -> list[Hint]:
         """The table's hints in the order they were given, as the record holds them."""
         with _Transaction(self.autocommit) as connection:
             rows = connection.execute(

@@ -31,6 +31,7 @@ from typing import Any
 import httpx
 from sqlalchemy.engine import make_url
 
+from triage.engine.shapes import Action
 from triage.engine.choices import expand
 from triage.web.loadtest import free_port, percentile, start_server
 
@@ -71,7 +72,7 @@ def database_held(db_url: str, seconds: float) -> Iterator[None]:
         holder.join()
 
 
-def choices_of(client: httpx.Client, table_id: str, token: str) -> list[dict[str, Any]]:
+def choices_of(client: httpx.Client, table_id: str, token: str) -> list[Action]:
     answer = client.get(f"/api/tables/{table_id}/legal", headers={"Authorization": f"Bearer {token}"})
     answer.raise_for_status()
     return [action for choice in answer.json()["choices"] for action in expand(choice)]

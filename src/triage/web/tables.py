@@ -38,7 +38,8 @@ from triage.web.clocks import Timekeeper, TimeRules
 from triage.web.errors import WebError, stale, storage_refusal, storage_refused, unknown_table
 from triage.web.journal import Journal
 from triage.web.limits import MAX_LIVE_BYTES, check_table_limits, check_table_room
-from triage.web.live_table import Event, LiveTable, Step, facts
+from triage.engine.shapes import Event
+from triage.web.live_table import LiveTable, Step, facts
 from triage.web.payloads import hello, lobby_message, update_messages
 from triage.web.sealing import sealed
 from triage.web.seats import (

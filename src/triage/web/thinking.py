@@ -20,10 +20,11 @@ import random
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from triage.bots import RandomBot, make_bot
 from triage.bots.expert import ExpertBot
+from triage.engine.shapes import Action, View
 
 log = logging.getLogger("triage.web")
 
@@ -31,8 +32,6 @@ log = logging.getLogger("triage.web")
 DEADLINE_MARGIN = 1.0
 #: The deadline of a searching bot that has no CPU budget of its own (``expert-<N>``).
 UNCAPPED_DEADLINE = 5.0
-
-Action = dict[str, Any]
 
 
 @lru_cache(maxsize=64)
@@ -49,7 +48,7 @@ def searches(name: str) -> bool:
     return bool(getattr(make_bot(name), "searches", False))
 
 
-def decide(name: str, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+def decide(name: str, view: View, legal: list[Action], seed: str) -> Action:
     """The bot's choice, its generator seeded with ``seed`` (so a decision is the same in a
     worker process and in the server's own): what a worker process runs."""
     return make_bot(name).choose(view, legal, random.Random(seed))
@@ -58,10 +57,10 @@ def decide(name: str, view: dict[str, Any], legal: list[Action], seed: str) -> A
 def fallback_action(table_id: str, name: str, legal: list[Action], seed: str, failure: str) -> Action:
     """The random bot's choice in place of a failed decision, logged with what went wrong."""
     log.error("table %s: bot %s failed (%s); random moves instead", table_id, name, failure)
-    return RandomBot().choose({}, legal, random.Random(seed))
+    return RandomBot().choose(cast("View", {}), legal, random.Random(seed))  # it reads no view
 
 
-def safe_decide(table_id: str, name: str, view: dict[str, Any], legal: list[Action], seed: str) -> Action:
+def safe_decide(table_id: str, name: str, view: View, legal: list[Action], seed: str) -> Action:
     """:func:`decide` in the calling thread, random in place of any exception."""
     try:
         return decide(name, view, legal, seed)
@@ -78,7 +77,7 @@ class ThinkingPool:
         self.size = processes or (os.cpu_count() or 1) + 1
         self._pool: ProcessPoolExecutor | None = None
 
-    def submit(self, name: str, view: dict[str, Any], legal: list[Action], seed: str) -> Future[Action]:
+    def submit(self, name: str, view: View, legal: list[Action], seed: str) -> Future[Action]:
         """One decision, started in a worker process (a fresh pool if the last one broke)."""
         if self._pool is None:
             # forkserver: a worker is never forked from the server's threads (which may hold locks).

@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 from triage.engine import Game, RuleError, events_for, view
 from triage.web.errors import WebError, rule_refusal, stale, storage_refused
-from triage.web.live_table import Event, LiveTable, Step
+from triage.engine.shapes import Action, Event, View
+from triage.engine.shapes import Step as StepEntry
+from triage.web.live_table import LiveTable, Step
 from triage.web.payloads import update_messages
 from triage.web.storage import canonical
 from triage.web.thinking import (
-    Action,
     ThinkingPool,
     bot_deadline,
     fallback_action,
@@ -50,7 +51,7 @@ RETRY_SECONDS = 1.0
 THREAD_SLOTS = 3
 
 #: An action worked out: its number, its history entry, its events and the position just after it.
-Move = tuple[int, dict[str, Any], list[Event], Game]
+Move = tuple[int, StepEntry, list[Event], Game]
 
 log = logging.getLogger("triage.web")
 
@@ -383,7 +384,7 @@ class Turns:
         return await self.service.run(play, table, game, seat, action, legal, seed)
 
     @staticmethod
-    def _question(table: LiveTable, game: Game, seat: int) -> tuple[dict[str, Any], list[Action], str]:
+    def _question(table: LiveTable, game: Game, seat: int) -> tuple[View, list[Action], str]:
         return view(game, seat), game.legal_actions(seat), move_seed(table, game)
 
     def _commit_moves(self, table: LiveTable, game: Game, start: int, moves: list[Move]) -> None:

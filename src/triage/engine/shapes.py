@@ -1,0 +1,305 @@
+"""The shapes of the engine's plain data, typed: actions, events, views, states and records
+(scenario-format.md sections 3-6), the choices and forecasts the page asks for.
+
+They stay plain JSON data (dicts and lists) so that every shell can send, store and compare them
+as they are; these TypedDicts let mypy check every layer that reads them, and let the web
+service publish them in its OpenAPI schema (the page's types are generated from it). A card
+field a viewer cannot know is absent, never null (I1-I4), so the card shapes are ``total=False``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, Required, TypedDict
+
+# ---------------------------------------------------------------------- actions (section 4)
+
+
+class Payment(TypedDict, total=False):
+    """T6: the units of a cost paid with tokens, available Staff and Congress Doctors (a
+    missing key counts 0)."""
+
+    tokens: int
+    staff: int
+    congress: int
+
+
+class Action(TypedDict, total=False):
+    """One action (scenario-format.md section 4): ``type`` and the fields of that type."""
+
+    type: Required[str]
+    card: str
+    space: int
+    patient: str
+    amount: int
+    #: None, or left out: the default payment (T6).
+    pay: Payment | None
+    remove: str | None
+    draw_all: bool
+    item: str
+
+
+class Budget(TypedDict):
+    """T6: what a seat can pay a cost with now: the matching tokens, available Staff, Congress."""
+
+    tokens: int
+    staff: int
+    congress: int
+
+
+class AmountRange(TypedDict):
+    """T2: the heal amounts on offer."""
+
+    min: int
+    max: int
+
+
+class Choice(TypedDict, total=False):
+    """One bounded choice (:mod:`triage.engine.choices`): an action and target with its payment
+    left open; ``type`` and the fields of that type."""
+
+    type: Required[str]
+    card: str
+    spaces: list[int]
+    patient: str
+    cost: int
+    token: str
+    budget: Budget
+    default_pay: Payment | None
+    amount: AmountRange
+    remove: list[str]
+    draw_all: bool
+    item: str
+    price: int
+
+
+# ---------------------------------------------------------------------- events (section 6)
+
+
+class Secret(TypedDict, total=False):
+    """C3: what a check shows (the whole back to the other players; solo, the priority)."""
+
+    kind: str
+    priority: int | None
+    healing: int | None
+    credits: int
+    vp: int
+
+
+class Event(TypedDict, total=False):
+    """One event (scenario-format.md section 6): ``type`` and the fields of that type; what a
+    seat may not see is left out of its copy (:func:`~triage.engine.observer.event_for`)."""
+
+    type: Required[str]
+    player: int
+    card: str
+    round: int
+    first_player: int
+    diagnostics: int
+    healing: int | None
+    front: str
+    diagnosis: int | None
+    space: int | None
+    kind: str
+    priority: int | None
+    credits: int
+    vp: int
+    pay: Payment
+    amount: int
+    placed: int
+    to: str
+    quality_lost: int
+    time: int
+    seen_by: list[int]
+    secret: Secret
+    remove: str | None
+    draw_all: bool
+    item: str
+    price: int
+    cards: int
+    scores: list[int]
+    winner: int | None
+
+
+# ---------------------------------------------------------------------- cards, boards, views
+
+
+class CardShown(TypedDict, total=False):
+    """A card as a viewer may know it (section 5): its front always, the rest where known."""
+
+    card: str
+    front: str
+    diagnosis: int | None
+    kind: str
+    priority: int | None
+    healing: int | None
+    credits: int
+    vp: int
+    time: int
+    revealed: bool
+    placed: int
+
+
+class TerminalShown(TypedDict):
+    """A terminal patient beside a board (A3): always revealed."""
+
+    card: str
+    time: int
+    treated: bool
+    ever_treated: bool
+    front: str
+    credits: int
+    vp: int
+
+
+class Board(TypedDict):
+    """One player's board, tracks and supply (section 3; a view's shows the patients as the
+    viewer may know them)."""
+
+    quality: int
+    vp: int
+    credits: int
+    treated: int
+    diagnostics: int
+    healing: int
+    staff: int
+    staff_available: int
+    congress: int
+    helicopters: int
+    outpatient_clinics: int
+    clinical_trials: int
+    items: dict[str, int]
+    spaces: int
+    hospital: dict[str, CardShown | None]
+    terminals: list[TerminalShown]
+    pending: list[str]
+    passed: bool
+    score: int
+
+
+class Knowledge(TypedDict):
+    """What one seat knows of the cards' backs: fully, or by priority only (I2)."""
+
+    full: list[str]
+    priority: list[str]
+
+
+class KindWords(TypedDict):
+    """A card kind in a player's words (:mod:`triage.engine.vocabulary`)."""
+
+    label: str
+    short: str
+    help: str
+    front: str
+    priority: int | None
+
+
+class Flow(TypedDict):
+    """Whose decision it is and what the game still has to do: public in every view."""
+
+    round: int
+    phase: str
+    first_player: int
+    turn: int | None
+    active: int | None
+    treatment_position: int
+    extra_turn: int | None
+    reopened: list[int]
+    queue: list[list[int]]
+    resolving: int | None
+    winner: int | None
+
+
+class View(Flow):
+    """One seat's view, or a spectator's (scenario-format.md section 5)."""
+
+    format: str
+    viewer: int | None
+    deck_count: int
+    deck_top: CardShown | None
+    deck_known: list[str | None]
+    discard: list[str]
+    players: list[Board]
+    cards: dict[str, CardShown]
+    knowledge: list[Knowledge]
+    not_severe: list[str]
+    card_ids: list[str]
+    catalogue: list[list[Any]]
+    #: The configuration as its file holds it (an open table of [O] values, V1-V4, T8).
+    config: dict[str, Any]
+    kinds: dict[str, KindWords]
+
+
+class State(Flow):
+    """The full, all-seeing state (scenario-format.md section 3)."""
+
+    deck: list[str]
+    discard: list[str]
+    players: list[Board]
+
+
+# ---------------------------------------------------------------------- records (D1)
+
+
+class Offer(TypedDict):
+    """An action on offer as a player reads it: what it does (``do``, with its default payment)
+    and its words (``text``)."""
+
+    do: Action
+    text: str
+
+
+class Step(TypedDict):
+    """One action of a record: who took it and what it was (D1)."""
+
+    by: int
+    do: Action
+
+
+class Setup(TypedDict):
+    """How a game was dealt (D1): what its record begins with."""
+
+    players: int
+    #: The configuration as its file holds it; the deck in the deck file's form (K1).
+    config: dict[str, Any]
+    deck: list[dict[str, Any]]
+    seed: int
+
+
+class Hint(TypedDict):
+    """A move a seat was suggested: never a move of the game (``at``: the actions taken then)."""
+
+    by: int
+    at: int
+    do: Action
+
+
+class Result(TypedDict):
+    """How a finished game ended (R4)."""
+
+    scores: list[int]
+    winner: int | None
+
+
+class Record(Setup):
+    """A game's record (:mod:`triage.engine.records`): its deal and actions replay it exactly
+    (D1); the hints asked, and the result once it is over."""
+
+    format: str
+    actions: list[Step]
+    hints: NotRequired[list[Hint]]
+    result: NotRequired[Result]
+    #: The terminal game's saved seats (human or a bot name), to resume with.
+    seats: NotRequired[list[str]]
+
+
+class SeatRecord(TypedDict):
+    """A running game's record as one seat may see it (:func:`~triage.engine.records.record_for`):
+    no seed or deck, each event as the seat saw it, its own hints."""
+
+    format: str
+    players: int
+    config: dict[str, Any]
+    viewer: int | None
+    actions: list[Step]
+    events: list[Event]
+    hints: NotRequired[list[Hint]]
