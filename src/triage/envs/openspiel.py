@@ -550,7 +550,7 @@ class TriageState(pyspiel.State):
         self._note(player, int(action), events)
         self._play_bots()
 
-    def _note(self, player: int, action: int, events: list[dict[str, Any]]) -> None:
+    def _note(self, player: int, action: int, events: list[Event]) -> None:
         """A decision and the draws it caused, on the public record."""
         record = self._position.record
         record.append(self._settings.record.decision(player, action))
