@@ -19,6 +19,7 @@ from triage.bots.greedy import GreedyBot
 from triage.bots.habits import HABIT_BOTS, HABIT_DESCRIPTIONS
 from triage.bots.montecarlo import MonteCarloBot
 from triage.bots.random_bot import RandomBot
+from triage.engine.shapes import View
 
 BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot}
 BOTS["greedy"] = GreedyBot  # triage.bots.greedy (issue 3)
@@ -105,7 +106,7 @@ def make_bot(name: str) -> Bot:
         ) from None
 
 
-def bot_form(bot: Bot, seat_view: dict[str, Any]) -> dict[str, Any]:
+def bot_form(bot: Bot, seat_view: View) -> dict[str, Any]:
     """What ``bot`` is, exactly, in the game of ``seat_view``, for a result file: a searching bot
     says its search, budget and value file (its ``form``); any other bot its name and class."""
     describe = getattr(bot, "form", None)

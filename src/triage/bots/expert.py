@@ -183,7 +183,7 @@ class ExpertBot:
         search = self.search_type(view, candidates, rng, self._budget_for(view, value), self.policy, value)
         return search.run(default=candidates.index(fallback))
 
-    def _value(self, view: dict[str, Any]) -> Value | None:
+    def _value(self, view: View) -> Value | None:
         """The fitted value this bot scores short playouts with in the view's game (None: whole
         playouts); strict, a game of several players without one is refused."""
         if not self.valued:
@@ -193,7 +193,7 @@ class ExpertBot:
             raise MissingValueError(len(view["players"]))
         return value
 
-    def _budget_for(self, view: dict[str, Any], value: Value | None) -> Budget:
+    def _budget_for(self, view: View, value: Value | None) -> Budget:
         """The decision's budget: a level's playouts (short ones with a value) scaled by 2 /
         players; an explicit budget as given."""
         budget = self.budget
@@ -204,7 +204,7 @@ class ExpertBot:
             budget = Budget(max(1, round(playouts * 2 / players)), budget.time_limit)
         return budget
 
-    def form(self, view: dict[str, Any]) -> dict[str, Any]:
+    def form(self, view: View) -> dict[str, Any]:
         """What this bot is in the view's game, exactly: its search (none, whole playouts, or
         short playouts scored by a fitted value), the playouts and CPU cap of a decision, the
         playout policy, the slips, and the value file with its SHA-256. Result files record it."""

@@ -34,7 +34,9 @@ from triage.bots.habits import FarmFirstBot
 from triage.bots.value import by_fingerprint, features, fingerprint, value_dirs
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
+from triage.engine.shapes import View
 from triage.engine.validation import ACTION_FIELDS
+from triage.engine.views import seat_of
 
 #: The move types, in a fixed order, for the one-hot part of a candidate's features.
 MOVE_TYPES = tuple(ACTION_FIELDS)
@@ -59,13 +61,11 @@ def move_features(action: Action, club: bool, rounds_left: int) -> list[float]:
     ]
 
 
-def candidate_table(
-    view: dict[str, Any], candidates: list[Action], club: int, rng: random.Random
-) -> list[list[float]]:
+def candidate_table(view: View, candidates: list[Action], club: int, rng: random.Random) -> list[list[float]]:
     """Each candidate's features: its afterstate in one world drawn from ``view`` (the value's
     features, seat less the leader) and :func:`move_features`."""
     world = determinize(view, rng)
-    seat: int = view["viewer"]
+    seat = seat_of(view)
     rounds_left = world.config.rounds - world.round
     rows = []
     for index, candidate in enumerate(candidates):
@@ -175,7 +175,7 @@ def _policies_in(directories: tuple[Path, ...]) -> dict[str, FastPolicy]:
     return by_fingerprint(directories, True, FastPolicy.load)
 
 
-def policy_for(seat_view: dict[str, Any]) -> tuple[FastPolicy | None, bool]:
+def policy_for(seat_view: View) -> tuple[FastPolicy | None, bool]:
     """The trained fast policy of the game a view belongs to, and whether it was trained on that
     very game. A game with none of its own (a designer's new price, say) gets a policy trained at
     its player count on another configuration: a move's afterstate carries the price it paid and
@@ -224,7 +224,7 @@ class FastBot:
         self.strict = strict
         self._club = FarmFirstBot()
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         club = self._club.choose(view, legal, rng)
@@ -241,7 +241,7 @@ class FastBot:
         scores = policy.scores(candidate_table(view, candidates, candidates.index(club), rng))
         return candidates[int(scores.argmax())]
 
-    def form(self, view: dict[str, Any]) -> dict[str, Any]:
+    def form(self, view: View) -> dict[str, Any]:
         """What this bot is in the view's game: the policy file (its SHA-256, what it was trained
         on) and whether it was trained on this very game."""
         policy, own = policy_for(view)

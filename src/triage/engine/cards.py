@@ -117,7 +117,9 @@ def parse_card(raw: Any, where: str, card_id: str | None = None, defaults: bool 
     diagnosis = (
         _whole(raw.get("diagnosis", 0), f"{where}: field 'diagnosis'") if kind in STANDARD_KINDS else None
     )
-    healing = _whole(raw.get("healing", 0), f"{where}: field 'healing'") if KIND[kind].printed_healing else None
+    healing = (
+        _whole(raw.get("healing", 0), f"{where}: field 'healing'") if KIND[kind].printed_healing else None
+    )
     credits = _whole(raw.get("credits", 0), f"{where}: field 'credits'")
     vp = _whole(raw.get("vp", 0), f"{where}: field 'vp'")
     needed = [

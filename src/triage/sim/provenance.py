@@ -21,6 +21,7 @@ from typing import Any
 import triage
 from triage.bots import bot_form, make_bot
 from triage.engine import CardSpec, Config, Game, view
+from triage.engine.shapes import View
 
 #: The keys of a bot's form that name a place on one machine, not what the bot is: left out when
 #: two runs' forms are compared.
@@ -57,7 +58,7 @@ def software() -> dict[str, Any]:
     return found
 
 
-def first_view(players: int, config: Config, deck: Sequence[CardSpec] | None) -> dict[str, Any]:
+def first_view(players: int, config: Config, deck: Sequence[CardSpec] | None) -> View:
     """Seat 0's view of a deal of this game: what a bot's form depends on (player count,
     configuration, deck), the same for every deal."""
     return view(Game.new(players=players, deck=deck, seed=0, config=config), 0)
