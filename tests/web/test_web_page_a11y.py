@@ -50,7 +50,9 @@ def test_no_serious_accessibility_violation_at_any_moment(
     page.wait_for_selector("#me .card[data-card]")  # the first two patients (arrived, or terminal beside)
     check(page, shots, "arrival", width, found)
     admit_all(page)
-    page.wait_for_selector("#bar button.pass", timeout=60_000)  # the Treatment, your turn (the bot may go first)
+    page.wait_for_selector(
+        "#bar button.pass", timeout=60_000
+    )  # the Treatment, your turn (the bot may go first)
     open_card(page, my_cards(page)[0])
     page.wait_for_selector("#panel button.primary")
     check(page, shots, "treatment", width, found)
