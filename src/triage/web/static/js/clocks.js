@@ -14,8 +14,32 @@ import { state } from "./state.js";
  * @typedef {{presence: SeatPresence[], clock: Clock | null, away_seconds: number | null, stand_in: string | null}} Live
  */
 
-/** @type {{live: Live | null, at: number, timer: number | null}} */
-const held = { live: null, at: 0, timer: null };
+/** @type {{live: Live | null, at: number, timer: number | null, heard: (before: string | null) => unknown}} */
+const held = { live: null, at: 0, timer: null, heard: () => {} };
+
+/**
+ * The level of the bot standing in for `seat` now (null: none).
+ * @param {number} seat
+ * @returns {string | null}
+ */
+export function standInOf(seat) {
+  return held.live?.presence[seat]?.stand_in || null;
+}
+
+/** @returns {string | null} the level that stands in for an absent player at this table */
+export function tableStandIn() {
+  return held.live?.stand_in || null;
+}
+
+/**
+ * Set what else a `live` message does, given the level that stood in for this browser's seat
+ * before it (js/away.js sums up what a stand-in did once the seat is back; set by table.js,
+ * above this module).
+ * @param {(before: string | null) => unknown} heard
+ */
+export function onLive(heard) {
+  held.heard = heard;
+}
 
 /** The words of each presence status. */
 /** @type {Record<string, string>} */
@@ -52,10 +76,12 @@ function secondsLeft(clock, seat) {
  * @param {Live} live
  */
 export function takeLive(live) {
+  const before = state.seat !== null ? standInOf(state.seat) : null;
   held.live = live;
   held.at = performance.now();
   if (held.timer === null) held.timer = window.setInterval(tick, 1000);
   drawClocks();
+  held.heard(before);
 }
 
 /** Forget the last table's presence and clocks (another table opens). */

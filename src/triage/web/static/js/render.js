@@ -12,6 +12,7 @@ import { drawPanel, firstPanelKey } from "./panel.js";
 import { drawReplay } from "./replay.js";
 import { setStatus } from "./api.js";
 import { drawSignals } from "./signals.js";
+import { drawAway } from "./away.js";
 import { drawAlerts } from "./alerts.js";
 import { drawClocks } from "./clocks.js";
 import { drawPaceSetting, drawTicker } from "./pace.js";
@@ -81,6 +82,7 @@ export function draw() {
   drawDeck();
   drawMarket();
   drawLog();
+  drawAway();
   drawSignals();
   drawClocks();
   drawAlerts();

@@ -5,6 +5,7 @@
 import { $, el, plural } from "./dom.js";
 import { isWaiting } from "./lobby.js";
 import { eventText } from "./log.js";
+import { MOVES, awayShown } from "./away.js";
 import { state } from "./state.js";
 
 /** The last thing said in the live region, so a redraw never repeats it. */
@@ -50,9 +51,6 @@ function lastCleanup() {
   return events.length ? { round, events } : null;
 }
 
-/** The types of events that are a seat's own actions (the rest the game does by itself). */
-const MOVES = new Set(["admitted", "rejected", "diagnosed", "healed", "treated", "helicopter", "bought", "passed"]);
-
 /**
  * Whether this seat has made a move since the round began (the Cleanup summary then goes).
  * @returns {boolean}
@@ -75,7 +73,7 @@ function drawCleanup() {
   box.innerHTML = "";
   const found = lastCleanup();
   const view = /** @type {Record<string, any>} */ (state.view);
-  box.hidden = !found || found.round !== view.round - 1 || view.phase === "over" || movedThisRound();
+  box.hidden = !found || found.round !== view.round - 1 || view.phase === "over" || movedThisRound() || awayShown();
   if (!found || box.hidden) return;
   box.appendChild(Object.assign(el("h2", "", `Last night's Cleanup (round ${found.round})`), { id: "cleanup-title" }));
   const died = found.events.filter((e) => e.type === "died");

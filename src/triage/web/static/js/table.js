@@ -6,7 +6,8 @@ import { $, plural } from "./dom.js";
 import { drawLog } from "./log.js";
 import { takeLobby } from "./lobby.js";
 import { draw } from "./render.js";
-import { forgetLive, takeLive } from "./clocks.js";
+import { forgetLive, onLive, standInOf, takeLive } from "./clocks.js";
+import { drawAway, forgetReturn, noteReturn } from "./away.js";
 import { forgetSteps, overtaken, paceDrawsWith, pending, takeUpdate } from "./pace.js";
 import { LAST_TABLE, savedSeat, state } from "./state.js";
 
@@ -26,6 +27,7 @@ export function openTable(tableId) {
     awaiting: null, sending: false,
   });
   forgetSteps();
+  forgetReturn();
   const mine = savedSeat(tableId);
   state.seat = mine ? mine.seat : null;
   state.token = mine ? mine.token : null;
@@ -53,6 +55,15 @@ export async function loadSummary() {
     if (refusal(thrown).status === 404 && state.tableId === tableId) showMissing();
   }
 }
+
+// The seat is its player's again after a stand-in bot played it: what the bot did, then the table.
+// Any other news of presence may name the stand-in's level for the summary already on screen.
+onLive((before) => {
+  if (before && state.seat !== null && !standInOf(state.seat)) {
+    noteReturn(state.log, before);
+    draw();
+  } else drawAway();
+});
 
 // A move shown in its turn may end the game: the final summary comes before it is drawn.
 paceDrawsWith(async () => {
@@ -125,6 +136,7 @@ async function receive(message) {
     forgetSteps();
     takeLobby(message);
     state.retries = 0;
+    noteReturn(message.log, null); // what happened since this player last looked (js/away.js)
     state.log = message.log;
     state.awaiting = null;
     setStatus(state.seat === null ? "Watching as a spectator" : "");
