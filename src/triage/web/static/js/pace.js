@@ -131,11 +131,12 @@ export function drawTicker() {
   const ticker = $("#ticker");
   const acting = state.acting;
   if (!acting) { ticker.textContent = ""; return; }
-  // The move's own events; the Cleanup and the next round it may lead to are in the log.
+  // The move's own events (the mover's): the Cleanup, the next round and the draws of other
+  // seats it may lead to are in the log.
   const own = [];
   for (const event of acting.events) {
     if (event.type === "time_added" || event.type === "round_started") break;
-    own.push(eventText(event));
+    if (event.player === undefined || event.player === acting.by) own.push(eventText(event));
   }
   ticker.textContent = own.slice(0, 3).join("; ") || eventText({ type: acting.action.type, player: acting.by });
 }
