@@ -146,7 +146,7 @@ def test_a_hint_depends_only_on_what_the_seat_knows() -> None:
 def test_a_hint_that_misses_its_deadline_is_refused_and_nothing_is_kept(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import triage.web.hints as hints
+    import triage.web.hint_queue as hints
 
     created = create(client, players=1, seed=5)
     table, token = created["table_id"], tokens_of(created)[0]

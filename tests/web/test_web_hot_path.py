@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from fastapi.responses import JSONResponse
 
-from triage.web import payloads, storage, tables
+from triage.web import payloads, storage, tables, waits
 from triage.web.clocks import TimeRules
 from triage.web.errors import WebError
 from triage.web.live_table import LiveTable
@@ -71,19 +71,19 @@ def test_a_read_goes_to_a_thread_when_the_table_is_busy_or_the_store_is_shared(
         return await read
 
     try:
-        assert asyncio.run(read_then_release()).startswith("triage-store")
+        assert asyncio.run(read_then_release()).startswith("triage-read")
     finally:
         release.set()
         holder.join()
     service.store.shared = True  # another process may write: the version check needs the store
-    assert reader_thread(service, table.id).startswith("triage-store")
+    assert reader_thread(service, table.id).startswith("triage-read")
     service.close()
 
 
 def test_a_read_of_a_table_not_in_memory_loads_it_in_a_thread(service: TableService) -> None:
     table = service.create(2, [None, None], 5, None, None)[0]
     service.live.clear()
-    assert reader_thread(service, table.id).startswith("triage-store")
+    assert reader_thread(service, table.id).startswith("triage-read")
     assert table.id in service.live
     with pytest.raises(WebError) as unknown:
         reader_thread(service, "no-such-table")
@@ -96,7 +96,7 @@ def test_sqlite_writers_of_one_process_queue_for_the_file_with_a_bounded_wait(
 ) -> None:
     """One write at a time on SQLite, waiting in the process (no busy-handler sleeps); a writer
     that waits longer than a statement may gets 503's StorageError and stores nothing."""
-    monkeypatch.setattr(storage, "STATEMENT_SECONDS", 0.3)
+    monkeypatch.setattr(waits, "WRITE_SECONDS", 0.3)
     table = service.create(1, [None], 3, None, None)[0]
     writer = service.store._writer
     assert writer is not None

@@ -57,7 +57,7 @@ def counted(
     with TestClient(create_app(url, RateLimits(create=UNLIMITED, act=UNLIMITED))) as client:
         service = service_of(client)
         service.turns.bot_budget = 30.0  # every quick bot move inside its request: nothing in between
-        yield client, StatementCount(service.store.engine), request.param
+        yield client, StatementCount(service.store.engine, service.store.reads), request.param
 
 
 def sent(count: StatementCount) -> Counter[str]:

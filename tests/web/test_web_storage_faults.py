@@ -31,7 +31,8 @@ class FailingStore:
     def __init__(self, store: Store) -> None:
         self.pattern: re.Pattern[str] | None = None
         self.failures = 0
-        event.listen(store.engine, "before_cursor_execute", self._check)
+        for engine in {store.engine, store.reads}:  # the writers' connections and the readers'
+            event.listen(engine, "before_cursor_execute", self._check)
 
     def fail(self, pattern: str | None) -> None:
         self.pattern = re.compile(pattern, re.IGNORECASE) if pattern else None

@@ -257,12 +257,13 @@ class Timekeeper:
         stored = self.stored(table)
         assert stored is not None
         try:
-            self.service.store.save_timing(table.id, *stored)
+            with table.waiting_on_store():
+                self.service.store.save_timing(table.id, *stored)
         except Exception as error:  # noqa: BLE001 - the game goes on; the banks are stored next time
             log.warning("table %s: the clocks were not stored (%s)", table.id, error)
 
     def _save_locked(self, table: LiveTable) -> None:
-        with table.lock:
+        with table.writer():
             self.save(table)
 
     # ------------------------------------------------------------------ presence
@@ -360,7 +361,7 @@ class Timekeeper:
     def check(self, table: LiveTable) -> None:
         """Take the seat to move over if its time ran out or its player is away past the limit,
         and tell the subscribers of presence that changed (a blocking call, for a thread)."""
-        with table.lock:
+        with table.writer():
             if table.timing is None:
                 return
             reason = self.due(table, self.now())

@@ -1,9 +1,10 @@
 """``POST /api/tables/{id}/hint``: the ``expert``'s move for the asking seat, with one line why.
 
 The question is the seat's own view and legal actions (what every bot is given), so the answer
-cannot tell more than the seat knows (I1-I4). The search runs in the turns' worker processes
-(:class:`~triage.web.thinking.ThinkingPool`), or in the service's threads when it has none:
-never on the event loop. Each seat may ask :attr:`RateLimits.hint` times (counted per seat).
+cannot tell more than the seat knows (I1-I4). The search runs in the hints' own queue and worker
+process, below the tables' bots (:mod:`triage.web.hint_queue`: one hint in flight per seat, a
+budget per client across tables, clients in turn): never on the event loop. Each seat may ask
+:attr:`RateLimits.hint` times a minute (counted per seat).
 
 A hint is kept in the store's ``hints`` table and shown in the game record's ``hints`` list
 (:mod:`triage.engine.records`): to its own seat while the game runs, to everyone once it is
@@ -14,12 +15,11 @@ unchanged by it.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass
 from typing import Any, cast
 
-from fastapi import Body, FastAPI, Header
+from fastapi import Body, FastAPI, Header, Request
 from fastapi.responses import JSONResponse
 
 from triage.engine.shapes import View
@@ -34,7 +34,6 @@ from triage.web.live_table import LiveTable
 from triage.web.schemas import errors
 from triage.web.tables import TableService
 from triage.engine.shapes import Action
-from triage.web.thinking import bot_deadline, decide
 
 HINT_BODY = Body(None, examples=[{"expected": 12}, {}])
 AUTH_HEADER = Header(None, description="Bearer TOKEN: the seat's token.")
@@ -85,26 +84,13 @@ def question(
     return Question(seat, at, view(game, seat), game.legal_actions(seat), f"hint:{live.id}:{seat}:{at}")
 
 
-async def think(service: TableService, asked: Question) -> Action:
-    """The expert's move, in a worker process (or a thread) within its deadline; 503
-    ``hint_unavailable`` if it fails or runs out of time (a hint is never a random move)."""
-    pool = service.turns.thinking
-    limit = bot_deadline(HINT_BOT)
-    future = None
-    try:
-        if pool is not None:
-            future = pool.submit(HINT_BOT, asked.view, asked.legal, asked.seed)
-            return await asyncio.wait_for(asyncio.wrap_future(future), limit)
-        work = service.run(decide, HINT_BOT, asked.view, asked.legal, asked.seed)
-        return await asyncio.wait_for(work, limit)
-    except TimeoutError:
-        if future is not None:
-            future.cancel()  # not started yet: its worker stays free for the tables' bots
-        raise WebError(503, "hint_unavailable", f"no suggestion within {limit:g} s; ask again") from None
-    except Exception as error:  # noqa: BLE001 - the search or its process failed
-        raise WebError(
-            503, "hint_unavailable", f"the suggestion failed ({type(error).__name__}); ask again"
-        ) from None
+async def think(service: TableService, table_id: str, client: str, asked: Question) -> Action:
+    """The expert's move, thought in the hints' own queue (:mod:`triage.web.hint_queue`: below the
+    bots, one per seat, a budget per ``client``) within its deadline; 503 ``hint_unavailable`` if
+    it fails or runs out of time (a hint is never a random move)."""
+    return await service.hints.ask(
+        client, table_id, asked.seat, asked.at, (asked.view, asked.legal, asked.seed)
+    )
 
 
 def answer(service: TableService, live: LiveTable, asked: Question, action: Action) -> dict[str, Any]:
@@ -113,7 +99,7 @@ def answer(service: TableService, live: LiveTable, asked: Question, action: Acti
     if live.actions != asked.at:
         raise stale(live.actions, asked.at)
     reason = hint_reason(asked.view, action_choices(live.game, asked.seat), action)
-    with storage_refused():
+    with storage_refused(), live.waiting_on_store():
         service.store.add_hint(live.id, asked.seat, asked.at, action)
     return {"seat": asked.seat, "at": asked.at, "action": action, "reason": reason, "bot": HINT_BOT}
 
@@ -140,15 +126,17 @@ def add_hint_routes(app: FastAPI) -> None:
         summary="The expert's suggested move for the seat, with one line saying why (kept as a hint, never a move)",
     )
     async def hint(
-        table_id: str, body: Any = HINT_BODY, authorization: str | None = AUTH_HEADER
+        table_id: str, http: Request, body: Any = HINT_BODY, authorization: str | None = AUTH_HEADER
     ) -> JSONResponse:
         service = cast(TableService, app.state.service)
         expected = check_hint_body(body)
+        client = http.client.host if http.client else "unknown"  # as rate limits count clients
+        service.hints.check_budget(client)  # before any work for a client over its budget
         asked = await service.on_table(
             table_id, lambda live: question(service, live, authorization, expected)
         )
         cast(RateLimits, app.state.rates).hit("hint", f"{table_id}:{asked.seat}")
-        action = await think(service, asked)
+        action = await think(service, table_id, client, asked)
         return JSONResponse(
             await service.on_table(table_id, lambda live: answer(service, live, asked, action))
         )

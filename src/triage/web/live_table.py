@@ -1,15 +1,28 @@
-"""A table in memory with its WebSocket subscribers, and one action waiting to be committed."""
+"""A table in memory with its WebSocket subscribers, and one action waiting to be committed.
+
+Two locks guard a table. :attr:`LiveTable.lock` is held by whoever reads or changes its memory,
+never while waiting for the database; :attr:`LiveTable.writing` is held by whoever changes the
+table, from the first look at it to the end of its store write, so that writers take turns. A
+writer lets go of :attr:`LiveTable.lock` while it waits for the store
+(:meth:`LiveTable.waiting_on_store`): it changes memory only once its write is stored (write,
+then remember), so readers meanwhile read the table as it was, and a database that stops
+answering holds the table's writers, never its readers.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from triage.engine import Game
 from triage.engine.shapes import Event
 from triage.engine.shapes import Step as StepEntry
+from triage.web import waits
+from triage.web.errors import WebError
 from triage.web.journal import Journal
 from triage.web.storage import SeatInfo
 
@@ -70,12 +83,83 @@ class Subscriber:
             self.closing.set()
 
 
+def _on_a_loop() -> bool:
+    """Whether the calling thread runs an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 def _runs(loop: asyncio.AbstractEventLoop) -> bool:
     """Whether the calling thread is the one running ``loop``."""
     try:
         return asyncio.get_running_loop() is loop
     except RuntimeError:
         return False
+
+
+class TableLock:
+    """A reentrant lock that knows which thread holds it, and can be let go of for a while by
+    that thread (:meth:`released`), however deeply it holds it.
+
+    >>> lock = TableLock()
+    >>> with lock, lock:
+    ...     with lock.released():
+    ...         lock.held()
+    ...     lock.held()
+    False
+    True
+    """
+
+    __slots__ = ("_lock", "_owner", "_depth")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._owner: int | None = None
+        self._depth = 0
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        me = threading.get_ident()
+        if self._owner == me:
+            self._depth += 1
+            return True
+        if not self._lock.acquire(blocking, timeout if blocking else -1):
+            return False
+        self._owner, self._depth = me, 1
+        return True
+
+    def release(self) -> None:
+        if self._owner != threading.get_ident():
+            raise RuntimeError("release of a table lock this thread does not hold")
+        self._depth -= 1
+        if self._depth == 0:
+            self._owner = None
+            self._lock.release()
+
+    def __enter__(self) -> TableLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.release()
+
+    def held(self) -> bool:
+        """Whether the calling thread holds it."""
+        return self._owner == threading.get_ident()
+
+    @contextmanager
+    def released(self) -> Iterator[None]:
+        """Let go of the lock (all its levels) for the block, then take it back as it was."""
+        depth = self._depth
+        self._owner, self._depth = None, 0
+        self._lock.release()
+        try:
+            yield
+        finally:
+            self._lock.acquire()
+            self._owner, self._depth = threading.get_ident(), depth
 
 
 @dataclass
@@ -93,8 +177,12 @@ class LiveTable:
     seats_version: int = 0
     subscribers: list[Subscriber] = field(default_factory=list)
     bots_scheduled: bool = False
-    #: Held by whoever reads or changes the table (its game, seats, subscribers) in a thread.
-    lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
+    #: Held by whoever reads or changes the table's memory (its game, seats, subscribers), never
+    #: while waiting for the database.
+    lock: TableLock = field(default_factory=TableLock, repr=False, compare=False)
+    #: Held by whoever changes the table, from its first look to its store write (taken before
+    #: :attr:`lock`): writers take turns, and readers never wait for a write's database.
+    writing: TableLock = field(default_factory=TableLock, repr=False, compare=False)
     #: Held only while the subscriber list is replaced (never while waiting for anything).
     subscribers_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     #: The record and the viewers' logs as JSON text, built as actions are committed.
@@ -115,6 +203,36 @@ class LiveTable:
     @property
     def actions(self) -> int:
         return len(self.game.history)
+
+    @contextmanager
+    def writer(self) -> Iterator[None]:
+        """The table's write turn then its lock, for a change; the wait for the turn is bounded
+        by the thread's deadline (:mod:`triage.web.waits`): 503 ``storage_error`` when another
+        write of the table still waits for the database then."""
+        limit = waits.remaining()
+        if not self.writing.acquire(timeout=limit):
+            raise WebError(
+                503,
+                "storage_error",
+                f"another write of table {self.id} was still waiting for the database after "
+                f"{waits.WRITE_SECONDS:g} s: nothing was stored and nothing changed; try again",
+            )
+        try:
+            with self.lock:
+                yield
+        finally:
+            self.writing.release()
+
+    @contextmanager
+    def waiting_on_store(self) -> Iterator[None]:
+        """Around a writer's store call: the table's lock is let go of meanwhile, so readers go
+        on, when the calling thread holds the write turn (no other writer can change the table,
+        and this one changes memory only after the call); otherwise it stays held."""
+        if self.writing.held() and self.lock.held() and not _on_a_loop():
+            with self.lock.released():
+                yield
+        else:  # the event loop's own write (a SQLite commit that never waits) keeps it
+            yield
 
     def follow(self) -> Journal:
         """The journal, caught up with what the table committed (or took in) since it last was."""

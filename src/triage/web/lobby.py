@@ -57,7 +57,7 @@ def fill_with_bots(service: TableService, table: LiveTable, seat: int, bot: Any)
     if not table.waiting or not free:
         raise WebError(409, "not_waiting", f"table {table.id} waits for nobody: every seat is taken")
     try:
-        with storage_refused():
+        with storage_refused(), table.waiting_on_store():
             version = service.store.fill_seats(table.id, [info.seat for info in free], bot)
     except Conflict:
         service.refresh(table, force=True)

@@ -17,7 +17,7 @@ from triage.engine.summary import player_rows, tie_break
 from triage.engine.views import state_dict
 from triage.web.errors import WebError
 from triage.web.live_table import LiveTable
-from triage.web.routes import on_table, service_of
+from triage.web.routes import read_table, service_of
 from triage.web.schemas import errors
 
 
@@ -78,7 +78,8 @@ def add_review_routes(app: FastAPI) -> None:
         summary="A finished game's summary per player",
     )
     async def final(table_id: str) -> JSONResponse:
-        return JSONResponse(await on_table(app, table_id, lambda live: final_summary(finished(live))))
+        summary = await read_table(app, table_id, lambda live: final_summary(finished(live)), on_loop=False)
+        return JSONResponse(summary)
 
     @app.get(
         "/api/tables/{table_id}/replay",
@@ -88,6 +89,6 @@ def add_review_routes(app: FastAPI) -> None:
     async def replay(
         table_id: str, step: int = Query(0, description="Actions played (0: the deal).")
     ) -> JSONResponse:
-        record = await on_table(app, table_id, lambda live: make_record(finished(live).game))
+        record = await read_table(app, table_id, lambda live: make_record(finished(live).game), on_loop=False)
         # Replaying runs in a thread, outside the table's lock: a long game holds nothing.
-        return JSONResponse(await service_of(app).run(replay_step, record, step))
+        return JSONResponse(await service_of(app).read(replay_step, record, step))

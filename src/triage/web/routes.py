@@ -73,10 +73,12 @@ async def on_table(app: FastAPI, table_id: str, work: Callable[[LiveTable], Resu
     return await service_of(app).on_table(table_id, work)
 
 
-async def read_table(app: FastAPI, table_id: str, work: Callable[[LiveTable], Result]) -> Result:
-    """``work(table)``, a short read of memory: on the loop when no database is needed
-    (:meth:`TableService.read_table`), else as :func:`on_table`."""
-    return await service_of(app).read_table(table_id, work)
+async def read_table(
+    app: FastAPI, table_id: str, work: Callable[[LiveTable], Result], on_loop: bool = True
+) -> Result:
+    """``work(table)``, a read: on the loop when it is a short read of memory and no database is
+    needed, else in a readers' thread (:meth:`TableService.read_table`); never behind a write."""
+    return await service_of(app).read_table(table_id, work, on_loop)
 
 
 async def seat_answer(
@@ -199,11 +201,11 @@ def add_table_routes(app: FastAPI) -> None:
 
     @app.get("/api/tables", responses=errors(503), summary="The latest public tables (public facts only)")
     async def list_tables() -> list[dict[str, Any]]:
-        return await service_of(app).run(service_of(app).lobby, LOBBY_SIZE)
+        return await service_of(app).read(service_of(app).lobby, LOBBY_SIZE)
 
     @app.get("/api/tables/{table_id}", responses=errors(404, 503), summary="A table's public facts")
     async def table_summary(table_id: str) -> dict[str, Any]:
-        return await on_table(app, table_id, payloads.summary)
+        return await read_table(app, table_id, payloads.summary)
 
     @app.post(
         "/api/tables/{table_id}/join",
@@ -263,7 +265,7 @@ def add_live_routes(app: FastAPI) -> None:
     )
     async def live_state(table_id: str) -> JSONResponse:
         service = service_of(app)
-        return JSONResponse(await on_table(app, table_id, service.timekeeper.state))
+        return JSONResponse(await read_table(app, table_id, service.timekeeper.state))
 
     @app.post(
         "/api/tables/{table_id}/back",
@@ -298,7 +300,9 @@ def add_watch_routes(app: FastAPI) -> None:
             text = record_with_hints(service_of(app), live, payloads.table_record(live, seat), seat)
             return note_stand_ins(live, text)
 
-        return Response(await on_table(app, table_id, record_of), media_type="application/json")
+        return Response(
+            await read_table(app, table_id, record_of, on_loop=False), media_type="application/json"
+        )
 
     @app.get(
         "/api/tables/{table_id}/public",

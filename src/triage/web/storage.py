@@ -23,6 +23,16 @@ committed before the server's memory changes. Several server processes may share
 
 Seat tokens and invitation codes are stored as SHA-256 digests only, so the database alone
 cannot act for a seat or take one.
+
+Every call is bounded, whatever the database does (docs/deploy.md, "Bounds"): its waits share the
+calling thread's deadline (:mod:`triage.web.waits`: the write turn, the pool, connecting, each
+statement), a database server is sent each statement with a ``statement_timeout`` and TCP
+keepalives, and a :class:`Watchdog` cuts the connection of a call that outlives its deadline (a
+server that stopped answering holds a statement for ever, timeouts or not). Reads come from
+connections of their own (:meth:`Store._read_engine`) that never queue behind the writers', wait
+at most :data:`READ_LOCK_MS` for a lock and :data:`READ_SECONDS` in all; once a call went
+unanswered the store says so (:attr:`Store.answering`) until a call succeeds, so that reads of
+tables in memory stop asking it meanwhile (:mod:`triage.web.tables`).
 """
 
 from __future__ import annotations
@@ -30,6 +40,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
+import socket
 import threading
 import time
 from collections import Counter
@@ -61,20 +73,39 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from triage.engine.shapes import Action, Hint, Setup, Step
-from triage.web import DEFAULT_DB_URL
+from triage.web import DEFAULT_DB_URL, waits
 
 #: The PostgreSQL channel on which committed actions are announced to every server process.
 CHANNEL = "triage_tables"
-#: Seconds one statement may run or wait for a lock (SQLite's busy timeout, PostgreSQL's
-#: statement_timeout) before it fails with :class:`StorageError`: a stuck database costs a 503,
-#: never a request that hangs.
-STATEMENT_SECONDS = 5.0
-#: Seconds to open a connection (PostgreSQL's connect_timeout) or to wait for a free one in the pool.
+#: Seconds to open a connection (PostgreSQL's connect_timeout) or to wait for a free one in the
+#: pool, at most (a call's deadline may leave less).
 CONNECT_SECONDS = 5.0
+#: psycopg and libpq refuse a connect timeout under 2 s: a call with less left does not connect.
+MIN_CONNECT_SECONDS = 2.0
+#: TCP keepalives of every connection to a database server, and the most milliseconds data sent
+#: may stay unacknowledged: a server that vanished from the network ends its connections in
+#: seconds instead of the system's default of minutes to hours.
+KEEPALIVES: dict[str, int] = {
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 1,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 5000,
+}
+#: The readers' connections (:meth:`Store._read_engine`): how many, how long a statement may run
+#: on the server (PostgreSQL's statement_timeout) and wait for a lock (lock_timeout), and how long
+#: a read may wait in all before the watchdog cuts it. A read of a table in memory that fails
+#: within these is answered from memory (:mod:`triage.web.tables`).
+READ_POOL_SIZE = 4
+READ_STATEMENT_SECONDS = 0.25
+READ_LOCK_MS = 20
+READ_SECONDS = 1.0
+#: Seconds between two looks at a database that stopped answering (:meth:`Store.probe`).
+PROBE_SECONDS = 1.0
 
 
 class StorageError(Exception):
@@ -94,6 +125,9 @@ log = logging.getLogger("triage.web")
 
 #: Whether the current thread refuses to wait for the database (see :meth:`Store.without_waiting`).
 _REFUSING = threading.local()
+#: Whether the current thread is :meth:`Store.probe`'s (the one reader that connects to a database
+#: that does not answer).
+_PROBING = threading.local()
 
 #: Actions' commits between two checkpoints of SQLite's write-ahead log. No connection of the
 #: server checkpoints at its own commit (SQLite's default every 1,000 pages), which would write
@@ -313,17 +347,24 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _sqlite_busy_timeout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """A pooled SQLite connection waits for a locked file at most what is left of its thread's
+    deadline (:mod:`triage.web.waits`), not a whole busy timeout anew."""
+    dbapi_connection.execute(f"PRAGMA busy_timeout = {int(waits.remaining() * 1000)}")
+
+
 class StatementCount:
     """What a store sends its database, counted by SQLAlchemy's events: each statement by its
     first word, and each transaction's ``BEGIN`` and ``COMMIT``/``ROLLBACK`` outside autocommit
     (a round trip each on PostgreSQL). Statements per action are deterministic where latency is
     not: the regression test and ``triage loadtest`` read them."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, *engines: Engine) -> None:
         self.kinds: Counter[str] = Counter()
-        event.listen(engine, "before_cursor_execute", self._statement)
-        for kind in ("begin", "commit", "rollback"):
-            event.listen(engine, kind, self._transaction(kind.upper()))
+        for engine in dict.fromkeys(engines):  # each once (a store in memory reads on its own)
+            event.listen(engine, "before_cursor_execute", self._statement)
+            for kind in ("begin", "commit", "rollback"):
+                event.listen(engine, kind, self._transaction(kind.upper()))
 
     @property
     def total(self) -> int:
@@ -402,21 +443,176 @@ def dropped(error: BaseException) -> bool:
     return isinstance(cause, DBAPIError) and cause.connection_invalidated
 
 
-def engine_options(url: str) -> dict[str, Any]:
-    """Timeouts on every connection. A SQLite file has no server to drop a connection: no
-    liveness check there; a database server's idle connections are checked before use
+def engine_options(url: str, reads: bool = False) -> dict[str, Any]:
+    """Timeouts on every connection (``reads``: the readers' connections, whose statements wait
+    at most :data:`READ_LOCK_MS` for a lock). A SQLite file has no server to drop a connection:
+    no liveness check there; a database server's idle connections are checked before use
     (:func:`ping_idle_connections`, set up by :class:`Store`)."""
     driver = make_url(url).get_backend_name()
     options: dict[str, Any] = {"pool_pre_ping": False}
     if driver == "sqlite":
-        options["connect_args"] = {"timeout": STATEMENT_SECONDS}
+        options["connect_args"] = {"timeout": waits.WRITE_SECONDS}
     elif driver == "postgresql":
+        statement = round(READ_STATEMENT_SECONDS * 1000) if reads else _statement_ms(waits.WRITE_SECONDS)
+        server = f"-c statement_timeout={statement}"
+        if reads:
+            server += f" -c lock_timeout={READ_LOCK_MS}"
         options["pool_timeout"] = CONNECT_SECONDS
         options["connect_args"] = {
             "connect_timeout": max(1, round(CONNECT_SECONDS)),
-            "options": f"-c statement_timeout={round(STATEMENT_SECONDS * 1000)}",
+            "options": server,
+            **KEEPALIVES,
         }
     return options
+
+
+class Health:
+    """Whether a database server answers: it stops answering, as far as the store knows, when
+    a call was cut by the :class:`Watchdog` or could not connect, and answers again with the next
+    call that succeeds."""
+
+    def __init__(self) -> None:
+        #: When the store last found it silent (None: it answers).
+        self.silent_since: float | None = None
+
+    @property
+    def answering(self) -> bool:
+        return self.silent_since is None
+
+    def failed(self) -> None:
+        if self.silent_since is None:
+            self.silent_since = waits.now()
+            log.warning("the database does not answer; reads of tables in memory go on without it")
+
+    def answered(self) -> None:
+        if self.silent_since is not None:
+            self.silent_since = None
+            log.warning("the database answers again")
+
+
+def _cut(dbapi_connection: Any) -> None:
+    """Shut a psycopg connection's socket down from another thread: the call waiting on it
+    fails at once with a lost connection (the pool then replaces it)."""
+    try:
+        descriptor = dbapi_connection.pgconn.socket
+        with socket.socket(fileno=os.dup(descriptor)) as duplicate:
+            duplicate.shutdown(socket.SHUT_RDWR)
+    except (OSError, AttributeError, ValueError) as error:  # already closed: nothing waits on it
+        log.debug("the watchdog found no socket to cut (%s)", error)
+
+
+class Watchdog:
+    """One thread that cuts the connection of any call to a database server still under way
+    at its deadline (:mod:`triage.web.waits`). Server-side timeouts end a statement that waits
+    for a lock, but not one sent to a server that stopped (a frozen or unreachable host): the
+    call would wait for ever; cut, it fails, and the store takes the database as silent."""
+
+    def __init__(self, health: Health) -> None:
+        self.health = health
+        #: The calls under way: a pool record's id -> (deadline, its DBAPI connection, record).
+        self._armed: dict[int, tuple[float, Any, Any]] = {}
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        #: Connections cut so far.
+        self.cuts = 0
+
+    def arm(self, record: Any, deadline: float, dbapi_connection: Any) -> None:
+        with self._changed:
+            self._armed[id(record)] = (deadline, dbapi_connection, record)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._watch, name="triage-db-watchdog", daemon=True)
+                self._thread.start()
+            self._changed.notify()
+
+    def disarm(self, record: Any) -> None:
+        with self._changed:
+            self._armed.pop(id(record), None)
+
+    def close(self) -> None:
+        with self._changed:
+            self._closed = True
+            self._changed.notify()
+
+    def _watch(self) -> None:
+        with self._changed:
+            while not self._closed:
+                now = waits.now()
+                for key, (deadline, dbapi_connection, record) in list(self._armed.items()):
+                    if deadline <= now:
+                        del self._armed[key]
+                        record.info["cut"] = True  # replaced at its next checkout
+                        _cut(dbapi_connection)
+                        self.cuts += 1
+                        self.health.failed()
+                soonest = min((entry[0] for entry in self._armed.values()), default=None)
+                self._changed.wait(None if soonest is None else max(0.001, soonest - now))
+
+
+#: Seconds before a write's deadline at which the server cancels its statement itself
+#: (statement_timeout): a live server that makes a write wait for a lock refuses it cleanly, with
+#: nothing stored, before the watchdog would have to cut its connection, which leaves the
+#: statement's fate unknown.
+SERVER_MARGIN = 0.2
+
+
+def _statement_ms(seconds: float) -> int:
+    """A write statement's ``statement_timeout`` for ``seconds`` left (at least 10 ms)."""
+    return max(10, int((seconds - SERVER_MARGIN) * 1000))
+
+
+def _server_gives_up_first(dbapi_connection: Any, record: Any, deadline: float) -> None:
+    """Set the connection's statement_timeout to what is left of the deadline (less
+    :data:`SERVER_MARGIN`) when it differs by more than 0.25 s from the one it has: under
+    normal load a write checks its connection out with nearly the whole bound left, and sends
+    nothing more; a write that queued first sends one ``SET``, outside any transaction."""
+    wanted = _statement_ms(deadline - waits.now())
+    if abs(wanted - record.info.get("statement_ms", wanted)) <= 250:
+        return
+    autocommit = dbapi_connection.autocommit
+    dbapi_connection.autocommit = True
+    try:
+        dbapi_connection.execute(f"SET statement_timeout = {wanted}")
+    finally:
+        dbapi_connection.autocommit = autocommit
+    record.info["statement_ms"] = wanted
+
+
+def bound_connections(engine: Engine, watchdog: Watchdog, reads: bool) -> None:
+    """Bound every call on ``engine``'s connections to a database server by its thread's
+    deadline, and (``reads``) by :data:`READ_SECONDS` from its checkout: a new connection tries
+    for what is left (at least :data:`MIN_CONNECT_SECONDS`, else none is tried; a reader's for
+    that least, and none while the database does not answer but :meth:`Store.probe`'s), and
+    the watchdog cuts a checked-out connection at the deadline. Registered before
+    :func:`ping_idle_connections`, so that the check of an idle connection is bounded too."""
+    longest = READ_SECONDS if reads else waits.WRITE_SECONDS
+
+    @event.listens_for(engine, "do_connect")
+    def _connect(_dialect: Any, record: Any, _args: Any, parameters: dict[str, Any]) -> None:
+        left = min(waits.remaining(longest), CONNECT_SECONDS)
+        if reads:
+            if not (watchdog.health.answering or getattr(_PROBING, "active", False)):
+                raise StorageError("the database does not answer: a read does not wait to connect")
+            left = min(left, MIN_CONNECT_SECONDS)
+        if left < MIN_CONNECT_SECONDS:
+            raise StorageError(f"no time left to connect to the database ({left:.1f} s)")
+        parameters["connect_timeout"] = int(left)
+        if not reads:  # the statement timeout it starts with (see _server_gives_up_first)
+            record.info["statement_ms"] = _statement_ms(waits.WRITE_SECONDS)
+            parameters["options"] = f"-c statement_timeout={record.info['statement_ms']}"
+
+    @event.listens_for(engine, "checkout")
+    def _arm(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if record.info.pop("cut", False):
+            raise DisconnectionError("a connection the watchdog cut")
+        deadline = min(waits.deadline_in(longest), waits.now() + longest)
+        watchdog.arm(record, deadline, dbapi_connection)
+        if not reads:
+            _server_gives_up_first(dbapi_connection, record, deadline)
+
+    @event.listens_for(engine, "checkin")
+    def _disarm(_dbapi_connection: Any, record: Any) -> None:
+        watchdog.disarm(record)
 
 
 class Store:
@@ -435,16 +631,17 @@ class Store:
         pool_size: int = POOL_SIZE,
     ) -> None:
         self.url = url
-        options = engine_options(url)
-        if not url.startswith("sqlite") or sqlite_file(url):
-            # SQLite's default pool keeps 5 connections: the service's 8 threads would open and
-            # close extra ones (with their pragmas) under load.
-            options.update(pool_size=pool_size, max_overflow=POOL_OVERFLOW)
-        self.engine: Engine = create_engine(url, json_serializer=json_text, **options)
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        else:
-            ping_idle_connections(self.engine)
+        self.health = Health()
+        self.watchdog = Watchdog(self.health)
+        self.engine: Engine = self._new_engine(url, pool_size, reads=False)
+        #: The readers' connections: reads never wait for a connection a writer holds.
+        self.reads: Engine = (
+            self._new_engine(url, READ_POOL_SIZE, reads=True)
+            if not url.startswith("sqlite") or sqlite_file(url)
+            else self.engine  # a database in memory exists on its own connections only
+        )
+        self._probing = threading.Lock()
+        self._last_probe = 0.0
         self.notifies = self.engine.dialect.name == "postgresql"
         #: SQLite takes one writer at a time; this process's writers queue here instead (see
         #: :meth:`_writing`).
@@ -457,11 +654,73 @@ class Store:
         self.shared = self.notifies if shared is None else shared
         #: Single-statement reads and writes need no transaction: one round trip each.
         self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.reads_autocommit = self.reads.execution_options(isolation_level="AUTOCOMMIT")
+        #: The busy timeout last set on the held SQLite connection (see :meth:`_bound_busy_wait`).
+        self._held_busy_ms = round(waits.WRITE_SECONDS * 1000)
         Base.metadata.create_all(self.engine)
         self._check_schema()
         if self._writer is not None:  # set up now, not in the first request's statement count
             self._loop_held = _connect_held(self.engine, for_loop=True)
-        self.statements = StatementCount(self.engine) if count_statements else None
+        self.statements = StatementCount(self.engine, self.reads) if count_statements else None
+
+    def _new_engine(self, url: str, pool_size: int, reads: bool) -> Engine:
+        """An engine with the bounds of the module docstring (``reads``: the readers' one)."""
+        options = engine_options(url, reads)
+        if not url.startswith("sqlite") or sqlite_file(url):
+            # SQLite's default pool keeps 5 connections: the service's 8 threads would open and
+            # close extra ones (with their pragmas) under load.
+            options.update(pool_size=pool_size, max_overflow=POOL_OVERFLOW)
+        engine = create_engine(url, json_serializer=json_text, **options)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+            event.listen(engine, "checkout", _sqlite_busy_timeout)
+        else:
+            bound_connections(engine, self.watchdog, reads)
+            ping_idle_connections(engine)
+        return engine
+
+    @property
+    def answering(self) -> bool:
+        """Whether the database answers, as far as the store knows (a database server that
+        stopped answering a call is taken as silent until a call succeeds: :meth:`probe`)."""
+        return self.health.answering
+
+    def probe(self) -> None:
+        """While the database is taken as silent, look at it (``SELECT 1`` on a readers'
+        connection, bounded like a read) in a thread of its own, at most one at a time and every
+        :data:`PROBE_SECONDS`: if it answers, the store takes it as answering again."""
+        now = waits.now()
+        if self.answering or now - self._last_probe < PROBE_SECONDS or not self._probing.acquire(False):
+            return
+        self._last_probe = now
+
+        def look() -> None:
+            _PROBING.active = True
+            try:
+                with (
+                    waits.until(waits.now() + READ_SECONDS),
+                    self._begin(self.reads_autocommit) as connection,
+                ):
+                    connection.execute(select(1))
+            except StorageError:
+                pass
+            finally:
+                self._probing.release()
+
+        threading.Thread(target=look, name="triage-db-probe", daemon=True).start()
+
+    def _begin(self, engine: Engine | Connection) -> _Transaction:
+        """A transaction that tells the store's :class:`Health` how it went (a database server's:
+        a SQLite file is always there)."""
+        return _Transaction(engine, self.health if self.engine.dialect.name != "sqlite" else None)
+
+    def _read_engine(self, autocommit: bool = True) -> Engine:
+        """The engine a read takes: the readers' connections in the readers' threads
+        (:func:`triage.web.waits.is_reader`), so reads never wait for the writers' pool, else the
+        writers' own."""
+        if waits.is_reader():
+            return self.reads_autocommit if autocommit else self.reads
+        return self.autocommit if autocommit else self.engine
 
     def _missing_columns(self) -> list[Any]:
         return [
@@ -478,7 +737,7 @@ class Store:
         missing = self._missing_columns()
         added = {(table.name, column.name) for table, column in ADDED_COLUMNS}
         if missing and all((column.table.name, column.name) in added for column in missing):
-            with _Transaction(self.engine) as connection:
+            with self._begin(self.engine) as connection:
                 for column in missing:
                     kind = column.type.compile(dialect=self.engine.dialect)
                     connection.execute(
@@ -496,7 +755,9 @@ class Store:
         for connection in (self._held, self._loop_held):
             if connection is not None:
                 connection.close()
+        self.watchdog.close()
         self.engine.dispose()
+        self.reads.dispose()
 
     @contextmanager
     def _held_transaction(self) -> Iterator[Connection]:
@@ -513,8 +774,10 @@ class Store:
                 self._loop_held = connection
             else:
                 self._held = connection
+        if not refusing:
+            self._bound_busy_wait(connection)
         try:
-            with _Transaction(connection):
+            with self._begin(connection):
                 yield connection
         except StorageError as error:
             if refusing and _busy(error):
@@ -531,6 +794,15 @@ class Store:
             threading.Thread(
                 target=_checkpoint, args=(self.autocommit,), name="triage-checkpoint", daemon=True
             ).start()
+
+    def _bound_busy_wait(self, connection: Connection) -> None:
+        """SQLite's busy timeout on the held connection: what is left of the thread's deadline
+        (set only when it moved by 0.1 s or more, on the driver's connection: no statement
+        counted)."""
+        wanted = int(waits.remaining() * 10) * 100
+        if wanted != self._held_busy_ms:
+            connection.connection.dbapi_connection.execute(f"PRAGMA busy_timeout = {wanted}")  # type: ignore[union-attr]
+            self._held_busy_ms = wanted
 
     @contextmanager
     def without_waiting(self) -> Iterator[None]:
@@ -552,16 +824,17 @@ class Store:
         """One write transaction of this process at a time on SQLite, which takes one writer
         at a time anyway: a writer that finds the file locked sleeps in SQLite's busy handler
         (1, 2, 5, 10 ms and more) and tries again, while a writer waiting here starts the moment
-        the previous one commits. The wait is bounded like a statement (:class:`StorageError`
-        after :data:`STATEMENT_SECONDS`). A database server orders its writers itself."""
+        the previous one commits. The wait is bounded by the thread's deadline
+        (:class:`StorageError` then, :mod:`triage.web.waits`). A database server orders its
+        writers itself."""
         if self._writer is None:
             yield
             return
         if _refusing():
             if not self._writer.acquire(blocking=False):
                 raise WouldWait("another write of this process is under way")
-        elif not self._writer.acquire(timeout=STATEMENT_SECONDS):
-            raise StorageError(f"database busy: no write finished within {STATEMENT_SECONDS} s")
+        elif not self._writer.acquire(timeout=waits.remaining()):
+            raise StorageError(f"database busy: no write finished within {waits.WRITE_SECONDS:g} s")
         try:
             yield
         finally:
@@ -599,7 +872,7 @@ class Store:
             "host": host,
         }
         seat_rows = [{"table_id": table_id, **asdict(info)} for info in seats]
-        with self._writing(), _Transaction(self.engine) as connection:
+        with self._writing(), self._begin(self.engine) as connection:
             connection.execute(TABLES.insert(), row)
             connection.execute(SEATS.insert(), seat_rows)
             if rematch_of is not None:
@@ -617,7 +890,7 @@ class Store:
 
     def save_timing(self, table_id: str, rules: dict[str, Any], state: dict[str, Any]) -> None:
         """Store a timed table's banks and stand-ins (its row was made with the table)."""
-        with self._writing(), _Transaction(self.engine) as connection:
+        with self._writing(), self._begin(self.engine) as connection:
             saved = connection.execute(
                 update(TIMINGS).where(TIMINGS.c.table_id == table_id).values(rules=rules, state=state)
             )
@@ -626,7 +899,7 @@ class Store:
 
     def load_timing(self, table_id: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """A table's time rules and stored state, or None for a table without a clock."""
-        with _Transaction(self.autocommit) as connection:
+        with self._begin(self._read_engine()) as connection:
             row = connection.execute(
                 select(TIMINGS.c.rules, TIMINGS.c.state).where(TIMINGS.c.table_id == table_id)
             ).first()
@@ -686,7 +959,7 @@ class Store:
             "channel": CHANNEL,
             "payload": notice(table_id, start, count, entries),
         }
-        with _Transaction(self.autocommit) as connection:
+        with self._begin(self.autocommit) as connection:
             if connection.execute(PG_ADD_ACTIONS, parameters).first() is None:
                 raise Conflict(f"table {table_id} no longer has {start} actions")
 
@@ -694,7 +967,7 @@ class Store:
         """A seat's undo: delete the actions numbered ``keep`` and after, in one transaction,
         only if the table still has ``count`` actions (else :class:`Conflict`: another process
         acted first); the other processes are told (PostgreSQL), so they replay the table."""
-        with self._writing(), _Transaction(self.engine) as connection:
+        with self._writing(), self._begin(self.engine) as connection:
             moved = connection.execute(
                 update(TABLES)
                 .where(TABLES.c.id == table_id, TABLES.c.actions == count)
@@ -722,7 +995,7 @@ class Store:
         conditions = [SEATS.c.table_id == table_id, SEATS.c.seat == seat, SEATS.c.claimed.is_(False)]
         if invite_hash is not None:
             conditions.append(SEATS.c.invite_hash == invite_hash)
-        with self._writing(), _Transaction(self.engine) as connection:
+        with self._writing(), self._begin(self.engine) as connection:
             taken = connection.execute(
                 update(SEATS).where(*conditions).values(token_hash=token_hash, claimed=True, name=name)
             )
@@ -733,7 +1006,7 @@ class Store:
     def fill_seats(self, table_id: str, seats: list[int], bot: str) -> int:
         """Give the open human ``seats`` to the bot ``bot`` (the host starts without waiting), all
         or none: :class:`Conflict` if one was taken meanwhile. Returns the new seats version."""
-        with _Transaction(self.engine) as connection:
+        with self._begin(self.engine) as connection:
             filled = connection.execute(
                 update(SEATS)
                 .where(SEATS.c.table_id == table_id, SEATS.c.seat.in_(seats), SEATS.c.claimed.is_(False))
@@ -763,7 +1036,7 @@ class Store:
         try:
             return read()
         except StorageError as error:
-            if not dropped(error):
+            if not dropped(error) or not self.answering:  # not a restart's: a silent server
                 raise
         return read()
 
@@ -772,7 +1045,7 @@ class Store:
         return self._read(lambda: self._version(table_id))
 
     def _version(self, table_id: str) -> tuple[int, int] | None:
-        with _Transaction(self.autocommit) as connection:
+        with self._begin(self._read_engine()) as connection:
             row = connection.execute(READ_VERSION, {"at_table": table_id}).first()
         return None if row is None else (int(row[0]), int(row[1]))
 
@@ -781,7 +1054,7 @@ class Store:
         return self._read(lambda: self._actions_from(table_id, start))
 
     def _actions_from(self, table_id: str, start: int) -> list[dict[str, Any]]:
-        with _Transaction(self.autocommit) as connection:
+        with self._begin(self._read_engine()) as connection:
             rows = connection.execute(
                 select(ACTIONS.c.by, ACTIONS.c.action)
                 .where(ACTIONS.c.table_id == table_id, ACTIONS.c.number >= start)
@@ -790,11 +1063,11 @@ class Store:
         return [{"by": by, "do": json.loads(action)} for by, action in rows]
 
     def seats(self, table_id: str) -> tuple[list[SeatInfo], int]:
-        with _Transaction(self.engine) as connection:
+        with self._begin(self._read_engine(autocommit=False)) as connection:
             return self._seats(connection, table_id), self._seats_version(connection, table_id)
 
     def answer_for(self, table_id: str, number: int) -> StoredAnswer | None:
-        with _Transaction(self.autocommit) as connection:
+        with self._begin(self._read_engine()) as connection:
             row = connection.execute(
                 select(ACTIONS.c.by, ACTIONS.c.action, ACTIONS.c.request, ACTIONS.c.answer).where(
                     ACTIONS.c.table_id == table_id, ACTIONS.c.number == number
@@ -810,7 +1083,7 @@ class Store:
         return self._read(lambda: self._load_table(table_id))
 
     def _load_table(self, table_id: str) -> StoredTable | None:
-        with _Transaction(self.engine) as connection:
+        with self._begin(self._read_engine(autocommit=False)) as connection:
             row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
             if row is None:
                 return None
@@ -837,19 +1110,19 @@ class Store:
 
     def links(self, table_id: str) -> tuple[int | None, str | None]:
         """The table's host seat and its rematch's table id (each None when there is none)."""
-        with _Transaction(self.autocommit) as connection:
+        with self._begin(self._read_engine()) as connection:
             row = connection.execute(
                 select(TABLES.c.host, TABLES.c.rematch).where(TABLES.c.id == table_id)
             ).first()
         return (None, None) if row is None else (row.host, row.rematch)
 
     def table_ids(self) -> list[str]:
-        with _Transaction(self.engine) as connection:
+        with self._begin(self._read_engine(autocommit=False)) as connection:
             return list(connection.execute(select(TABLES.c.id).order_by(TABLES.c.created)).scalars())
 
     def lobby(self, limit: int) -> list[dict[str, Any]]:
         """The latest public tables, newest first, with their stored public facts (no replay)."""
-        with _Transaction(self.engine) as connection:
+        with self._begin(self._read_engine(autocommit=False)) as connection:
             rows = connection.execute(
                 select(TABLES.c.id, TABLES.c.seed_chosen, TABLES.c.facts)
                 .where(TABLES.c.public.is_(True))
@@ -879,12 +1152,12 @@ class Store:
     def add_hint(self, table_id: str, by: int, at: int, action: Action) -> None:
         """Keep a hint given to seat ``by`` at action number ``at`` (the record's ``hints``)."""
         row = {"table_id": table_id, "by": by, "at": at, "action": json_text(action)}
-        with self._writing(), _Transaction(self.autocommit) as connection:
+        with self._writing(), self._begin(self.autocommit) as connection:
             connection.execute(HINTS.insert(), row)
 
     def hints(self, table_id: str) -> list[Hint]:
         """The table's hints in the order they were given, as the record holds them."""
-        with _Transaction(self.autocommit) as connection:
+        with self._begin(self._read_engine()) as connection:
             rows = connection.execute(
                 select(HINTS.c.by, HINTS.c.at, HINTS.c.action)
                 .where(HINTS.c.table_id == table_id)
@@ -974,11 +1247,13 @@ class _Transaction:
     """``engine.begin()`` (or a held connection's ``begin()``) that turns any database failure
     into :class:`StorageError` (a :class:`Conflict` for a broken uniqueness: another process
     stored that row first); refused with :class:`WouldWait` on an engine (a pooled connection
-    may wait) while the thread refuses waits."""
+    may wait) while the thread refuses waits. With ``health``, a connection that could not be
+    made marks the database silent and a transaction that went through marks it answering."""
 
-    def __init__(self, engine: Engine | Connection) -> None:
+    def __init__(self, engine: Engine | Connection, health: Health | None = None) -> None:
         if not isinstance(engine, Connection) and _refusing():
             raise WouldWait("a pooled connection may wait: not on the event loop")
+        self.health = health
         self.context: AbstractContextManager[Connection] = (
             _begun(engine) if isinstance(engine, Connection) else engine.begin()  # connects on entering
         )
@@ -986,7 +1261,11 @@ class _Transaction:
     def __enter__(self) -> Connection:
         try:
             return self.context.__enter__()
-        except SQLAlchemyError as error:
+        except (SQLAlchemyError, StorageError) as error:
+            if self.health is not None and isinstance(error, StorageError | OperationalError):
+                self.health.failed()  # no connection within the bound: the server does not answer
+            if isinstance(error, StorageError):
+                raise
             raise StorageError(f"database unavailable: {type(error).__name__}") from error
 
     def __exit__(
@@ -1002,3 +1281,5 @@ class _Transaction:
             raise Conflict("another writer stored it first") from error
         if isinstance(error, SQLAlchemyError):
             raise StorageError(f"the database failed: {type(error).__name__}") from error
+        if error is None and self.health is not None:
+            self.health.answered()

@@ -36,14 +36,18 @@ from triage.engine.choices import expand
 from triage.web.loadtest import free_port, percentile, start_server
 
 
-def hold_database(db_url: str, seconds: float, held: threading.Event) -> None:
-    """Hold the database from another connection for ``seconds`` (``held`` is set once it is)."""
+def hold_database(
+    db_url: str, seconds: float, held: threading.Event, release: threading.Event | None = None
+) -> None:
+    """Hold the database from another connection for ``seconds``, or until ``release`` is set
+    (``held`` is set once it is held)."""
+    release = release or threading.Event()
     url = make_url(db_url)
     if url.get_backend_name() == "sqlite":
         locked = sqlite3.connect(url.database or "", isolation_level=None, timeout=30)
-        locked.execute("BEGIN IMMEDIATE")  # the write lock: every writer waits
+        locked.execute("BEGIN EXCLUSIVE")  # the write lock: every writer waits
         held.set()
-        time.sleep(seconds)
+        release.wait(seconds)
         locked.execute("ROLLBACK")
         locked.close()
         return
@@ -54,7 +58,7 @@ def hold_database(db_url: str, seconds: float, held: threading.Event) -> None:
     with psycopg.connect(libpq_url(db_url)) as connection:
         connection.execute("LOCK TABLE tables IN ACCESS EXCLUSIVE MODE")  # readers and writers wait
         held.set()
-        time.sleep(seconds)
+        release.wait(seconds)
         connection.rollback()
 
 

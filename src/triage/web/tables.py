@@ -10,14 +10,24 @@ processes stored meanwhile; a write skips that read, its conditional write being
 The rooms around it: :mod:`~triage.web.turns` (actions and bot turns), :mod:`~triage.web.seats`
 (tokens and invitations), :mod:`~triage.web.payloads` (what each one sees).
 
-No store work runs on the event loop: every request's store and game work runs in a thread of the
-service's pool (:meth:`TableService.run`, :meth:`TableService.with_table`), so a slow or locked
-database holds the requests that need it, never the loop (nor requests that need no database).
-The one exception needs no store: a short read of a table in memory when memory is the truth
-(:meth:`TableService.read_table`), done on the loop, which spares it two thread hand-offs.
-Each table has its own lock (:attr:`LiveTable.lock`): two requests of one table never interleave,
-while different tables go on in parallel. Messages to WebSocket subscribers are handed to the loop
-(:meth:`Subscriber.deliver`), in the order the table's lock gave them.
+No store work runs on the event loop: every request's store and game work runs in a thread, so a
+slow or locked database holds the requests that need it, never the loop (nor requests that need
+no database). Writes (and bot moves) run in the writers' threads (:meth:`TableService.run`,
+:meth:`TableService.on_table`), reads in threads of their own (:meth:`TableService.read`,
+:meth:`TableService.read_table`) on connections of their own: a read never queues behind a
+write. A short read of a table in memory that needs no database is done on the loop itself,
+which spares it two thread hand-offs.
+
+Each table has two locks (:mod:`triage.web.live_table`): writers of one table take turns
+(:attr:`LiveTable.writing`) and let go of the table's memory lock while they wait for the store,
+so a write waiting for a locked or silent database holds its own table's writers only; reads
+never wait for it. Every write is bounded by one deadline (:mod:`triage.web.waits`), its wait
+for a thread included: 503 ``storage_error`` within :data:`~triage.web.waits.WRITE_SECONDS`.
+On a store that other processes share, a read checks the table's stored version on a readers'
+connection (bounded to :data:`~triage.web.storage.READ_SECONDS`); when that check fails or the
+database does not answer (:attr:`Store.answering`), the table is read as memory holds it.
+Messages to WebSocket subscribers are handed to the loop (:meth:`Subscriber.deliver`), in the
+order the table's lock gave them.
 """
 
 from __future__ import annotations
@@ -35,7 +45,9 @@ from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.records import replay_steps
 from triage.web.clocks import Timekeeper, TimeRules
+from triage.web import waits
 from triage.web.errors import WebError, stale, storage_refusal, storage_refused, unknown_table
+from triage.web.hint_queue import HintQueue
 from triage.web.journal import Journal
 from triage.web.limits import MAX_LIVE_BYTES, check_table_limits, check_table_room
 from triage.engine.shapes import Event
@@ -61,12 +73,17 @@ from triage.web.storage import (
     token_digest,
 )
 from triage.web.turns import BOT_BUDGET, Turns
+from triage.web.waits import Expired
 from triage.web.withhold import commit_point, deliver_steps, remember
 from triage.web.workers import Workers
 
 MAX_SEED = 2**63 - 1
-#: Threads doing the service's store and game work (each holds at most one database connection).
+#: Threads doing the service's writes, bot moves and their game work (each holds at most one
+#: database connection).
 STORE_THREADS = 8
+#: Threads doing the reads that need a thread (a database read, a table's lock held by a writer's
+#: memory change), on the store's readers' connections.
+READ_THREADS = 4
 
 Result = TypeVar("Result")
 
@@ -124,19 +141,45 @@ class TableService:
         #: The sum of the estimates counted for the tables in memory.
         self.live_bytes = 0
         self.threads = Workers(threads, "triage-store")
+        self.readers = Workers(READ_THREADS, "triage-read", readers=True)
         self.turns = Turns(self, bot_budget, processes)
+        #: The hints' own queue and worker process, below the bots (:mod:`triage.web.hint_queue`).
+        self.hints = HintQueue(processes)
         #: Presence, clocks and stand-in bots (its clock is injectable: tests set ``now``).
         self.timekeeper = Timekeeper(self)
+        #: The last lobby read from the store, answered while the database cannot be read.
+        self.last_lobby: list[dict[str, Any]] | None = None
 
     async def run(self, work: Callable[..., Result], *args: Any) -> Result:
-        """``work(*args)`` in a thread of the service's pool: the event loop goes on meanwhile."""
+        """``work(*args)`` in a writers' thread: the event loop goes on meanwhile. Its waits for
+        the database end :data:`~triage.web.waits.WRITE_SECONDS` from now, its wait for a thread
+        included (503 ``storage_error`` then)."""
         self.turns.loop = asyncio.get_running_loop()
-        return await self.threads.run(work, *args)
+        return await self._bounded(self.threads, work, args)
+
+    async def read(self, work: Callable[..., Result], *args: Any) -> Result:
+        """``work(*args)`` in a readers' thread (reads only: the store serves it from its readers'
+        connections), bounded as :meth:`run` is."""
+        self.turns.loop = asyncio.get_running_loop()
+        return await self._bounded(self.readers, work, args)
+
+    @staticmethod
+    async def _bounded(workers: Workers, work: Callable[..., Result], args: tuple[Any, ...]) -> Result:
+        try:
+            return await workers.run(work, *args, deadline=waits.now() + waits.WRITE_SECONDS)
+        except Expired:
+            raise WebError(
+                503,
+                "storage_error",
+                f"the server's work waited {waits.WRITE_SECONDS:g} s for a thread (the database is slow or "
+                "held): nothing was stored and nothing changed; try again",
+            ) from None
 
     async def on_table(
         self, table_id: str, work: Callable[[LiveTable], Result], check: bool = True
     ) -> Result:
-        """``work(table)`` in a thread, on the up-to-date table and under its lock."""
+        """``work(table)`` in a writers' thread, on the up-to-date table, in its write turn and
+        under its lock."""
         return await self.run(self.with_table, table_id, work, check)
 
     async def write_table(self, table_id: str, work: Callable[[LiveTable], Result]) -> Result:
@@ -149,30 +192,84 @@ class TableService:
         each one waits for the interpreter's lock. ``work`` must change nothing before its
         store write, so that a :class:`WouldWait` leaves it free to run again in the thread."""
         table = None if self.store.shared else self._live_table(table_id)
-        if table is not None and _unclocked(table) and table.lock.acquire(blocking=False):
+        if table is not None and _unclocked(table) and table.writing.acquire(blocking=False):
             try:
-                with self.store.without_waiting():
-                    self.turns.loop = asyncio.get_running_loop()
-                    return work(table)
-            except WouldWait:
-                pass
+                if table.lock.acquire(blocking=False):
+                    try:
+                        with self.store.without_waiting():
+                            self.turns.loop = asyncio.get_running_loop()
+                            return work(table)
+                    except WouldWait:
+                        pass
+                    finally:
+                        table.lock.release()
             finally:
-                table.lock.release()
+                table.writing.release()
         return await self.on_table(table_id, work, check=False)
 
-    async def read_table(self, table_id: str, work: Callable[[LiveTable], Result]) -> Result:
-        """``work(table)`` for a read that needs no database: on the event loop itself when
-        memory is the truth (:attr:`Store.shared` false), the table is in memory and its lock is
-        free; otherwise as :meth:`on_table` does, in a thread. Two thread hand-offs per request
-        cost more CPU than the read itself (a seat's choices take a fraction of a millisecond);
-        ``work`` must be a short read of memory: it holds the loop while it runs."""
-        table = None if self.store.shared else self._live_table(table_id)
+    async def read_table(
+        self, table_id: str, work: Callable[[LiveTable], Result], on_loop: bool = True
+    ) -> Result:
+        """``work(table)`` for a read: on the event loop itself when memory is the truth
+        (:attr:`Store.shared` false), the table is in memory, its lock is free and ``on_loop``
+        (``work`` is then a short read of memory: it holds the loop while it runs); otherwise in
+        a readers' thread (:meth:`with_read`). Two thread hand-offs per request cost more CPU
+        than the read itself (a seat's choices take a fraction of a millisecond). A read never
+        waits for a write's database: writers let go of the table's lock meanwhile."""
+        table = None if self.store.shared or not on_loop else self._live_table(table_id)
         if table is None or not table.lock.acquire(blocking=False):
-            return await self.on_table(table_id, work)
+            return await self.read(self.with_read, table_id, work)
         try:
             return work(table)
         finally:
             table.lock.release()
+
+    def with_read(self, table_id: str, work: Callable[[LiveTable], Result]) -> Result:
+        """``work(table)`` on the table as this process can best know it without waiting for a
+        write: loaded if needed, its stored version checked on a store other processes share
+        (:meth:`refresh_for_read`), under its lock (never held across a database wait)."""
+        table = self._live_table(table_id)
+        if table is None:
+            if self.store.shared and not self.store.answering:
+                self.store.probe()
+                raise WebError(
+                    503,
+                    "storage_error",
+                    f"table {table_id} is not in this server's memory and the database does not answer; "
+                    "try again",
+                )
+            table = self._find(table_id)
+        else:
+            self.refresh_for_read(table)
+        with table.lock:
+            return work(table)
+
+    def refresh_for_read(self, table: LiveTable) -> None:
+        """A read's version check on a store other processes share, on a readers' connection: the
+        actions other processes stored are taken in, unless a write of the table is under way
+        (it takes them in itself) or the check fails (a lock on the store, a database that does
+        not answer): the read then answers from memory, never waiting for the store."""
+        if not self.store.shared:
+            return
+        if not self.store.answering:
+            self.store.probe()
+            return
+        try:
+            version = self.store.version(table.id)
+        except StorageError as error:
+            log.info("table %s: read from memory (the version check failed: %s)", table.id, error)
+            return
+        if version is None:
+            raise unknown_table(table.id)
+        if version == (table.actions, table.seats_version) or not table.writing.acquire(blocking=False):
+            return
+        try:
+            with table.lock:
+                self.refresh(table)
+        except WebError as error:
+            log.info("table %s: read from memory (%s)", table.id, error.message)
+        finally:
+            table.writing.release()
 
     def _live_table(self, table_id: str) -> LiveTable | None:
         """The table if it is in memory (marked most recently used), else None: no database."""
@@ -184,10 +281,10 @@ class TableService:
 
     def with_table(self, table_id: str, work: Callable[[LiveTable], Result], check: bool = True) -> Result:
         """``work(table)`` on the table (loaded if needed, brought up to date with the store
-        unless ``check`` is False: a write's commit checks anyway) under its lock: a blocking
-        call, for a thread of the pool."""
+        unless ``check`` is False: a write's commit checks anyway) in its write turn and under its
+        lock: a blocking call, for a writers' thread."""
         table = self._find(table_id)
-        with table.lock:
+        with table.writer():
             if check:
                 self.refresh(table)
             return work(table)
@@ -195,7 +292,9 @@ class TableService:
     def close(self) -> None:
         """Stop the threads and the bots' processes, then the store."""
         self.turns.close()
+        self.hints.close()
         self.threads.shutdown()
+        self.readers.shutdown()
         self.store.close()
 
     def _keep(self, table: LiveTable) -> LiveTable:
@@ -350,8 +449,8 @@ class TableService:
         process writes needs none (memory is the truth) unless ``force``d."""
         if not (force or self.store.shared):
             return
-        with table.lock:
-            with storage_refused():
+        with table.writer():
+            with storage_refused(), table.waiting_on_store():
                 version = self.store.version(table.id)
             if version is None:
                 raise unknown_table(table.id)
@@ -361,14 +460,16 @@ class TableService:
             elif actions < table.actions:  # another process's undo took actions back
                 self.rebuild(table)
             if seats_version != table.seats_version:
-                with storage_refused():
-                    table.seats, table.seats_version = self.store.seats(table.id)
-                    table.host, table.rematch = self.store.links(table.id)
+                with storage_refused(), table.waiting_on_store():
+                    seats = self.store.seats(table.id)
+                    links = self.store.links(table.id)
+                table.seats, table.seats_version = seats
+                table.host, table.rematch = links
 
     def take_in(self, table: LiveTable, start: int, count: int, entries: list[dict[str, Any]] | None) -> None:
         """Another process stored actions ``start`` to ``count - 1`` (``entries``, when the
         notification could carry them): apply them, reading the database only if needed."""
-        with table.lock:
+        with table.writer():
             if count <= table.actions:
                 return
             if entries is not None and start == table.actions and start + len(entries) == count:
@@ -379,12 +480,12 @@ class TableService:
     def catch_up(self, table: LiveTable, entries: list[dict[str, Any]] | None = None) -> None:
         """Apply the stored actions memory has not seen yet (read from the store unless given,
         numbered from the table's count), in order, and send them on."""
-        with table.lock:
+        with table.writer():
             self._catch_up(table, entries)
 
     def _catch_up(self, table: LiveTable, entries: list[dict[str, Any]] | None) -> None:
         if entries is None:
-            with storage_refused():
+            with storage_refused(), table.waiting_on_store():
                 entries = self.store.actions_from(table.id, table.actions)
         before = sealed(table)
         for entry in entries:
@@ -406,8 +507,9 @@ class TableService:
 
     def rebuild(self, table: LiveTable) -> None:
         """Replay ``table`` from the store in place; its subscribers get a fresh hello."""
-        with table.lock:
-            stored = self._load_stored(table.id)
+        with table.writer():
+            with table.waiting_on_store():
+                stored = self._load_stored(table.id)
             table.game, table.events = replayed(stored)
             table.seats, table.seats_version = stored.seats, stored.seats_version
             table.host, table.rematch = stored.host, stored.rematch
@@ -426,16 +528,25 @@ class TableService:
         return seat_for(table, authorization)
 
     def lobby(self, limit: int) -> list[dict[str, Any]]:
-        """The latest public tables (stored facts: nothing is replayed)."""
-        with storage_refused():
-            return self.store.lobby(limit)
+        """The latest public tables (stored facts: nothing is replayed); the last list read when
+        the database cannot be read now (held by a lock, silent), so that the lobby answers at once."""
+        if self.last_lobby is not None and self.store.shared and not self.store.answering:
+            self.store.probe()
+            return self.last_lobby
+        try:
+            self.last_lobby = self.store.lobby(limit)
+        except StorageError as error:
+            if self.last_lobby is None:
+                raise storage_refusal(error) from None
+            log.info("the lobby as last read (%s)", error)
+        return self.last_lobby
 
     def join(
         self, table: LiveTable, invite: Any = None, seat: Any = None, name: str | None = None
     ) -> dict[str, Any]:
         """Take a human seat: the invitation's seat, or (a public table only) an open seat.
         The seat is taken in the store first; a seat is never given twice."""
-        with table.lock:
+        with table.writer():
             info = invited_seat(table, invite) if invite is not None else open_seat(table, seat)
             return self.claim(table, info, name, info.invite_hash if invite is not None else None)
 
@@ -445,10 +556,13 @@ class TableService:
         """Give the open seat ``info`` a new token and the player's ``name`` (stored first),
         then tell the table's clients who sits where."""
         token = new_token()
-        with table.lock:
+        with table.writer():
             was_waiting = table.waiting
             try:
-                version = self.store.claim_seat(table.id, info.seat, token_digest(token), invite_hash, name)
+                with table.waiting_on_store():
+                    version = self.store.claim_seat(
+                        table.id, info.seat, token_digest(token), invite_hash, name
+                    )
             except StorageError as error:
                 raise storage_refusal(error) from None
             except Conflict:
@@ -487,7 +601,7 @@ class TableService:
         steps to the subscribers. On failure memory stays as it was. Returns the stored answer
         when this very request turns out to be stored already: by another process at the same
         moment, or by this commit though the database failed to confirm it."""
-        with table.lock:
+        with table.writer():
             return self._commit(table, game, steps, request, answer)
 
     def _commit(
@@ -502,9 +616,10 @@ class TableService:
         check_table_room(table.actions, table.follow().record_bytes)
         before, after = sealed(table), commit_point(table, game, steps)
         try:
-            self.store.add_actions(
-                table.id, start, [step.entry for step in steps], facts(after.game), request, answer
-            )
+            with table.waiting_on_store():
+                self.store.add_actions(
+                    table.id, start, [step.entry for step in steps], facts(after.game), request, answer
+                )
         except Conflict:
             # Another process acted first: take in what it stored; the client looks again.
             self.catch_up(table)
@@ -546,7 +661,7 @@ class TableService:
     def _stored_already(self, table: LiveTable, first: Step, request: str | None) -> dict[str, Any] | None:
         """The stored answer (``{}`` if none was stored) when the store's action number
         ``first.number`` is this very action (and request), else None."""
-        with storage_refused():
+        with storage_refused(), table.waiting_on_store():
             stored = self.store.answer_for(table.id, first.number)
         if stored is None or stored.by != first.entry["by"] or stored.action != first.entry["do"]:
             return None

@@ -68,13 +68,21 @@ def safe_decide(table_id: str, name: str, view: View, legal: list[Action], seed:
         return fallback_action(table_id, name, legal, seed, f"{type(error).__name__}: {error}")
 
 
-class ThinkingPool:
-    """A bounded pool of worker processes for searching bots, started on first use."""
+def lower_priority(steps: int) -> None:
+    """Run this worker process ``steps`` nice levels below the server (hints: below the bots)."""
+    if steps:
+        os.nice(steps)
 
-    def __init__(self, processes: int | None = None) -> None:
+
+class ThinkingPool:
+    """A bounded pool of worker processes for searching bots, started on first use; ``nice``:
+    how many nice levels below the server its processes run."""
+
+    def __init__(self, processes: int | None = None, nice: int = 0) -> None:
         #: How many decisions run at once: by default one per core for every table, and one
         #: more kept for the tables a human waits for (see :class:`~triage.web.turns.Turns`).
         self.size = processes or (os.cpu_count() or 1) + 1
+        self.nice = nice
         self._pool: ProcessPoolExecutor | None = None
 
     def submit(self, name: str, view: View, legal: list[Action], seed: str) -> Future[Action]:
@@ -83,7 +91,9 @@ class ThinkingPool:
             # forkserver: a worker is never forked from the server's threads (which may hold locks).
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["triage.web.thinking"])
-            self._pool = ProcessPoolExecutor(self.size, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.size, mp_context=context, initializer=lower_priority, initargs=(self.nice,)
+            )
         try:
             return self._pool.submit(decide, name, view, legal, seed)
         except BrokenProcessPool:

@@ -140,7 +140,7 @@ class Turns:
         version. Memory may then be behind the store (another process acted): a refusal (a
         number ahead of memory, the rules, a lost race) reads the store once, and the action is
         tried again if the store was ahead."""
-        with table.lock:
+        with table.writer():
             seen = table.actions
             try:
                 return self._act(table, seat, action, expected)
@@ -186,7 +186,7 @@ class Turns:
     def _repeat(
         self, table: LiveTable, seat: int, request: str, expected: int, current: int
     ) -> dict[str, Any]:
-        with storage_refused():
+        with storage_refused(), table.waiting_on_store():
             stored = self.service.store.answer_for(table.id, expected)
         if (
             stored is not None
@@ -225,7 +225,7 @@ class Turns:
     def quick_moves(self, table: LiveTable) -> None:
         """The quick bots' moves at once (a new table: within the budget, as after a seat's
         action), the rest left to the runner; a failed commit leaves them all to the runner."""
-        with table.lock:
+        with table.writer():
             if table.bots_to_move():
                 game = table.game.copy()
                 moves = self.bot_moves(table, game, 0, time.perf_counter() + self.bot_budget, quick_only=True)
@@ -364,7 +364,7 @@ class Turns:
 
     def _prepare(self, table: LiveTable) -> Game | None:
         """A copy of the up-to-date game when a bot is to move (None otherwise)."""
-        with table.lock:
+        with table.writer():
             self.service.refresh(table)
             return table.game.copy() if table.bots_to_move() else None
 
@@ -390,14 +390,14 @@ class Turns:
     def _commit_moves(self, table: LiveTable, game: Game, start: int, moves: list[Move]) -> None:
         """Store the batch, unless the table moved meanwhile (another process): it is then
         worked out again from there."""
-        with table.lock:
+        with table.writer():
             # A player who came back meanwhile takes the seat's moves back: the batch is dropped.
             if table.actions == start and all(table.bot_of(move[1]["by"]) for move in moves):
                 self.service.commit(table, game, steps_of(table, moves))
 
     def bot_batch(self, table: LiveTable) -> None:
         """One transaction of bot moves, within the time budget (outside an event loop)."""
-        with table.lock:
+        with table.writer():
             if not table.bots_to_move():
                 return
             game = table.game.copy()

@@ -58,10 +58,10 @@ def undo_refused(error: UndoError) -> WebError:
 
 
 def undo_at_table(service: TableService, table: LiveTable, seat: int, body: Any) -> dict[str, Any]:
-    """Take back ``seat``'s last ``steps`` actions (the table under its lock). With the same
+    """Take back ``seat``'s last ``steps`` actions (the table in its write turn). With the same
     ``expected`` a repeated request gets the same answer; any other stale number 409."""
     expected, steps = check_undo_body(body)
-    with table.lock:
+    with table.writer():
         number = table.actions
         if expected != number:
             repeat = table.last_undo
@@ -82,7 +82,8 @@ def undo_at_table(service: TableService, table: LiveTable, seat: int, body: Any)
             raise undo_refused(error) from None
         keep = len(undone.history)
         try:
-            service.store.undo_actions(table.id, keep, number, facts(point.game))
+            with table.waiting_on_store():
+                service.store.undo_actions(table.id, keep, number, facts(point.game))
         except Conflict:
             service.catch_up(table)
             raise stale(table.actions, expected) from None

@@ -7,6 +7,10 @@ write the thread was there for (docs/web.md, "CPU per action"). :class:`Workers`
 work and a plain asyncio future on one queue and sets the result from the thread with
 ``call_soon_threadsafe``: one queue put and one wake-up of the loop per call.
 
+A job may carry a deadline (:mod:`triage.web.waits`): a thread that takes it after its deadline
+does not run it (the caller gets :class:`~triage.web.waits.Expired`), and one that runs it sets the
+deadline for every wait of the job.
+
 >>> import asyncio
 >>> workers = Workers(2, "doc")
 >>> asyncio.run(workers.run(sum, [1, 2, 3]))
@@ -22,17 +26,23 @@ from collections.abc import Callable
 from queue import SimpleQueue
 from typing import Any, TypeVar
 
+from triage.web import waits
+
 Result = TypeVar("Result")
 
-#: A queued call: the loop to answer on, its future, the work and its arguments.
-Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[..., Any], tuple[Any, ...]]
+#: A queued call: the loop to answer on, its future, the work, its arguments and its deadline.
+Job = tuple[
+    asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[..., Any], tuple[Any, ...], float | None
+]
 
 
 class Workers:
-    """``count`` daemon threads taking jobs from one queue, in the order they came."""
+    """``count`` daemon threads taking jobs from one queue, in the order they came; ``readers``:
+    threads that serve reads only (:func:`triage.web.waits.mark_reader`)."""
 
-    def __init__(self, count: int, name: str) -> None:
+    def __init__(self, count: int, name: str, readers: bool = False) -> None:
         self.jobs: SimpleQueue[Job | None] = SimpleQueue()
+        self.readers = readers
         self.threads = [
             threading.Thread(target=self._serve, name=f"{name}-{number}", daemon=True)
             for number in range(count)
@@ -40,12 +50,14 @@ class Workers:
         for thread in self.threads:
             thread.start()
 
-    async def run(self, work: Callable[..., Result], *args: Any) -> Result:
+    async def run(self, work: Callable[..., Result], *args: Any, deadline: float | None = None) -> Result:
         """``work(*args)`` in one of the threads; the event loop goes on meanwhile. The work runs
-        even if the awaiting task is cancelled (as a started executor job does)."""
+        even if the awaiting task is cancelled (as a started executor job does). With
+        ``deadline`` (:func:`triage.web.waits.now` seconds) a job still queued then is not run:
+        :class:`~triage.web.waits.Expired`."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Result] = loop.create_future()
-        self.jobs.put((loop, future, work, args))
+        self.jobs.put((loop, future, work, args, deadline))
         return await future
 
     def shutdown(self) -> None:
@@ -56,12 +68,22 @@ class Workers:
             thread.join()
 
     def _serve(self) -> None:
+        if self.readers:
+            waits.mark_reader()
         while (job := self.jobs.get()) is not None:
-            loop, future, work, args = job
-            try:
-                outcome: tuple[Any, BaseException | None] = (work(*args), None)
-            except BaseException as error:  # handed to the awaiting task, as an executor does
-                outcome = (None, error)
+            loop, future, work, args, deadline = job
+            outcome: tuple[Any, BaseException | None]
+            if deadline is not None and waits.now() >= deadline:
+                outcome = (
+                    None,
+                    waits.Expired(f"queued past its deadline: {getattr(work, '__name__', work)}"),
+                )
+            else:
+                try:
+                    with waits.until(deadline):
+                        outcome = (work(*args), None)
+                except BaseException as error:  # handed to the awaiting task, as an executor does
+                    outcome = (None, error)
             try:
                 loop.call_soon_threadsafe(_settle, future, *outcome)
             except RuntimeError:  # the loop has closed: nobody waits for the answer

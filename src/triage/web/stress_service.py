@@ -1,0 +1,375 @@
+"""Measurements of the service's bounds against a real ``triage serve``, each against a reference
+measured in the same run (docs/deploy.md, "Bounds", holds today's figures):
+
+``python -m triage.web.stress_service reads [--db URL] [--seconds 20] [--writers 12]``: the
+latency of every kind of read (a seat's view and choices, the spectators' view, the table's
+facts, presence, the lobby) of an idle table and of a table whose own write waits, while another
+connection holds the database that long (SQLite: ``BEGIN EXCLUSIVE``; PostgreSQL: an exclusive
+lock on ``tables``) and ``writers`` writes wait for it; against the same reads unloaded. And each
+write's answer and seconds.
+
+``python -m triage.web.stress_service frozen [--seconds 15]``: the same reads, and writes sent
+over and over, while a throwaway PostgreSQL cluster of its own is stopped (SIGSTOP) that long;
+then the seconds until a write goes through once it answers again.
+
+``python -m triage.web.stress_service hints [--tables 18] [--moves 60]``: with the server's default
+limits, a client at 127.0.0.1 times its moves against ``greedy`` (each ``POST /actions``), its
+``expert`` opponent's replies and its own hints, first alone, then while a client at 127.0.0.2
+floods hints from ``tables`` 4-seat tables (every seat to move asks again at once, playing the
+suggested move when it gets one). ``--server-src DIR`` runs the server from another checkout's
+sources (the code before a change, in the same sitting).
+
+Each starts ``triage serve`` on a free port of 127.0.0.1 and stops it; the figures are printed as
+one JSON object (milliseconds, and ratios to the unloaded figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+
+from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE, DEFAULT_HINT_RATE, DEFAULT_WATCH_RATE
+from triage.web.loadtest import free_port, percentile, start_server
+from triage.web.stress_loop import choices_of, database_held, new_table, opponent_times, serving
+
+#: The reads timed, by name: (path under the table, whether the seat's token goes with it).
+READS: dict[str, tuple[str, bool]] = {
+    "view": ("/view", True),
+    "legal": ("/legal", True),
+    "public": ("/public", False),
+    "facts": ("", False),
+    "live": ("/live", False),
+    "lobby": ("", False),
+}
+
+
+def read_once(client: httpx.Client, name: str, table_id: str, token: str) -> float:
+    """One read's milliseconds (it must answer 200)."""
+    path, seat = READS[name]
+    url = "/api/tables" if name == "lobby" else f"/api/tables/{table_id}{path}"
+    started = time.perf_counter()
+    response = client.get(url, headers={"Authorization": f"Bearer {token}"} if seat else {})
+    elapsed = (time.perf_counter() - started) * 1000
+    response.raise_for_status()
+    return elapsed
+
+
+def time_reads(
+    client: httpx.Client, targets: list[tuple[str, str]], more: Callable[[int], bool]
+) -> dict[str, list[float]]:
+    """Every read of every target (table, token) in turn, while ``more(rounds done)``."""
+    times: dict[str, list[float]] = {name: [] for name in READS}
+    rounds = 0
+    while more(rounds):
+        for table_id, token in targets:
+            for name in READS:
+                times[name].append(read_once(client, name, table_id, token))
+        rounds += 1
+    return times
+
+
+def figures(values: list[float], reference: list[float] | None = None) -> dict[str, Any]:
+    """p50, p90, p99 and the most (ms), with each as a ratio to ``reference``'s."""
+    result: dict[str, Any] = {"n": len(values)}
+    for label, fraction in (("p50", 0.5), ("p90", 0.9), ("p99", 0.99)):
+        result[f"{label}_ms"] = round(percentile(values, fraction), 2)
+        if reference:
+            result[f"{label}_ratio"] = round(
+                percentile(values, fraction) / percentile(reference, fraction), 2
+            )
+    result["max_ms"] = round(max(values), 2)
+    return result
+
+
+def one_seat_tables(client: httpx.Client, count: int) -> list[tuple[str, str, dict[str, Any]]]:
+    """``count`` public one-seat tables, each with the first action its seat may take."""
+    tables = []
+    for seed in range(count):
+        response = client.post("/api/tables", json={"players": 1, "seed": seed, "public": True})
+        response.raise_for_status()
+        created = response.json()
+        table_id, token = created["table_id"], created["seats"][0]["token"]
+        tables.append((table_id, token, choices_of(client, table_id, token)[0]))
+    return tables
+
+
+def timed_write(base_url: str, table_id: str, token: str, body: Any, out: list[tuple[int, float]]) -> None:
+    with httpx.Client(base_url=base_url, timeout=300) as own:
+        started = time.perf_counter()
+        response = own.post(
+            f"/api/tables/{table_id}/actions", headers={"Authorization": f"Bearer {token}"}, json=body
+        )
+        out.append((response.status_code, round(time.perf_counter() - started, 2)))
+
+
+def compare(unloaded: dict[str, list[float]], loaded: dict[str, list[float]]) -> dict[str, Any]:
+    return {
+        name: {"unloaded": figures(unloaded[name]), "loaded": figures(loaded[name], unloaded[name])}
+        for name in READS
+    }
+
+
+def measure_reads(base_url: str, db_url: str, seconds: float, writers: int) -> dict[str, Any]:
+    """Reads unloaded, then while the database is held ``seconds`` and ``writers`` writes wait."""
+    with httpx.Client(base_url=base_url, timeout=300) as client:
+        tables = one_seat_tables(client, writers + 1)
+        idle, busy = tables[-1], tables[0]
+        targets = [(idle[0], idle[1]), (busy[0], busy[1])]
+        unloaded = time_reads(client, targets, lambda rounds: rounds < 30)
+        writes: list[tuple[int, float]] = []
+        with database_held(db_url, seconds):
+            held = time.monotonic()
+            threads = [
+                threading.Thread(target=timed_write, args=(base_url, table_id, token, action, writes))
+                for table_id, token, action in tables[:writers]
+            ]
+            for thread in threads:
+                thread.start()
+            time.sleep(0.2)  # the writes are waiting
+            loaded = time_reads(client, targets, lambda _rounds: time.monotonic() - held < seconds - 0.5)
+            for thread in threads:
+                thread.join()
+    return {
+        "held_s": seconds,
+        "writers": writers,
+        "reads": compare(unloaded, loaded),
+        "writes": sorted(writes, key=lambda answer: answer[1]),
+    }
+
+
+def measure_frozen(seconds: float) -> dict[str, Any]:
+    """Reads and repeated writes while a throwaway PostgreSQL cluster is stopped ``seconds``."""
+    from triage.web.scratch_pg import throwaway_cluster
+
+    with throwaway_cluster() as cluster, serving(cluster.url) as (base_url, _url):
+        with httpx.Client(base_url=base_url, timeout=300) as client:
+            table_id, token = new_table(client, [None, "random"], 3)
+            assert token is not None
+            body = {"action": choices_of(client, table_id, token)[0], "expected": 0}
+            targets = [(table_id, token)]
+            unloaded = time_reads(client, targets, lambda rounds: rounds < 30)
+            writes: list[tuple[int, float]] = []
+            cluster.stop_answering()
+            stopped = time.monotonic()
+            try:
+                first_read = read_once(client, "view", table_id, token)
+                writers = [
+                    threading.Thread(
+                        target=repeat_writes,
+                        args=(base_url, table_id, token, body, writes, stopped + seconds),
+                    )
+                    for _ in range(3)
+                ]
+                for writer in writers:
+                    writer.start()
+                loaded = time_reads(client, targets, lambda _rounds: time.monotonic() - stopped < seconds)
+                for writer in writers:
+                    writer.join()
+            finally:
+                cluster.answer_again()
+            thawed = time.monotonic()
+            after: list[tuple[int, float]] = []
+            while not after or after[-1][0] != 200:
+                timed_write(base_url, table_id, token, body, after)
+    refused = [answer for answer in writes if answer[0] != 200]
+    return {
+        "stopped_s": seconds,
+        "first_read_ms": round(first_read, 1),
+        "reads": compare(unloaded, loaded),
+        "writes": len(writes),
+        "write_statuses": sorted({status for status, _ in writes}),
+        "write_s": figures([1000 * answer[1] for answer in refused]) if refused else None,
+        "stored_after_thaw_s": round(time.monotonic() - thawed, 2),
+    }
+
+
+def repeat_writes(
+    base_url: str, table_id: str, token: str, body: Any, out: list[tuple[int, float]], until: float
+) -> None:
+    while time.monotonic() < until - 1.0:
+        timed_write(base_url, table_id, token, body, out)
+
+
+#: The flooding client's address (any 127.x.y.z reaches the server on Linux's loopback).
+FLOOD_ADDRESS = "127.0.0.2"
+
+
+@contextlib.contextmanager
+def server_with_default_limits(server_src: str | None) -> Iterator[str]:
+    """``triage serve`` with the default rate limits on a fresh SQLite file (from the sources in
+    ``server_src`` when given): its base URL."""
+    import tempfile
+    from pathlib import Path
+
+    saved = os.environ.get("PYTHONPATH")
+    if server_src:
+        os.environ["PYTHONPATH"] = server_src
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            port = free_port()
+            process = start_server(
+                f"sqlite:///{Path(folder) / 'tables.db'}",
+                port,
+                DEFAULT_CREATE_RATE,
+                DEFAULT_ACT_RATE,
+                rate_watch=DEFAULT_WATCH_RATE,
+                rate_hint=DEFAULT_HINT_RATE,
+            )
+            try:
+                yield f"http://127.0.0.1:{port}"
+            finally:
+                process.terminate()
+                process.wait(30)
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
+
+
+def greedy_move_times(client: httpx.Client, moves: int, seed: int) -> list[float]:
+    """Milliseconds of each of ``moves`` actions of a human against ``greedy`` (the answer
+    holds greedy's replies that fit the request's budget); new tables as games end."""
+    times: list[float] = []
+    while len(times) < moves:
+        table_id, token = new_table(client, [None, "greedy"], seed)
+        seed += 1
+        assert token is not None
+        while len(times) < moves and (legal := choices_of(client, table_id, token)):
+            started = time.perf_counter()
+            client.post(
+                f"/api/tables/{table_id}/actions", headers={"Authorization": f"Bearer {token}"}, json=legal[0]
+            ).raise_for_status()
+            times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def hint_times(client: httpx.Client, hints: int, seed: int) -> list[float]:
+    """Milliseconds of each of ``hints`` hints asked at a table against ``greedy`` (the suggested
+    move is played after each; a refusal is counted as its time and asked again)."""
+    times: list[float] = []
+    while len(times) < hints:
+        table_id, token = new_table(client, [None, "greedy"], seed)
+        seed += 1
+        assert token is not None
+        headers = {"Authorization": f"Bearer {token}"}
+        while len(times) < hints and choices_of(client, table_id, token):
+            started = time.perf_counter()
+            answer = client.post(f"/api/tables/{table_id}/hint", headers=headers)
+            times.append((time.perf_counter() - started) * 1000)
+            if answer.status_code == 200:
+                client.post(f"/api/tables/{table_id}/actions", headers=headers, json=answer.json()["action"])
+    return times
+
+
+def flood(base_url: str, tables: int, stop: threading.Event, tally: Counter[int]) -> list[threading.Thread]:
+    """The flooding client, started: ``tables`` 4-seat tables of its own, each asking hints for
+    the seat to move again and again (from :data:`FLOOD_ADDRESS`), playing a suggested move when
+    it gets one, until ``stop``; ``tally`` counts the answers by status."""
+    client = httpx.Client(
+        base_url=base_url, timeout=300, transport=httpx.HTTPTransport(local_address=FLOOD_ADDRESS)
+    )
+    created = []
+    for seed in range(tables):
+        response = client.post("/api/tables", json={"players": 4, "seed": 500 + seed})
+        response.raise_for_status()
+        body = response.json()
+        created.append((body["table_id"], {entry["seat"]: entry["token"] for entry in body["seats"]}))
+
+    def ask(table_id: str, tokens: dict[int, str]) -> None:
+        while not stop.is_set():
+            seen = client.get(
+                f"/api/tables/{table_id}/view", headers={"Authorization": f"Bearer {tokens[0]}"}
+            )
+            turn = seen.json()["turn"]
+            if turn is None:
+                return
+            headers = {"Authorization": f"Bearer {tokens[turn]}"}
+            answer = client.post(f"/api/tables/{table_id}/hint", headers=headers)
+            tally[answer.status_code] += 1
+            if answer.status_code == 200:
+                client.post(f"/api/tables/{table_id}/actions", headers=headers, json=answer.json()["action"])
+            elif answer.status_code == 429:  # as a client library does: wait as told
+                time.sleep(float(answer.headers.get("Retry-After", "1")))
+
+    threads = [threading.Thread(target=ask, args=table, daemon=True) for table in created]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+def measure_hints(tables: int, moves: int, server_src: str | None) -> dict[str, Any]:
+    """The measuring client's figures alone, then under the flood, on one server."""
+    with (
+        server_with_default_limits(server_src) as base_url,
+        httpx.Client(base_url=base_url, timeout=300) as client,
+    ):
+        alone = {
+            "greedy_move_ms": greedy_move_times(client, moves, 0),
+            "expert_reply_ms": [1000 * s for s in opponent_times(client, moves // 3, 100)],
+            "hint_ms": hint_times(client, moves // 6, 200),
+        }
+        stop, tally = threading.Event(), Counter[int]()
+        flooders = flood(base_url, tables, stop, tally)
+        time.sleep(2.0)  # the flood is under way
+        started = time.monotonic()
+        flooded = {
+            "greedy_move_ms": greedy_move_times(client, moves, 1000),
+            "expert_reply_ms": [1000 * s for s in opponent_times(client, moves // 3, 1100)],
+            "hint_ms": hint_times(client, moves // 6, 1200),
+        }
+        seconds = time.monotonic() - started
+        stop.set()
+        for thread in flooders:
+            thread.join(60)
+    return {
+        "flood_tables": tables,
+        "flood_answers": dict(tally),
+        "flood_hints_per_s": round(tally[200] / (seconds + 2.0), 2),
+        **{
+            name: {"alone": figures(alone[name]), "flooded": figures(flooded[name], alone[name])}
+            for name in alone
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m triage.web.stress_service", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("check", choices=["reads", "frozen", "hints"])
+    parser.add_argument("--db", default=None, help="reads: SQLAlchemy URL (default: a fresh SQLite file)")
+    parser.add_argument(
+        "--seconds", type=float, default=None, help="how long the database is held or stopped"
+    )
+    parser.add_argument("--writers", type=int, default=12, help="reads: writes waiting for the database")
+    parser.add_argument("--tables", type=int, default=18, help="hints: the flooding client's 4-seat tables")
+    parser.add_argument(
+        "--moves",
+        type=int,
+        default=60,
+        help="hints: moves against greedy timed (a third as many expert replies, a sixth as many hints)",
+    )
+    parser.add_argument("--server-src", default=None, help="hints: run the server from these sources")
+    options = parser.parse_args(argv)
+    if options.check == "hints":
+        result = measure_hints(options.tables, options.moves, options.server_src)
+    elif options.check == "reads":
+        with serving(options.db) as (base_url, db_url):
+            result = measure_reads(base_url, db_url, options.seconds or 20.0, options.writers)
+    else:
+        result = measure_frozen(options.seconds or 15.0)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
