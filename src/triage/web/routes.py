@@ -37,7 +37,7 @@ from triage.web.schemas import (
     errors,
 )
 from triage.web.seats import seat_for
-from triage.web.tables import TableService
+from triage.web.tables import TableService, read_lobby
 
 LOBBY_SIZE = 30
 
@@ -201,7 +201,7 @@ def add_table_routes(app: FastAPI) -> None:
 
     @app.get("/api/tables", responses=errors(503), summary="The latest public tables (public facts only)")
     async def list_tables() -> list[dict[str, Any]]:
-        return await service_of(app).read(service_of(app).lobby, LOBBY_SIZE)
+        return await service_of(app).read(read_lobby, service_of(app), LOBBY_SIZE)
 
     @app.get("/api/tables/{table_id}", responses=errors(404, 503), summary="A table's public facts")
     async def table_summary(table_id: str) -> dict[str, Any]:

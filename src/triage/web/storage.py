@@ -29,7 +29,7 @@ calling thread's deadline (:mod:`triage.web.waits`: the write turn, the pool, co
 statement), a database server is sent each statement with a ``statement_timeout`` and TCP
 keepalives, and a :class:`Watchdog` cuts the connection of a call that outlives its deadline (a
 server that stopped answering holds a statement for ever, timeouts or not). Reads come from
-connections of their own (:meth:`Store._read_engine`) that never queue behind the writers', wait
+connections of their own (:meth:`Engines.for_reads`) that never queue behind the writers', wait
 at most :data:`READ_LOCK_MS` for a lock and :data:`READ_SECONDS` in all; once a call went
 unanswered the store says so (:attr:`Store.answering`) until a call succeeds, so that reads of
 tables in memory stop asking it meanwhile (:mod:`triage.web.tables`).
@@ -96,7 +96,7 @@ KEEPALIVES: dict[str, int] = {
     "keepalives_count": 3,
     "tcp_user_timeout": 5000,
 }
-#: The readers' connections (:meth:`Store._read_engine`): how many, how long a statement may run
+#: The readers' connections (:meth:`Engines.for_reads`): how many, how long a statement may run
 #: on the server (PostgreSQL's statement_timeout) and wait for a lock (lock_timeout), and how long
 #: a read may wait in all before the watchdog cuts it. A read of a table in memory that fails
 #: within these is answered from memory (:mod:`triage.web.tables`).
@@ -104,7 +104,7 @@ READ_POOL_SIZE = 4
 READ_STATEMENT_SECONDS = 0.25
 READ_LOCK_MS = 20
 READ_SECONDS = 1.0
-#: Seconds between two looks at a database that stopped answering (:meth:`Store.probe`).
+#: Seconds between two looks at a database that stopped answering (:meth:`Engines.probe`).
 PROBE_SECONDS = 1.0
 
 
@@ -125,7 +125,7 @@ log = logging.getLogger("triage.web")
 
 #: Whether the current thread refuses to wait for the database (see :meth:`Store.without_waiting`).
 _REFUSING = threading.local()
-#: Whether the current thread is :meth:`Store.probe`'s (the one reader that connects to a database
+#: Whether the current thread is :meth:`Engines.probe`'s (the one reader that connects to a database
 #: that does not answer).
 _PROBING = threading.local()
 
@@ -582,7 +582,7 @@ def bound_connections(engine: Engine, watchdog: Watchdog, reads: bool) -> None:
     """Bound every call on ``engine``'s connections to a database server by its thread's
     deadline, and (``reads``) by :data:`READ_SECONDS` from its checkout: a new connection tries
     for what is left (at least :data:`MIN_CONNECT_SECONDS`, else none is tried; a reader's for
-    that least, and none while the database does not answer but :meth:`Store.probe`'s), and
+    that least, and none while the database does not answer but :meth:`Engines.probe`'s), and
     the watchdog cuts a checked-out connection at the deadline. Registered before
     :func:`ping_idle_connections`, so that the check of an idle connection is bounded too."""
     longest = READ_SECONDS if reads else waits.WRITE_SECONDS
@@ -615,6 +615,85 @@ def bound_connections(engine: Engine, watchdog: Watchdog, reads: bool) -> None:
         watchdog.disarm(record)
 
 
+class Engines:
+    """A store's connections, bounded (module docstring): the writers' engine and the readers'
+    (pools of their own), with the database's :class:`Health` and its probe."""
+
+    def __init__(self, url: str, pool_size: int) -> None:
+        self.health = Health()
+        self.watchdog = Watchdog(self.health)
+        self.writes = self._new_engine(url, pool_size, reads=False)
+        self.server = self.writes.dialect.name != "sqlite"
+        #: The readers' connections: reads never wait for a connection a writer holds.
+        self.reads = (
+            self._new_engine(url, READ_POOL_SIZE, reads=True)
+            if self.server or sqlite_file(url)
+            else self.writes  # a database in memory exists on its own connections only
+        )
+        #: Single-statement reads and writes need no transaction: one round trip each.
+        self.writes_autocommit = self.writes.execution_options(isolation_level="AUTOCOMMIT")
+        self.reads_autocommit = self.reads.execution_options(isolation_level="AUTOCOMMIT")
+        self._probing = threading.Lock()
+        self._last_probe = 0.0
+
+    def _new_engine(self, url: str, pool_size: int, reads: bool) -> Engine:
+        options = engine_options(url, reads)
+        if not url.startswith("sqlite") or sqlite_file(url):
+            # SQLite's default pool keeps 5 connections: the service's 8 threads would open and
+            # close extra ones (with their pragmas) under load.
+            options.update(pool_size=pool_size, max_overflow=POOL_OVERFLOW)
+        engine = create_engine(url, json_serializer=json_text, **options)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+            event.listen(engine, "checkout", _sqlite_busy_timeout)
+        else:
+            bound_connections(engine, self.watchdog, reads)
+            ping_idle_connections(engine)
+        return engine
+
+    def begin(self, engine: Engine | Connection) -> _Transaction:
+        """A transaction that tells :attr:`health` how it went (a database server's: a SQLite
+        file is always there)."""
+        return _Transaction(engine, self.health if self.server else None)
+
+    def for_reads(self, autocommit: bool = True) -> Engine:
+        """The engine a read takes: the readers' connections in the readers' threads
+        (:func:`triage.web.waits.is_reader`), so reads never wait for the writers' pool, else the
+        writers' own."""
+        if waits.is_reader():
+            return self.reads_autocommit if autocommit else self.reads
+        return self.writes_autocommit if autocommit else self.writes
+
+    def probe(self) -> None:
+        """While the database is taken as silent, look at it (``SELECT 1`` on a readers'
+        connection, bounded like a read) in a thread of its own, at most one at a time and every
+        :data:`PROBE_SECONDS`: if it answers, it is taken as answering again."""
+        now = waits.now()
+        if (
+            self.health.answering
+            or now - self._last_probe < PROBE_SECONDS
+            or not self._probing.acquire(False)
+        ):
+            return
+        self._last_probe = now
+        threading.Thread(target=self._look, name="triage-db-probe", daemon=True).start()
+
+    def _look(self) -> None:
+        _PROBING.active = True
+        try:
+            with waits.until(waits.now() + READ_SECONDS), self.begin(self.reads_autocommit) as connection:
+                connection.execute(select(1))
+        except StorageError:
+            pass
+        finally:
+            self._probing.release()
+
+    def dispose(self) -> None:
+        self.watchdog.close()
+        self.writes.dispose()
+        self.reads.dispose()
+
+
 class Store:
     """The tables, seats and actions in a SQL database. Every method raises
     :class:`StorageError` when the database fails, and changes nothing then.
@@ -631,17 +710,13 @@ class Store:
         pool_size: int = POOL_SIZE,
     ) -> None:
         self.url = url
-        self.health = Health()
-        self.watchdog = Watchdog(self.health)
-        self.engine: Engine = self._new_engine(url, pool_size, reads=False)
-        #: The readers' connections: reads never wait for a connection a writer holds.
-        self.reads: Engine = (
-            self._new_engine(url, READ_POOL_SIZE, reads=True)
-            if not url.startswith("sqlite") or sqlite_file(url)
-            else self.engine  # a database in memory exists on its own connections only
-        )
-        self._probing = threading.Lock()
-        self._last_probe = 0.0
+        self.engines = Engines(url, pool_size)
+        self.engine: Engine = self.engines.writes
+        self.reads: Engine = self.engines.reads
+        self.autocommit = self.engines.writes_autocommit
+        self._begin = self.engines.begin
+        self._read_engine = self.engines.for_reads
+        self.probe = self.engines.probe
         self.notifies = self.engine.dialect.name == "postgresql"
         #: SQLite takes one writer at a time; this process's writers queue here instead (see
         #: :meth:`_writing`).
@@ -652,112 +727,25 @@ class Store:
         self._loop_held: Connection | None = None
         self._commits = 0
         self.shared = self.notifies if shared is None else shared
-        #: Single-statement reads and writes need no transaction: one round trip each.
-        self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        self.reads_autocommit = self.reads.execution_options(isolation_level="AUTOCOMMIT")
         #: The busy timeout last set on the held SQLite connection (see :meth:`_bound_busy_wait`).
         self._held_busy_ms = round(waits.WRITE_SECONDS * 1000)
         Base.metadata.create_all(self.engine)
-        self._check_schema()
+        _check_schema(self.engines, url)
         if self._writer is not None:  # set up now, not in the first request's statement count
             self._loop_held = _connect_held(self.engine, for_loop=True)
         self.statements = StatementCount(self.engine, self.reads) if count_statements else None
 
-    def _new_engine(self, url: str, pool_size: int, reads: bool) -> Engine:
-        """An engine with the bounds of the module docstring (``reads``: the readers' one)."""
-        options = engine_options(url, reads)
-        if not url.startswith("sqlite") or sqlite_file(url):
-            # SQLite's default pool keeps 5 connections: the service's 8 threads would open and
-            # close extra ones (with their pragmas) under load.
-            options.update(pool_size=pool_size, max_overflow=POOL_OVERFLOW)
-        engine = create_engine(url, json_serializer=json_text, **options)
-        if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas)
-            event.listen(engine, "checkout", _sqlite_busy_timeout)
-        else:
-            bound_connections(engine, self.watchdog, reads)
-            ping_idle_connections(engine)
-        return engine
-
     @property
     def answering(self) -> bool:
         """Whether the database answers, as far as the store knows (a database server that
-        stopped answering a call is taken as silent until a call succeeds: :meth:`probe`)."""
-        return self.health.answering
-
-    def probe(self) -> None:
-        """While the database is taken as silent, look at it (``SELECT 1`` on a readers'
-        connection, bounded like a read) in a thread of its own, at most one at a time and every
-        :data:`PROBE_SECONDS`: if it answers, the store takes it as answering again."""
-        now = waits.now()
-        if self.answering or now - self._last_probe < PROBE_SECONDS or not self._probing.acquire(False):
-            return
-        self._last_probe = now
-
-        def look() -> None:
-            _PROBING.active = True
-            try:
-                with (
-                    waits.until(waits.now() + READ_SECONDS),
-                    self._begin(self.reads_autocommit) as connection,
-                ):
-                    connection.execute(select(1))
-            except StorageError:
-                pass
-            finally:
-                self._probing.release()
-
-        threading.Thread(target=look, name="triage-db-probe", daemon=True).start()
-
-    def _begin(self, engine: Engine | Connection) -> _Transaction:
-        """A transaction that tells the store's :class:`Health` how it went (a database server's:
-        a SQLite file is always there)."""
-        return _Transaction(engine, self.health if self.engine.dialect.name != "sqlite" else None)
-
-    def _read_engine(self, autocommit: bool = True) -> Engine:
-        """The engine a read takes: the readers' connections in the readers' threads
-        (:func:`triage.web.waits.is_reader`), so reads never wait for the writers' pool, else the
-        writers' own."""
-        if waits.is_reader():
-            return self.reads_autocommit if autocommit else self.reads
-        return self.autocommit if autocommit else self.engine
-
-    def _missing_columns(self) -> list[Any]:
-        return [
-            column
-            for table in (TABLES, SEATS, ACTIONS)
-            for column in table.columns
-            if column.name not in {found["name"] for found in inspect(self.engine).get_columns(table.name)}
-        ]
-
-    def _check_schema(self) -> None:
-        """A database of this version is taken as it is; one of the version before names and the
-        waiting room (missing only :data:`ADDED_COLUMNS`, all nullable) gains them: its tables
-        never wait and its players have no names. Any other is refused."""
-        missing = self._missing_columns()
-        added = {(table.name, column.name) for table, column in ADDED_COLUMNS}
-        if missing and all((column.table.name, column.name) in added for column in missing):
-            with self._begin(self.engine) as connection:
-                for column in missing:
-                    kind = column.type.compile(dialect=self.engine.dialect)
-                    connection.execute(
-                        text(f"ALTER TABLE {column.table.name} ADD COLUMN {column.name} {kind}")
-                    )
-            missing = self._missing_columns()
-        if missing:
-            names = ", ".join(f"{column.table.name}.{column.name}" for column in missing)
-            raise StorageError(
-                f"the database {self.url} was made by an older version of triage (no {names}); "
-                "start with a new database"
-            )
+        stopped answering a call is taken as silent until a call or :meth:`probe` succeeds)."""
+        return self.engines.health.answering
 
     def close(self) -> None:
         for connection in (self._held, self._loop_held):
             if connection is not None:
                 connection.close()
-        self.watchdog.close()
-        self.engine.dispose()
-        self.reads.dispose()
+        self.engines.dispose()
 
     @contextmanager
     def _held_transaction(self) -> Iterator[Connection]:
@@ -1179,6 +1167,36 @@ class Store:
     def _seats_version(connection: Connection, table_id: str) -> int:
         return int(
             connection.execute(select(TABLES.c.seats_version).where(TABLES.c.id == table_id)).scalar_one()
+        )
+
+
+def _missing_columns(engine: Engine) -> list[Any]:
+    return [
+        column
+        for table in (TABLES, SEATS, ACTIONS)
+        for column in table.columns
+        if column.name not in {found["name"] for found in inspect(engine).get_columns(table.name)}
+    ]
+
+
+def _check_schema(engines: Engines, url: str) -> None:
+    """A database of this version is taken as it is; one of the version before names and the
+    waiting room (missing only :data:`ADDED_COLUMNS`, all nullable) gains them: its tables
+    never wait and its players have no names. Any other is refused."""
+    engine = engines.writes
+    missing = _missing_columns(engine)
+    added = {(table.name, column.name) for table, column in ADDED_COLUMNS}
+    if missing and all((column.table.name, column.name) in added for column in missing):
+        with engines.begin(engine) as connection:
+            for column in missing:
+                kind = column.type.compile(dialect=engine.dialect)
+                connection.execute(text(f"ALTER TABLE {column.table.name} ADD COLUMN {column.name} {kind}"))
+        missing = _missing_columns(engine)
+    if missing:
+        names = ", ".join(f"{column.table.name}.{column.name}" for column in missing)
+        raise StorageError(
+            f"the database {url} was made by an older version of triage (no {names}); "
+            "start with a new database"
         )
 
 

@@ -16,8 +16,10 @@ then the seconds until a write goes through once it answers again.
 limits, a client at 127.0.0.1 times its moves against ``greedy`` (each ``POST /actions``), its
 ``expert`` opponent's replies and its own hints, first alone, then while a client at 127.0.0.2
 floods hints from ``tables`` 4-seat tables (every seat to move asks again at once, playing the
-suggested move when it gets one). ``--server-src DIR`` runs the server from another checkout's
-sources (the code before a change, in the same sitting).
+suggested move when it gets one).
+
+``--server-src DIR`` runs the server from another checkout's sources (the code before a change,
+measured in the same sitting).
 
 Each starts ``triage serve`` on a free port of 127.0.0.1 and stops it; the figures are printed as
 one JSON object (milliseconds, and ratios to the unloaded figures).
@@ -204,36 +206,26 @@ FLOOD_ADDRESS = "127.0.0.2"
 
 
 @contextlib.contextmanager
-def server_with_default_limits(server_src: str | None) -> Iterator[str]:
-    """``triage serve`` with the default rate limits on a fresh SQLite file (from the sources in
-    ``server_src`` when given): its base URL."""
+def server_with_default_limits() -> Iterator[str]:
+    """``triage serve`` with the default rate limits on a fresh SQLite file: its base URL."""
     import tempfile
     from pathlib import Path
 
-    saved = os.environ.get("PYTHONPATH")
-    if server_src:
-        os.environ["PYTHONPATH"] = server_src
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            port = free_port()
-            process = start_server(
-                f"sqlite:///{Path(folder) / 'tables.db'}",
-                port,
-                DEFAULT_CREATE_RATE,
-                DEFAULT_ACT_RATE,
-                rate_watch=DEFAULT_WATCH_RATE,
-                rate_hint=DEFAULT_HINT_RATE,
-            )
-            try:
-                yield f"http://127.0.0.1:{port}"
-            finally:
-                process.terminate()
-                process.wait(30)
-    finally:
-        if saved is None:
-            os.environ.pop("PYTHONPATH", None)
-        else:
-            os.environ["PYTHONPATH"] = saved
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        process = start_server(
+            f"sqlite:///{Path(folder) / 'tables.db'}",
+            port,
+            DEFAULT_CREATE_RATE,
+            DEFAULT_ACT_RATE,
+            rate_watch=DEFAULT_WATCH_RATE,
+            rate_hint=DEFAULT_HINT_RATE,
+        )
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            process.terminate()
+            process.wait(30)
 
 
 def greedy_move_times(client: httpx.Client, moves: int, seed: int) -> list[float]:
@@ -307,10 +299,10 @@ def flood(base_url: str, tables: int, stop: threading.Event, tally: Counter[int]
     return threads
 
 
-def measure_hints(tables: int, moves: int, server_src: str | None) -> dict[str, Any]:
+def measure_hints(tables: int, moves: int) -> dict[str, Any]:
     """The measuring client's figures alone, then under the flood, on one server."""
     with (
-        server_with_default_limits(server_src) as base_url,
+        server_with_default_limits() as base_url,
         httpx.Client(base_url=base_url, timeout=300) as client,
     ):
         alone = {
@@ -359,10 +351,12 @@ def main(argv: list[str] | None = None) -> None:
         default=60,
         help="hints: moves against greedy timed (a third as many expert replies, a sixth as many hints)",
     )
-    parser.add_argument("--server-src", default=None, help="hints: run the server from these sources")
+    parser.add_argument("--server-src", default=None, help="run the server from the sources in this folder")
     options = parser.parse_args(argv)
+    if options.server_src:  # the server process reads its sources from there (this one is loaded)
+        os.environ["PYTHONPATH"] = options.server_src
     if options.check == "hints":
-        result = measure_hints(options.tables, options.moves, options.server_src)
+        result = measure_hints(options.tables, options.moves)
     elif options.check == "reads":
         with serving(options.db) as (base_url, db_url):
             result = measure_reads(base_url, db_url, options.seconds or 20.0, options.writers)

@@ -213,63 +213,16 @@ class TableService:
         """``work(table)`` for a read: on the event loop itself when memory is the truth
         (:attr:`Store.shared` false), the table is in memory, its lock is free and ``on_loop``
         (``work`` is then a short read of memory: it holds the loop while it runs); otherwise in
-        a readers' thread (:meth:`with_read`). Two thread hand-offs per request cost more CPU
+        a readers' thread (:func:`with_read`). Two thread hand-offs per request cost more CPU
         than the read itself (a seat's choices take a fraction of a millisecond). A read never
         waits for a write's database: writers let go of the table's lock meanwhile."""
         table = None if self.store.shared or not on_loop else self._live_table(table_id)
         if table is None or not table.lock.acquire(blocking=False):
-            return await self.read(self.with_read, table_id, work)
+            return await self.read(with_read, self, table_id, work)
         try:
             return work(table)
         finally:
             table.lock.release()
-
-    def with_read(self, table_id: str, work: Callable[[LiveTable], Result]) -> Result:
-        """``work(table)`` on the table as this process can best know it without waiting for a
-        write: loaded if needed, its stored version checked on a store other processes share
-        (:meth:`refresh_for_read`), under its lock (never held across a database wait)."""
-        table = self._live_table(table_id)
-        if table is None:
-            if self.store.shared and not self.store.answering:
-                self.store.probe()
-                raise WebError(
-                    503,
-                    "storage_error",
-                    f"table {table_id} is not in this server's memory and the database does not answer; "
-                    "try again",
-                )
-            table = self._find(table_id)
-        else:
-            self.refresh_for_read(table)
-        with table.lock:
-            return work(table)
-
-    def refresh_for_read(self, table: LiveTable) -> None:
-        """A read's version check on a store other processes share, on a readers' connection: the
-        actions other processes stored are taken in, unless a write of the table is under way
-        (it takes them in itself) or the check fails (a lock on the store, a database that does
-        not answer): the read then answers from memory, never waiting for the store."""
-        if not self.store.shared:
-            return
-        if not self.store.answering:
-            self.store.probe()
-            return
-        try:
-            version = self.store.version(table.id)
-        except StorageError as error:
-            log.info("table %s: read from memory (the version check failed: %s)", table.id, error)
-            return
-        if version is None:
-            raise unknown_table(table.id)
-        if version == (table.actions, table.seats_version) or not table.writing.acquire(blocking=False):
-            return
-        try:
-            with table.lock:
-                self.refresh(table)
-        except WebError as error:
-            log.info("table %s: read from memory (%s)", table.id, error.message)
-        finally:
-            table.writing.release()
 
     def _live_table(self, table_id: str) -> LiveTable | None:
         """The table if it is in memory (marked most recently used), else None: no database."""
@@ -527,20 +480,6 @@ class TableService:
         self.refresh(table)
         return seat_for(table, authorization)
 
-    def lobby(self, limit: int) -> list[dict[str, Any]]:
-        """The latest public tables (stored facts: nothing is replayed); the last list read when
-        the database cannot be read now (held by a lock, silent), so that the lobby answers at once."""
-        if self.last_lobby is not None and self.store.shared and not self.store.answering:
-            self.store.probe()
-            return self.last_lobby
-        try:
-            self.last_lobby = self.store.lobby(limit)
-        except StorageError as error:
-            if self.last_lobby is None:
-                raise storage_refusal(error) from None
-            log.info("the lobby as last read (%s)", error)
-        return self.last_lobby
-
     def join(
         self, table: LiveTable, invite: Any = None, seat: Any = None, name: str | None = None
     ) -> dict[str, Any]:
@@ -668,3 +607,70 @@ class TableService:
         if request is not None and stored.request != request:
             return None
         return stored.answer or {}
+
+
+# ---------------------------------------------------------------------- reads
+
+
+def with_read(service: TableService, table_id: str, work: Callable[[LiveTable], Result]) -> Result:
+    """``work(table)`` on the table as this process can best know it without waiting for a
+    write: loaded if needed, its stored version checked on a store other processes share
+    (:meth:`refresh_for_read`), under its lock (never held across a database wait)."""
+    table = service._live_table(table_id)
+    if table is None:
+        if service.store.shared and not service.store.answering:
+            service.store.probe()
+            raise WebError(
+                503,
+                "storage_error",
+                f"table {table_id} is not in this server's memory and the database does not answer; "
+                "try again",
+            )
+        table = service._find(table_id)
+    else:
+        refresh_for_read(service, table)
+    with table.lock:
+        return work(table)
+
+
+def refresh_for_read(service: TableService, table: LiveTable) -> None:
+    """A read's version check on a store other processes share, on a readers' connection: the
+    actions other processes stored are taken in, unless a write of the table is under way
+    (it takes them in itself) or the check fails (a lock on the store, a database that does
+    not answer): the read then answers from memory, never waiting for the store."""
+    if not service.store.shared:
+        return
+    if not service.store.answering:
+        service.store.probe()
+        return
+    try:
+        version = service.store.version(table.id)
+    except StorageError as error:
+        log.info("table %s: read from memory (the version check failed: %s)", table.id, error)
+        return
+    if version is None:
+        raise unknown_table(table.id)
+    if version == (table.actions, table.seats_version) or not table.writing.acquire(blocking=False):
+        return
+    try:
+        with table.lock:
+            service.refresh(table)
+    except WebError as error:
+        log.info("table %s: read from memory (%s)", table.id, error.message)
+    finally:
+        table.writing.release()
+
+
+def read_lobby(service: TableService, limit: int) -> list[dict[str, Any]]:
+    """The latest public tables (stored facts: nothing is replayed); the last list read when
+    the database cannot be read now (held by a lock, silent), so that the lobby answers at once."""
+    if service.last_lobby is not None and service.store.shared and not service.store.answering:
+        service.store.probe()
+        return service.last_lobby
+    try:
+        service.last_lobby = service.store.lobby(limit)
+    except StorageError as error:
+        if service.last_lobby is None:
+            raise storage_refusal(error) from None
+        log.info("the lobby as last read (%s)", error)
+    return service.last_lobby
