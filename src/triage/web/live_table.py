@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from triage.engine import Game
 from triage.engine.shapes import Event
@@ -113,7 +113,7 @@ class TableLock:
     True
     """
 
-    __slots__ = ("_lock", "_owner", "_depth")
+    __slots__ = ("_depth", "_lock", "_owner")
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -138,7 +138,7 @@ class TableLock:
             self._owner = None
             self._lock.release()
 
-    def __enter__(self) -> TableLock:
+    def __enter__(self) -> Self:
         self.acquire()
         return self
 

@@ -152,36 +152,39 @@ def measure_frozen(seconds: float) -> dict[str, Any]:
     """Reads and repeated writes while a throwaway PostgreSQL cluster is stopped ``seconds``."""
     from triage.web.scratch_pg import throwaway_cluster
 
-    with throwaway_cluster() as cluster, serving(cluster.url) as (base_url, _url):
-        with httpx.Client(base_url=base_url, timeout=300) as client:
-            table_id, token = new_table(client, [None, "random"], 3)
-            assert token is not None
-            body = {"action": choices_of(client, table_id, token)[0], "expected": 0}
-            targets = [(table_id, token)]
-            unloaded = time_reads(client, targets, lambda rounds: rounds < 30)
-            writes: list[tuple[int, float]] = []
-            cluster.stop_answering()
-            stopped = time.monotonic()
-            try:
-                first_read = read_once(client, "view", table_id, token)
-                writers = [
-                    threading.Thread(
-                        target=repeat_writes,
-                        args=(base_url, table_id, token, body, writes, stopped + seconds),
-                    )
-                    for _ in range(3)
-                ]
-                for writer in writers:
-                    writer.start()
-                loaded = time_reads(client, targets, lambda _rounds: time.monotonic() - stopped < seconds)
-                for writer in writers:
-                    writer.join()
-            finally:
-                cluster.answer_again()
-            thawed = time.monotonic()
-            after: list[tuple[int, float]] = []
-            while not after or after[-1][0] != 200:
-                timed_write(base_url, table_id, token, body, after)
+    with (
+        throwaway_cluster() as cluster,
+        serving(cluster.url) as (base_url, _url),
+        httpx.Client(base_url=base_url, timeout=300) as client,
+    ):
+        table_id, token = new_table(client, [None, "random"], 3)
+        assert token is not None
+        body = {"action": choices_of(client, table_id, token)[0], "expected": 0}
+        targets = [(table_id, token)]
+        unloaded = time_reads(client, targets, lambda rounds: rounds < 30)
+        writes: list[tuple[int, float]] = []
+        cluster.stop_answering()
+        stopped = time.monotonic()
+        try:
+            first_read = read_once(client, "view", table_id, token)
+            writers = [
+                threading.Thread(
+                    target=repeat_writes,
+                    args=(base_url, table_id, token, body, writes, stopped + seconds),
+                )
+                for _ in range(3)
+            ]
+            for writer in writers:
+                writer.start()
+            loaded = time_reads(client, targets, lambda _rounds: time.monotonic() - stopped < seconds)
+            for writer in writers:
+                writer.join()
+        finally:
+            cluster.answer_again()
+        thawed = time.monotonic()
+        after: list[tuple[int, float]] = []
+        while not after or after[-1][0] != 200:
+            timed_write(base_url, table_id, token, body, after)
     refused = [answer for answer in writes if answer[0] != 200]
     return {
         "stopped_s": seconds,
