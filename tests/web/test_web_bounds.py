@@ -18,7 +18,7 @@ from triage.engine import Game, events_for, make_config, public_event
 from triage.engine.choices import expand
 from triage.engine.records import make_record, record_for
 from triage.web import journal as journal_module
-from triage.web import limits, payloads
+from triage.web import limits, payloads, tables
 from triage.web.app import create_app
 from triage.web.limits import RateLimits
 from triage.web.live_table import LiveTable
@@ -50,9 +50,15 @@ def act_first(client: TestClient, table_id: str, token: str) -> Any:
 
 
 def test_a_table_whose_helicopter_pays_for_itself_is_refused(client: TestClient) -> None:
+    """The engine refuses 3 players (each flight pays for itself, T7, T8); with 2 a flight loses a
+    Credit but its rewards with Staff can fund hundreds of flights: the web's length check
+    refuses it for its cap (issue 40); alone, the game is short enough."""
     body = {"players": 3, "config": {"market": {"helicopter": {"price": 5}}}, "deck": PROFITABLE_DECK}
     refused(client.post("/api/tables", json=body), 422, "invalid_request", "go on forever (T7, T8)")
-    assert client.post("/api/tables", json={**body, "players": 2}).status_code == 201
+    refused(
+        client.post("/api/tables", json={**body, "players": 2}), 422, "limit_exceeded", "more than the 5,000"
+    )
+    assert client.post("/api/tables", json={**body, "players": 1}).status_code == 201
 
 
 # ---------------------------------------------------------------------- the second line: caps
@@ -62,6 +68,7 @@ def test_a_table_takes_no_actions_past_its_action_cap(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(limits, "MAX_TABLE_ACTIONS", 3)
+    monkeypatch.setattr(tables, "check_table_length", lambda *_args: None)  # the cap: a second line
     created = create(client, players=1, seed=2)
     table_id, token = created["table_id"], tokens_of(created)[0]
     for _ in range(3):
@@ -91,6 +98,7 @@ def test_the_bots_of_a_capped_table_stop(client: TestClient, monkeypatch: pytest
     """An all-bot table stops at the cap (plus at most the one batch that reached it); the
     runner logs it and moves on, and the service still answers."""
     monkeypatch.setattr(limits, "MAX_TABLE_ACTIONS", 5)
+    monkeypatch.setattr(tables, "check_table_length", lambda *_args: None)  # the cap: a second line
     config = {"rounds": 12, "arrivals": 4, "end_on_zero_quality": False}
     created = create(client, players=2, bots=["random", "random"], seed=3, config=config)
     turns = service_of(client).turns

@@ -34,9 +34,10 @@ from limits.errors import StorageError as LimitsStorageError
 from limits.storage import MovingWindowSupport, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from triage.engine import DataError, make_config
+from triage.engine import DataError, load_standard_deck, make_config
 from triage.engine.cards import CardSpec, parse_deck
 from triage.engine.config import Config
+from triage.engine.length import Unbounded, length_bound
 from triage.web import (
     DEFAULT_ACT_RATE,
     DEFAULT_CREATE_RATE,
@@ -324,6 +325,31 @@ def check_table_limits(
     if cards is not None:
         check_deck_limits(cards)
     return game_config, cards
+
+
+def check_table_length(config: Config, deck: list[CardSpec] | None, players: int) -> None:
+    """Refuse a table whose game could take more actions than a table holds
+    (:data:`MAX_TABLE_ACTIONS`), by the proven bound of :mod:`triage.engine.length` (422
+    ``limit_exceeded``, naming the bound and what makes it): every table accepted ends before its
+    action cap, whatever its players do, never one that can neither move nor end (issue 40)."""
+    cards = deck if deck is not None else load_standard_deck()
+    try:
+        bound = length_bound(config, cards, players)
+    except Unbounded as error:
+        raise WebError(
+            422,
+            "limit_exceeded",
+            f"this table's game has no bound on its length, so it could pass the {MAX_TABLE_ACTIONS:,} actions a table holds: {error}",
+        ) from None
+    if bound.actions > MAX_TABLE_ACTIONS:
+        raise WebError(
+            422,
+            "limit_exceeded",
+            f"this table's game could take up to {bound.actions:,} actions with {players} players (up to "
+            f"{bound.flights:,} flights, {bound.draws:,} patients drawn and {bound.units:,} units paid by a player), "
+            f"more than the {MAX_TABLE_ACTIONS:,} a table holds: lower the start holdings, the income or the "
+            "rounds, raise the market's prices, or play with fewer players (T6-T8, R1, R2)",
+        )
 
 
 def check_table_room(actions: int, record_bytes: int) -> None:

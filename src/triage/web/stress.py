@@ -48,6 +48,9 @@ LIMIT_CONFIG: dict[str, Any] = {
     "start": dict(MAX_START),
     "income": {"diagnostics": MAX_INCOME, "healing": MAX_INCOME},
 }
+#: The same for four seats: with 12 rounds the length check refuses it (a game could pass the
+#: 5,000 actions a table holds, triage.engine.length); 8 rounds is the most it accepts.
+LIMIT_CONFIG_4P: dict[str, Any] = {**LIMIT_CONFIG, "rounds": 8}
 LIMIT_DECK = [
     {
         "id": f"C{number}",
@@ -153,7 +156,7 @@ async def bots(tables: int) -> None:
             body = {
                 "players": 4,
                 "bots": ["random"] * 4,
-                "config": LIMIT_CONFIG,
+                "config": LIMIT_CONFIG_4P,
                 "deck": LIMIT_DECK,
                 "seed": seed,
             }
@@ -255,7 +258,7 @@ async def slow(count: int) -> None:
                 "players": 4,
                 "bots": [None] * 4,
                 "seed": 3,
-                "config": LIMIT_CONFIG,
+                "config": LIMIT_CONFIG_4P,
                 "deck": LIMIT_DECK[:60],
             }
             table_id, tokens = await new_table(client, body)

@@ -44,13 +44,13 @@ from triage.engine import DataError, Game, RuleError
 from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.records import replay_steps
-from triage.web.clocks import Timekeeper, TimeRules
+from triage.engine.shapes import Event
 from triage.web import waits
+from triage.web.clocks import Timekeeper, TimeRules
 from triage.web.errors import WebError, stale, storage_refusal, storage_refused, unknown_table
 from triage.web.hint_queue import HintQueue
 from triage.web.journal import Journal
-from triage.web.limits import MAX_LIVE_BYTES, check_table_limits, check_table_room
-from triage.engine.shapes import Event
+from triage.web.limits import MAX_LIVE_BYTES, check_table_length, check_table_limits, check_table_room
 from triage.web.live_table import LiveTable, Step, facts
 from triage.web.payloads import hello, lobby_message, update_messages
 from triage.web.sealing import sealed
@@ -99,6 +99,19 @@ def new_game(players: int, seed: int | None, config: Config, deck: list[CardSpec
         return Game.new(players=players, deck=deck, seed=game_seed, config=config)
     except (ValueError, DataError) as error:
         raise WebError(422, "invalid_request", str(error)) from None
+
+
+def deal(
+    players: int, seed: int | None, config: dict[str, Any] | None, deck: list[dict[str, Any]] | None
+) -> Game:
+    """A table request's game: its configuration and deck held to the server's limits, dealt by
+    the engine (which refuses what it cannot play, T7, T8), and refused when its game could
+    outlast the actions a table holds (:func:`check_table_length`, issue 40): every game dealt
+    here ends before its table's cap, whatever its players do."""
+    game_config, game_deck = check_table_limits(config, deck)
+    game = new_game(players, seed, game_config, game_deck)
+    check_table_length(game_config, game_deck, players)
+    return game
 
 
 def _unclocked(table: LiveTable) -> bool:
@@ -301,13 +314,12 @@ class TableService:
         creator's ``name``) and an invitation for each other human seat. The creator's first
         seat hosts the waiting room (see :mod:`triage.web.lobby`); ``time_rules``: its clock and
         stand-in bots (see :mod:`triage.web.clocks`)."""
-        game_config, game_deck = check_table_limits(config, deck)
         if type(players) is not int or not 1 <= players <= 4:
             raise WebError(422, "invalid_request", f"'players' must be 1 to 4 (R1), got {players!r}")
         bots = list(bots) if bots is not None else [None] * players
         check_bot_names(bots, players)
         mine = check_creator_seats(creator_seats, bots)
-        game = new_game(players, seed, game_config, game_deck)
+        game = deal(players, seed, config, deck)
         table_id = secrets.token_urlsafe(9)
         seats, tokens, invites = deal_seats(table_id, bots, mine, name)
         humans = [info.seat for info in seats if info.bot is None]
