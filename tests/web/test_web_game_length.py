@@ -117,24 +117,19 @@ def cards(draw: Any, number: int) -> dict[str, Any]:
 
 
 @st.composite
-def market_items(draw: Any, name: str) -> dict[str, Any]:
-    """An item's price and limit (required on a free item or one that adds spaces, T8)."""
+def market_items(draw: Any, gives: dict[str, int] | None) -> dict[str, Any]:
+    """An item's price and limit (required on a free item or one that adds spaces, T8); what it
+    gives drawn too unless ``gives`` (a standard item's own) is given."""
     price = draw(st.one_of(st.integers(0, 3), st.integers(1, MAX_PRICE)))
-    gives = draw(
-        st.dictionaries(
-            st.sampled_from([supply.name for supply in SUPPLIES]),
-            st.integers(1, MAX_GIFT),
-            min_size=1,
-            max_size=3,
+    item: dict[str, Any] = {"price": price}
+    if gives is None:
+        supplies = st.sampled_from([supply.name for supply in SUPPLIES])
+        gives = item["gives"] = draw(
+            st.dictionaries(supplies, st.integers(1, MAX_GIFT), min_size=1, max_size=3)
         )
-    )
-    needs_limit = price == 0 or "spaces" in gives
-    limit = draw(
-        st.integers(0, MAX_ITEM_LIMIT)
-        if needs_limit
-        else st.one_of(st.none(), st.integers(0, MAX_ITEM_LIMIT))
-    )
-    return {"price": price, "limit": limit, "gives": gives}
+    limits = st.integers(0, MAX_ITEM_LIMIT)
+    item["limit"] = draw(limits if price == 0 or "spaces" in gives else st.one_of(st.none(), limits))
+    return item
 
 
 @st.composite
@@ -142,14 +137,9 @@ def tables(draw: Any) -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
     """A table request at (and within) the web's limits: random rounds, arrivals, income, start
     holdings, market prices and limits (the standard items and, at times, a designer's item
     giving any supplies), and a random deck."""
-    market = {}
-    for item in STANDARD_ITEMS:
-        drawn = draw(market_items(item.name))
-        needs_limit = drawn["price"] == 0 or item.gives_of("spaces")
-        limit = drawn["limit"] if drawn["limit"] is not None or not needs_limit else MAX_ITEM_LIMIT
-        market[item.name] = {"price": drawn["price"], "limit": limit}
+    market = {item.name: draw(market_items(dict(item.gives))) for item in STANDARD_ITEMS}
     if draw(st.booleans()):
-        market["designers_item"] = draw(market_items("designers_item"))
+        market["designers_item"] = draw(market_items(None))
     config = {
         "rounds": draw(up_to(1, MAX_ROUNDS)),
         "arrivals": draw(up_to(1, MAX_ARRIVALS)),

@@ -82,6 +82,21 @@ def choices_of(client: httpx.Client, table_id: str, token: str) -> list[Action]:
     return [action for choice in answer.json()["choices"] for action in expand(choice)]
 
 
+def post_action(client: httpx.Client, table_id: str, token: str, action: dict[str, Any]) -> float:
+    """Send a seat's action as a person's client would: a refusal by the action rate (429) is
+    waited out as told and the action sent again. Returns the seconds of the answer that took it
+    (the waits and refused tries left out)."""
+    while True:
+        started = time.perf_counter()
+        answer = client.post(
+            f"/api/tables/{table_id}/actions", headers={"Authorization": f"Bearer {token}"}, json=action
+        )
+        if answer.status_code != 429:
+            answer.raise_for_status()
+            return time.perf_counter() - started
+        time.sleep(float(answer.headers.get("Retry-After", "1")))
+
+
 def new_table(client: httpx.Client, bots: list[str | None], seed: int) -> tuple[str, str | None]:
     """A table's id and its first human seat's token (None if all bots)."""
     response = client.post("/api/tables", json={"players": len(bots), "bots": bots, "seed": seed})
@@ -185,12 +200,7 @@ def opponent_times(client: httpx.Client, moves: int, seed: int) -> list[float]:
             if not legal:
                 break  # the game is over
             passing = [action for action in legal if action["type"] == "pass"]
-            response = client.post(
-                f"/api/tables/{table_id}/actions",
-                headers={"Authorization": f"Bearer {token}"},
-                json=(passing or legal)[0],
-            )
-            response.raise_for_status()
+            post_action(client, table_id, token, (passing or legal)[0])
             times.extend(bot_move_times(client, table_id, token))
     return times[:moves]
 
