@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from triage.bots.greedy import greedy_action
 from triage.engine import Game, make_config
-from triage.engine.actions import Action
 from triage.engine.choices import action_choices, sample
 from triage.engine.length import length_bound
+from triage.engine.shapes import Action
 from triage.engine.vocabulary import KINDS, SUPPLIES
 from triage.web.errors import WebError
 from triage.web.limits import (

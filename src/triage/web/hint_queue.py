@@ -27,11 +27,11 @@ import time
 from collections import Counter, OrderedDict, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
 
 from triage.bots.hints import HINT_BOT
+from triage.engine.shapes import Action, View
 from triage.web.errors import WebError
-from triage.web.thinking import Action, ThinkingPool, bot_deadline, decide
+from triage.web.thinking import ThinkingPool, bot_deadline, decide
 from triage.web.workers import Workers
 
 log = logging.getLogger("triage.web")
@@ -65,7 +65,7 @@ class Pending:
     client: str
     seat: tuple[str, int]
     at: int
-    question: tuple[dict[str, Any], list[Action], str]
+    question: tuple[View, list[Action], str]
     answer: asyncio.Future[Action]
     queued: float = field(default_factory=time.monotonic)
 
@@ -101,7 +101,7 @@ class HintQueue:
         table_id: str,
         seat: int,
         at: int,
-        question: tuple[dict[str, Any], list[Action], str],
+        question: tuple[View, list[Action], str],
     ) -> Action:
         """The expert's move for ``seat`` of ``table_id`` at action ``at`` (its view, legal
         actions and seed), thought in turn with the other clients' hints."""

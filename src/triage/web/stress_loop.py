@@ -31,8 +31,8 @@ from typing import Any
 import httpx
 from sqlalchemy.engine import make_url
 
-from triage.engine.shapes import Action
 from triage.engine.choices import expand
+from triage.engine.shapes import Action
 from triage.web.loadtest import free_port, percentile, start_server
 
 
@@ -82,7 +82,7 @@ def choices_of(client: httpx.Client, table_id: str, token: str) -> list[Action]:
     return [action for choice in answer.json()["choices"] for action in expand(choice)]
 
 
-def post_action(client: httpx.Client, table_id: str, token: str, action: dict[str, Any]) -> float:
+def post_action(client: httpx.Client, table_id: str, token: str, action: Action) -> float:
     """Send a seat's action as a person's client would: a refusal by the action rate (429) is
     waited out as told and the action sent again. Returns the seconds of the answer that took it
     (the waits and refused tries left out)."""

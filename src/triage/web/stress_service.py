@@ -39,6 +39,7 @@ from typing import Any
 
 import httpx
 
+from triage.engine.shapes import Action
 from triage.web import DEFAULT_ACT_RATE, DEFAULT_CREATE_RATE, DEFAULT_HINT_RATE, DEFAULT_WATCH_RATE
 from triage.web.loadtest import free_port, percentile, start_server
 from triage.web.stress_loop import choices_of, database_held, new_table, opponent_times, post_action, serving
@@ -92,7 +93,7 @@ def figures(values: list[float], reference: list[float] | None = None) -> dict[s
     return result
 
 
-def one_seat_tables(client: httpx.Client, count: int) -> list[tuple[str, str, dict[str, Any]]]:
+def one_seat_tables(client: httpx.Client, count: int) -> list[tuple[str, str, Action]]:
     """``count`` public one-seat tables, each with the first action its seat may take."""
     tables = []
     for seed in range(count):
