@@ -70,7 +70,7 @@ def test_a_stopped_database_refuses_writes_within_the_bound_while_reads_go_on(cl
 
         cluster.stop_answering()
         try:
-            # The bound is 5 s (no clock is compared with it here: docs/deploy.md has the figures);
+            # The bound is 5 s (no clock is compared with it here: docs/web.md has the figures);
             # an answer at all says the write did not wait for the freeze, which never ends alone.
             write, _seconds = answer(
                 lambda: client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=body)

@@ -24,7 +24,7 @@ committed before the server's memory changes. Several server processes may share
 Seat tokens and invitation codes are stored as SHA-256 digests only, so the database alone
 cannot act for a seat or take one.
 
-Every call is bounded, whatever the database does (docs/deploy.md, "Bounds"): its waits share the
+Every call is bounded, whatever the database does (docs/web.md, "The service's bounds"): its waits share the
 calling thread's deadline (:mod:`triage.web.waits`: the write turn, the pool, connecting, each
 statement), a database server is sent each statement with a ``statement_timeout`` and TCP
 keepalives, and a :class:`Watchdog` cuts the connection of a call that outlives its deadline (a

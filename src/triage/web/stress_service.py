@@ -1,5 +1,5 @@
 """Measurements of the service's bounds against a real ``triage serve``, each against a reference
-measured in the same run (docs/deploy.md, "Bounds", holds today's figures):
+measured in the same run (docs/web.md, "The service's bounds", holds today's figures):
 
 ``python -m triage.web.stress_service reads [--db URL] [--seconds 20] [--writers 12]``: the
 latency of every kind of read (a seat's view and choices, the spectators' view, the table's
