@@ -20,7 +20,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from pg_cluster import Cluster, throwaway_cluster
-from web_helpers import auth, create, legal_actions, service_of, tokens_of
+from web_helpers import auth, create, legal_actions, reads_of, service_of, tokens_of
 
 from triage.web.app import create_app
 from triage.web.limits import RateLimits
@@ -55,14 +55,7 @@ def test_a_stopped_database_refuses_writes_within_the_bound_while_reads_go_on(cl
         elsewhere = create(client, players=1, seed=4)["table_id"]
         service = service_of(client)
         service.live.pop(elsewhere)  # let go of: only the database holds it now
-        reads = {
-            "view": lambda: client.get(f"/api/tables/{table_id}/view", headers=auth(token)),
-            "legal": lambda: client.get(f"/api/tables/{table_id}/legal", headers=auth(token)),
-            "public": lambda: client.get(f"/api/tables/{table_id}/public"),
-            "facts": lambda: client.get(f"/api/tables/{table_id}"),
-            "live": lambda: client.get(f"/api/tables/{table_id}/live"),
-            "lobby": lambda: client.get("/api/tables"),
-        }
+        reads = reads_of(client, table_id, token)
         before = {name: read().json() for name, read in reads.items()}
         number = before["view"]["actions"]
         action = legal_actions(client, table_id, token)[0]

@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import auth, create, legal_actions, service_of, tokens_of
+from web_helpers import auth, create, legal_actions, reads_of, service_of, tokens_of
 
 from triage.web import waits
 from triage.web.app import create_app
@@ -42,7 +42,7 @@ BACKENDS = [
     pytest.param("postgresql", marks=pytest.mark.skipif(not POSTGRES, reason="no TRIAGE_TEST_POSTGRES_URL")),
 ]
 #: Seconds a request is given before the test calls it stuck (a failure, never a measurement).
-STUCK = float(os.environ.get("STUCK", 120.0))
+STUCK = 120.0
 WRITERS = 12
 
 
@@ -92,17 +92,6 @@ def wait_until(condition: Callable[[], bool]) -> None:
     while not condition():
         assert time.monotonic() < give_up, "the writes never started waiting"
         time.sleep(0.01)
-
-
-def reads_of(client: TestClient, table_id: str, token: str) -> dict[str, Callable[[], httpx.Response]]:
-    return {
-        "view": lambda: client.get(f"/api/tables/{table_id}/view", headers=auth(token)),
-        "legal": lambda: client.get(f"/api/tables/{table_id}/legal", headers=auth(token)),
-        "public": lambda: client.get(f"/api/tables/{table_id}/public"),
-        "facts": lambda: client.get(f"/api/tables/{table_id}"),
-        "live": lambda: client.get(f"/api/tables/{table_id}/live"),
-        "lobby": lambda: client.get("/api/tables"),
-    }
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

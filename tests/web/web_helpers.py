@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
 
 from triage.engine.choices import expand
@@ -12,6 +14,19 @@ from triage.engine.choices import expand
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def reads_of(client: TestClient, table_id: str, token: str) -> dict[str, Callable[[], httpx.Response]]:
+    """Every kind of read of a table, by name: a seat's view and choices, the spectators' view,
+    the table's facts, presence and the lobby."""
+    return {
+        "view": lambda: client.get(f"/api/tables/{table_id}/view", headers=auth(token)),
+        "legal": lambda: client.get(f"/api/tables/{table_id}/legal", headers=auth(token)),
+        "public": lambda: client.get(f"/api/tables/{table_id}/public"),
+        "facts": lambda: client.get(f"/api/tables/{table_id}"),
+        "live": lambda: client.get(f"/api/tables/{table_id}/live"),
+        "lobby": lambda: client.get("/api/tables"),
+    }
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
