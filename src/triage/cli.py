@@ -10,10 +10,10 @@ from typing import Any, List, NoReturn, Optional
 
 import typer
 
-from triage.engine.shapes import Action, Event
 from triage.bots import make_bot, seat_names
 from triage.engine import DataError, Game, events_for, state_dict, view
 from triage.engine.records import load_record, make_record, replay, replay_steps
+from triage.engine.shapes import Action, Event
 from triage.engine.text import describe_action, describe_event, render_position
 from triage.options import game_settings
 from triage.play import commands as play_commands

@@ -18,19 +18,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.engine.test_properties import GAME_FIELDS
 from triage.engine import Game, RuleError, make_config, state_dict, view
 from triage.engine.actions import (
     ActionSpace,
     EncodingError,
     IllegalActionError,
-    plan_of,
     action_space,
     action_to_id,
     id_to_action,
+    plan_of,
 )
 from triage.engine.cards import STANDARD_DECK_KEY, load_standard_deck
 from triage.engine.records import make_record, replay
-from tests.engine.test_properties import GAME_FIELDS
 
 variants = st.fixed_dictionaries(
     {

@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 
 from triage.engine import Game, RuleError, make_config, state_dict, view
 from triage.engine.determinize import determinize
+from triage.engine.observer import Seat
 from triage.engine.records import make_record, replay
 from triage.engine.state import COUNTERS
-from triage.engine.vocabulary import counted_items
-from triage.engine.observer import Seat
 from triage.engine.views import _flow
+from triage.engine.vocabulary import counted_items
 
 #: Markets with items none of the defaults has (T8): tokens in bulk under a limit of purchases,
 #: spaces and Staff together, a Helicopter with Healing, and a default item given more.

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from triage.engine.memory import learn_full
 from triage.engine import Game, make_config, view
+from triage.engine.memory import learn_full
 from triage.engine.observer import FRONT, FULL, Seat
 from triage.envs import Table
 from triage.envs.encoding import DECK_PEEK, Layout

@@ -11,8 +11,8 @@ import pytest
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import triage.envs.gymnasium  # noqa: F401 - registers Triage-v0
-from triage.engine.memory import learn_full
 from triage.engine import state_dict, view
+from triage.engine.memory import learn_full
 from triage.envs import IllegalActionError
 from triage.envs.gymnasium import TriageEnv
 from triage.envs.vector import TriageVectorEnv, random_actions

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from web_helpers import auth, create, tokens_of
 
+from triage.engine.summary import DECIDED_BY, decided_by
 from triage.web.review import tie_break
 
 
@@ -78,6 +79,7 @@ def test_final_summary_of_a_bot_table_matches_the_players_tracks(client: TestCli
         assert sum(row["cured"].values()) == row["treated"]  # T4: one step of the track per cure
         assert row["bot"] in ("greedy", "random")
     assert final["tie_break"] in (None, "treated", "credits", "tie")
+    assert final["decided_by"] == DECIDED_BY[final["tie_break"]]  # the page shows the server's words (R4)
 
 
 def test_tie_break_names_what_decided() -> None:
@@ -95,3 +97,4 @@ def test_tie_break_names_what_decided() -> None:
     assert tie_break(game) == "credits"
     second.credits = first.credits
     assert tie_break(game) == "tie"
+    assert decided_by(game) == "A full tie: same score, treated track and Credits."

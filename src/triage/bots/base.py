@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from triage.engine.shapes import Action as Action, View
+from triage.engine.shapes import Action as Action
+from triage.engine.shapes import View
 
 
 class Bot(Protocol):

@@ -36,8 +36,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from triage.engine.shapes import Action, Payment, View
-from triage.engine.views import seat_of
 from triage.bots.base import Action
 from triage.bots.greedy import GreedyBot
 from triage.bots.habits import FarmFirstBot
@@ -45,6 +43,8 @@ from triage.bots.policy import Policy, farming_policy, greedy_policy, play_out
 from triage.bots.value import Value, value_for
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
+from triage.engine.shapes import Action, Payment, View
+from triage.engine.views import seat_of
 
 
 @dataclass(frozen=True)

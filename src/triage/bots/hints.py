@@ -20,7 +20,7 @@ import random
 from typing import Any
 
 from triage.engine.forecast import forecast
-from triage.engine.shapes import Action, Choice, View
+from triage.engine.shapes import Action, Choice, ChoiceEffect, Deadline, View
 
 #: The bot a hint asks: the strongest level offered to players.
 HINT_BOT = "expert"
@@ -65,7 +65,7 @@ def hint_reason(view: View, choices: list[Choice], action: Action) -> str:
     return f"{head}: {entry['effect']}"
 
 
-def _entry_for(entries: list[dict[str, Any]], action: Action) -> dict[str, Any] | None:
+def _entry_for(entries: list[ChoiceEffect], action: Action) -> ChoiceEffect | None:
     """The forecast entry of the choice that allows ``action`` (same type and target)."""
     for entry in entries:
         if entry["type"] == action["type"] and all(
@@ -88,7 +88,7 @@ def _head(action: Action) -> str:
     return str(verb) if target is None or kind == "helicopter" else f"{verb} {target}"
 
 
-def _heal_effect(entry: dict[str, Any], action: Action, found: dict[str, Any] | None) -> str:
+def _heal_effect(entry: ChoiceEffect, action: Action, found: Deadline | None) -> str:
     """A heal's line: a cure of a patient dying tonight says it is saved from that death."""
     amount = next((item for item in entry["amounts"] if item["amount"] == action["amount"]), None)
     if amount is None:
@@ -104,7 +104,7 @@ def _heal_effect(entry: dict[str, Any], action: Action, found: dict[str, Any] | 
     return text
 
 
-def _helicopter_effect(entry: dict[str, Any], action: Action) -> str:
+def _helicopter_effect(entry: ChoiceEffect, action: Action) -> str:
     parts = []
     removed = action.get("remove")
     if removed is not None:

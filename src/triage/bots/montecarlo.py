@@ -24,14 +24,14 @@ import random
 import time
 from typing import Any
 
-from triage.engine.shapes import View
-from triage.engine.views import seat_of
 from triage.bots.base import Action
 from triage.bots.expert import candidate_actions, order_only
 from triage.bots.greedy import GreedyBot
 from triage.bots.policy import Policy, greedy_policy, play_out
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
+from triage.engine.shapes import View
+from triage.engine.views import seat_of
 
 #: Worlds drawn per decision: every candidate is played in each of them (common random numbers).
 DEFAULT_WORLDS = 8

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from triage.engine.shapes import View
 from triage.bots.base import Action
+from triage.engine.shapes import View
 
 
 class RandomBot:

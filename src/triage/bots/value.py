@@ -34,10 +34,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from triage.engine.shapes import View
 from triage.engine.cards import KINDS, CardSpec
 from triage.engine.config import Config
 from triage.engine.game import Game
+from triage.engine.shapes import View
 from triage.engine.state import COUNTERS
 from triage.engine.views import view
 from triage.engine.vocabulary import ITEM_COUNT_FIELDS
@@ -104,7 +104,7 @@ def fingerprint(seat_view: View) -> str:
     """What a value belongs to: the player count, the configuration and the deck list, as every
     seat's view shows them (so a bot finds its value from the view alone)."""
     deck = sorted(json.dumps(back) for back in seat_view["catalogue"])
-    config = dict(seat_view["config"])
+    config: dict[str, Any] = dict(seat_view["config"])
     # T8: what each item costs and gives decides the game; its words for players do not.
     config["market"] = {
         name: {key: value for key, value in item.items() if key not in ("label", "help")}

@@ -58,7 +58,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import not_
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from triage.engine.shapes import Action
 from triage.engine.state import BASE_SPACES
@@ -681,29 +681,29 @@ def _build_reject(space: ActionSpace, board: Board, many: Fields) -> list[Action
 
 
 def _build_diagnose(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    spaces, costs = board.spaces, board.diagnosis
     return [
         {
             "type": "diagnose",
-            "patient": cast(str, board.spaces[f[0]]),
-            "pay": {
-                "tokens": board.diagnosis[cast(str, board.spaces[f[0]])] - f[1] - f[2],
-                "staff": f[1],
-                "congress": f[2],
-            },
+            "patient": patient,
+            "pay": {"tokens": costs[patient] - f[1] - f[2], "staff": f[1], "congress": f[2]},
         }
         for f in many
+        if (patient := spaces[f[0]]) is not None  # a listed space holds a patient
     ]
 
 
 def _build_heal(space: ActionSpace, board: Board, many: Fields) -> list[Action]:
+    spaces = board.spaces
     return [
         {
             "type": "heal",
-            "patient": cast(str, board.spaces[f[0]]),
+            "patient": patient,
             "amount": f[1] + 1,
             "pay": {"tokens": f[1] + 1 - f[2] - f[3], "staff": f[2], "congress": f[3]},
         }
         for f in many
+        if (patient := spaces[f[0]]) is not None  # a listed space holds a patient
     ]
 
 

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 from triage.engine.errors import DataError
 from triage.engine.files import read_toml
+from triage.engine.shapes import DeckEntry
 from triage.engine.vocabulary import KIND, KIND_NAMES, STANDARD_KINDS
 
 #: The card kinds' names (K2), from the vocabulary.
@@ -69,14 +70,12 @@ class CardSpec:
         """This card under another id (a dealt card, K1)."""
         return CardSpec(new_id, self.kind, self.diagnosis, self.healing, self.credits, self.vp)
 
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"id": self.id, "kind": self.kind}
+    def to_dict(self) -> DeckEntry:
+        data: DeckEntry = {"id": self.id, "kind": self.kind, "credits": self.credits, "vp": self.vp}
         if self.diagnosis is not None:
             data["diagnosis"] = self.diagnosis
         if self.healing is not None:
             data["healing"] = self.healing
-        data["credits"] = self.credits
-        data["vp"] = self.vp
         return data
 
 

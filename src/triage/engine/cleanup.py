@@ -7,7 +7,6 @@ from triage.engine.position import Event, Position
 from triage.engine.state import Patient
 from triage.engine.vocabulary import KIND, STANDARD_FRONT
 
-
 #: C4: the Quality of Care a death costs: a patient in a space, a terminal patient.
 DEATH_QUALITY = 2
 TERMINAL_DEATH_QUALITY = 1

@@ -28,8 +28,8 @@ from triage.engine.errors import DataError
 from triage.engine.game import Game
 from triage.engine.memory import restore_memory
 from triage.engine.shapes import Board, CardShown, View
-from triage.engine.views import ViewConfig
 from triage.engine.state import BASE_SPACES, PLAYER_NUMBERS, Patient, PlayerState
+from triage.engine.views import ViewConfig
 from triage.engine.vocabulary import KIND, STANDARD_FRONT, STANDARD_KINDS
 
 Back = tuple[str, int | None, int | None, int, int]

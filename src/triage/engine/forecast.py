@@ -53,12 +53,24 @@ from typing import Any
 from triage.engine.choices import default_pay, expand
 from triage.engine.cleanup import DEATH_QUALITY, TERMINAL_DEATH_QUALITY, cleanups_before_death
 from triage.engine.offers import action_lists, quick_actions
-from triage.engine.patients import Deadline, known_kind, reward_text, seat_card, tonight
+from triage.engine.patients import known_kind, reward_text, seat_card, tonight
 from triage.engine.remedies import market, needs_tonight, rescues, warning
-from triage.engine.shapes import Action, CardShown, Choice, TerminalShown, View
+from triage.engine.shapes import (
+    Action,
+    AtRisk,
+    AtRiskTonight,
+    CardShown,
+    Choice,
+    ChoiceEffect,
+    Deadline,
+    Forecast,
+    HealAmount,
+    PatientShown,
+    Pays,
+    TerminalShown,
+    View,
+)
 from triage.engine.vocabulary import KIND, STANDARD_FRONT
-
-Forecast = dict[str, Any]
 
 
 def forecast(view: View, choices: list[Choice]) -> Forecast:
@@ -168,26 +180,28 @@ def _pays(
     cost: int,
     actions: list[Action],
     needs: dict[str, int],
-) -> dict[str, Any]:
+) -> Pays:
     """The payment mixes of ``cost`` on offer (T6), the engine's own default first, and what
     some of them would take from another patient's rescue tonight (``warnings``: [index in
     ``pays``, words] for those only, so that the listing stays small at the table limits)."""
-    mixes = [action["pay"] for action in actions]
     default = default_pay(cost, choice["budget"])
-    pays = [default] + [mix for mix in mixes if mix != default]
+    pays = [default] if default is not None else []
+    pays += [mix for action in actions if (mix := action.get("pay")) is not None and mix != default]
     token, target = choice["token"], choice.get("patient")
-    warned = [[index, warning(view, needs, target, mix, token)] for index, mix in enumerate(pays)]
-    return {"default_pay": default, "pays": pays, "warnings": [pair for pair in warned if pair[1]]}
+    warned = [(index, warning(view, needs, target, mix, token)) for index, mix in enumerate(pays)]
+    return {"default_pay": default, "pays": pays, "warnings": [(i, words) for i, words in warned if words]}
 
 
-def _effect(
-    view: View, patients: dict[str, Deadline], choice: Choice, needs: dict[str, int]
-) -> dict[str, Any]:
+def _effect(view: View, patients: dict[str, Deadline], choice: Choice, needs: dict[str, int]) -> ChoiceEffect:
     """One choice's entry: its target, what it does (``effect``, ``rule``) and its payments."""
     kind = choice["type"]
-    target: dict[str, Any] = {
-        key: choice[key] for key in ("type", "card", "patient", "item") if key in choice
-    }
+    target: ChoiceEffect = {"type": kind}
+    if "card" in choice:
+        target["card"] = choice["card"]
+    if "patient" in choice:
+        target["patient"] = choice["patient"]
+    if "item" in choice:
+        target["item"] = choice["item"]
     if kind == "heal":
         return {**target, "amounts": _heal_amounts(view, patients, choice, needs)}
     if kind in ("diagnose", "treat"):
@@ -220,7 +234,7 @@ def _simple_effect(view: View, patients: dict[str, Deadline], choice: Choice) ->
     return f"ends your Treatment; at risk tonight: {', '.join(dying)}", "T9"
 
 
-def _diagnosis(card: dict[str, Any]) -> tuple[str, str]:
+def _diagnosis(card: PatientShown) -> tuple[str, str]:
     """T1 reveals the back; a chronic patient with no Time is then cured at once (T4)."""
     kind = known_kind(card)
     if kind is None:
@@ -230,7 +244,7 @@ def _diagnosis(card: dict[str, Any]) -> tuple[str, str]:
     return f"reveals it ({KIND[kind].label})", "T1"
 
 
-def _treatment(view: View, card: dict[str, Any]) -> tuple[str, str]:
+def _treatment(view: View, card: PatientShown) -> tuple[str, str]:
     """T5: the recurring reward now; C1: no Time tonight (V3 ``reward``: for the whole stay)."""
     if view["config"]["terminal_upkeep"] == "reward":
         return f"{reward_text(card)} now; saves it for the rest of its stay", "V3"
@@ -239,14 +253,14 @@ def _treatment(view: View, card: dict[str, Any]) -> tuple[str, str]:
 
 def _heal_amounts(
     view: View, patients: dict[str, Deadline], choice: Choice, needs: dict[str, int]
-) -> list[dict[str, Any]]:
+) -> list[HealAmount]:
     """Per amount on offer: what it does (T2, T4) and its payment mixes (T6)."""
     card = seat_card(view, choice["patient"])
     found = patients.get(choice["patient"], _entry("safe", None, "", "T2"))
     by_amount: dict[int, list[Action]] = {}
     for action in expand(choice):
         by_amount.setdefault(action["amount"], []).append(action)
-    amounts = []
+    amounts: list[HealAmount] = []
     for amount, actions in by_amount.items():
         text, rule = _healing(card, found, amount)
         outcome = _outcome(card, found, amount)
@@ -262,21 +276,27 @@ def _heal_amounts(
     return amounts
 
 
-def _outcome(card: dict[str, Any], found: Deadline, amount: int) -> str:
+def _still_needed(card: PatientShown) -> int:
+    """The healing a patient on offer for a heal still needs (T2; a heal is offered only where
+    the seat knows the need, T3)."""
+    return (card.get("healing") or 0) - card.get("placed", 0)
+
+
+def _outcome(card: PatientShown, found: Deadline, amount: int) -> str:
     """ "cures" (T4), "dies_tonight" (placed, yet C2 kills it tonight) or "short" (not yet)."""
-    if card["healing"] - card["placed"] - amount <= 0:
+    if _still_needed(card) - amount <= 0:
         return "cures"
     return "dies_tonight" if tonight(found) else "short"
 
 
-def _healing(card: dict[str, Any], found: Deadline, amount: int) -> tuple[str, str]:
+def _healing(card: PatientShown, found: Deadline, amount: int) -> tuple[str, str]:
     """T2 places healing; T4 cures once placed healing reaches the need (a chronic one's Time)."""
-    still = card["healing"] - card["placed"] - amount
+    still = _still_needed(card) - amount
     if still <= 0:
         return f"cures it: {reward_text(card)}", "T4"
     if tonight(found):
         return f"still dies tonight: needs {still} more", "C2"
-    if found["level"] == "danger":
+    if found["level"] == "danger" and found["rounds"] is not None:
         return f"needs {still} more before it dies {_when(found['rounds'])}", "C2"
     kind = known_kind(card)
     if kind is not None and not KIND[kind].printed_healing:  # T3: its need grows with its Time
@@ -284,7 +304,7 @@ def _healing(card: dict[str, Any], found: Deadline, amount: int) -> tuple[str, s
     return f"needs {still} more to cure it", "T4"
 
 
-def _helicopter(patients: dict[str, Deadline], choice: Choice) -> dict[str, Any]:
+def _helicopter(patients: dict[str, Deadline], choice: Choice) -> ChoiceEffect:
     """T7: a removal costs no QoC (sparing a death tonight); draw_all makes everyone draw."""
     removes = {}
     for card in choice["remove"]:
@@ -293,16 +313,17 @@ def _helicopter(patients: dict[str, Deadline], choice: Choice) -> dict[str, Any]
         if found is not None and found["level"] == "danger" and found["rounds"] == 0:
             removes[card] += f", instead of {found['quality_lost']} when it dies tonight"
     draw_all = "every player draws one patient" if choice["draw_all"] else None
-    return {"remove": removes, "draw_all": draw_all, "rule": "T7"}
+    return {"type": "helicopter", "remove": removes, "draw_all": draw_all, "rule": "T7"}
 
 
 # ---------------------------------------------------------------------- passing
 
 
-def _pass_forecast(view: View, patients: dict[str, Deadline]) -> dict[str, Any]:
+def _pass_forecast(view: View, patients: dict[str, Deadline]) -> AtRiskTonight:
     """The seat's patients that will die (``dies``) or die if severe (``may_die``) at tonight's
     Cleanup, each with what the seat sees of it and the QoC it costs (C4)."""
-    dies, may_die = [], []
+    dies: list[AtRisk] = []
+    may_die: list[AtRisk] = []
     for card, found in patients.items():
         if found["owner"] != view["viewer"] or not tonight(found):
             continue

@@ -30,6 +30,7 @@ from triage.engine.errors import RuleError
 from triage.engine.flow import run, start_round
 from triage.engine.memory import touch_top
 from triage.engine.position import PHASES, Action, Event, Pay, Position, is_whole
+from triage.engine.shapes import DeckEntry
 from triage.engine.treatment import (
     buy,
     check_cures,
@@ -88,7 +89,7 @@ def _standard_renamed() -> tuple[dict[str, CardSpec], ...]:
 
 
 @lru_cache(maxsize=1)
-def _standard_setup_deck() -> tuple[dict[str, Any], ...]:
+def _standard_setup_deck() -> tuple[DeckEntry, ...]:
     """The standard deck as a game's setup records it (D1); each game gets its own copies."""
     return tuple(card.to_dict() for card in load_standard_deck())
 
@@ -147,7 +148,7 @@ class Game(Position):
         if deck is None:
             renamed = _standard_renamed()
             cards = {handle: renamed[position][handle] for handle, position in zip(handles, positions)}
-            setup_deck = [dict(card) for card in _standard_setup_deck()]
+            setup_deck: list[DeckEntry] = [card.copy() for card in _standard_setup_deck()]
         else:
             cards = {
                 handle: deck_cards[position].with_id(handle) for handle, position in zip(handles, positions)

@@ -54,10 +54,6 @@ class Machinery:
         count = self.count
         self.stamps = [next(count) for _ in self.stamps]
 
-    def stamp_deck(self) -> None:
-        """The deck, the discard pile or what is public of them may have changed."""
-        self.deck_stamp = next(self.count)
-
     def __getstate__(self) -> dict[str, Any]:
         """Pickled as the number its count has reached (a count itself does not pickle on every
         Python) and its stamps; the plan and the caches are rebuilt where needed."""

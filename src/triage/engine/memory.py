@@ -33,7 +33,8 @@ def draw(game: Position, events: list[Event]) -> str | None:
     card = game.deck.pop(0)
     game.known_positions.discard(card)
     touch_top(game)
-    game.machinery.stamp_deck()
+    machinery = game.machinery  # the deck's stamp, inline: every draw takes one
+    machinery.deck_stamp = next(machinery.count)
     return card
 
 
@@ -42,7 +43,8 @@ def put_under_deck(game: Position, card: str) -> None:
     game.deck.append(card)
     game.known_positions.add(card)
     touch_top(game)
-    game.machinery.stamp_deck()
+    machinery = game.machinery  # the deck's stamp, inline: every draw takes one
+    machinery.deck_stamp = next(machinery.count)
 
 
 def return_card(game: Position, card: str, case: str) -> str:
@@ -58,7 +60,8 @@ def return_card(game: Position, card: str, case: str) -> str:
         game.discard.insert(0, card)
     see_front(game, card)
     touch_top(game)
-    game.machinery.stamp_deck()
+    machinery = game.machinery  # the deck's stamp, inline: every draw takes one
+    machinery.deck_stamp = next(machinery.count)
     return where
 
 
@@ -91,7 +94,8 @@ def learn_priority(game: Position, seat: int, card: str) -> None:
 def learn_not_severe(game: Position, card: str) -> None:
     """I4: ``card`` survived a check, so everyone knows it is not severe."""
     game.not_severe.add(card)
-    game.machinery.stamp_deck()
+    machinery = game.machinery  # the deck's stamp, inline: every draw takes one
+    machinery.deck_stamp = next(machinery.count)
 
 
 def restore_memory(

@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from triage.engine.choices import default_actions
-from triage.engine.shapes import Action, Choice, Offer, Payment, View
+from triage.engine.shapes import Action, Choice, ChoiceEffect, HealAmount, Offer, Payment, Pays, View
 
-Entry = dict[str, Any]
+Entry = ChoiceEffect
 
 #: The words of each kind of token (T6).
 TOKEN_WORDS = {"diagnostics": "Diagnostics", "healing": "Healing"}
@@ -127,6 +127,6 @@ def _quick(choice: Choice, entry: Entry) -> Offer | None:
     return None
 
 
-def _warned(entry: Entry) -> bool:
+def _warned(entry: Pays | HealAmount | ChoiceEffect) -> bool:
     """Whether the default payment (the first of ``pays``) carries a warning."""
     return any(index == 0 for index, _ in entry["warnings"])

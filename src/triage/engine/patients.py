@@ -8,14 +8,13 @@ back (I2).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from triage.engine.shapes import View
+from triage.engine.shapes import Deadline, PatientShown, View
 from triage.engine.views import seat_of
 from triage.engine.vocabulary import KIND, STANDARD_FRONT
 
 #: A patient's deadline (see :mod:`triage.engine.forecast`).
-Deadline = dict[str, Any]
 
 
 def known_kind(card: Mapping[str, Any]) -> str | None:
@@ -33,16 +32,16 @@ def known_kind(card: Mapping[str, Any]) -> str | None:
     return str(front) if front != STANDARD_FRONT and front in KIND else None
 
 
-def seat_card(view: View, card: str) -> dict[str, Any]:
+def seat_card(view: View, card: str) -> PatientShown:
     """A patient of the seat as its view shows it (a space, beside the board, or arrived)."""
     player = view["players"][seat_of(view)]
     for slot in player["hospital"].values():
         if slot is not None and slot["card"] == card:
-            return dict(slot)
+            return cast(PatientShown, dict(slot))
     for patient in player["terminals"]:
         if patient["card"] == card:
-            return {"kind": "terminal", **patient}
-    return {"card": card, **view["cards"].get(card, {})}
+            return cast(PatientShown, {"kind": "terminal", **patient})
+    return cast(PatientShown, {"card": card, **view["cards"].get(card, {})})
 
 
 def reward_text(card: Mapping[str, Any]) -> str:

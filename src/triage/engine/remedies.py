@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from triage.engine.patients import Deadline, need_of, seat_card, tonight
-from triage.engine.shapes import Board, Choice, Payment, View
+from triage.engine.patients import need_of, seat_card, tonight
+from triage.engine.shapes import Board, Choice, Deadline, MarketItemShown, MarketOffer, Payment, View
 from triage.engine.state import COUNTERS, PlayerState
-from triage.engine.views import seat_of
 from triage.engine.treatment import owned, purchase_refusal
+from triage.engine.views import seat_of
 from triage.engine.vocabulary import SUPPLY, MarketItem, holding_of
 
 #: T6: the supplies that pay a unit of healing (a Staff bought is available at once, T8).
@@ -96,7 +96,7 @@ def purchase_plan(view: View, choices: list[Choice], short: int) -> str | None:
     return f"{' and '.join(parts)} ({cost} Credits of your {player['credits']})"
 
 
-def market_item(name: str, data: dict[str, Any]) -> MarketItem:
+def market_item(name: str, data: MarketItemShown) -> MarketItem:
     """A market item of the view's configuration (plain data) as the engine declares it."""
     gives = tuple((supply, int(amount)) for supply, amount in data["gives"].items())
     return MarketItem(name, data["price"], data["limit"], gives, data.get("label", ""), data.get("help", ""))
@@ -167,13 +167,13 @@ def warning(
 # ---------------------------------------------------------------------- the market
 
 
-def market(view: View, choices: list[Choice]) -> dict[str, dict[str, Any]]:
+def market(view: View, choices: list[Choice]) -> dict[str, MarketOffer]:
     """Each market item with its price and, when the seat cannot buy it now, why (T8): its
     Credits fall short, it owns as many as allowed, or it is not its Treatment decision."""
     player = view["players"][seat_of(view)]
     offered = {c["item"] for c in choices if c["type"] == "buy"}
     deciding = any(c["type"] == "pass" for c in choices)
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, MarketOffer] = {}
     holder = holdings(player)
     for name, data in view["config"]["market"].items():
         why = None

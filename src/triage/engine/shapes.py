@@ -9,9 +9,28 @@ field a viewer cannot know is absent, never null (I1-I4), so the card shapes are
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, Required, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, Required
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+else:  # pydantic reads these shapes for the web API's schema, and wants typing_extensions' own on 3.11
+    try:
+        from typing_extensions import TypedDict
+    except ImportError:  # the engine needs no third-party package: plain typing's serves it
+        from typing import TypedDict
 
 # ---------------------------------------------------------------------- actions (section 4)
+
+
+class DeckEntry(TypedDict, total=False):
+    """A card as a deck file writes it (K1): its back, with the fields its kind prints."""
+
+    id: Required[str]
+    kind: Required[str]
+    diagnosis: int
+    healing: int
+    credits: Required[int]
+    vp: Required[int]
 
 
 class Payment(TypedDict, total=False):
@@ -139,6 +158,14 @@ class CardShown(TypedDict, total=False):
     placed: int
 
 
+class PatientShown(CardShown, total=False):
+    """One of the seat's patients as its view tells it, wherever it is (a space, beside the
+    board, or just drawn): the card, and a terminal patient's treatments (T5, V3)."""
+
+    treated: bool
+    ever_treated: bool
+
+
 class TerminalShown(TypedDict):
     """A terminal patient beside a board (A3): always revealed."""
 
@@ -149,6 +176,47 @@ class TerminalShown(TypedDict):
     front: str
     credits: int
     vp: int
+
+
+class MarketItemShown(TypedDict):
+    """A market item as a configuration file declares it (T8; config.md)."""
+
+    price: int
+    limit: int | None
+    gives: dict[str, int]
+    label: str
+    help: str
+
+
+class SoloTierShown(TypedDict):
+    name: str
+    score: int
+
+
+class SoloShown(TypedDict):
+    """R4 solo: the score tiers, best first."""
+
+    tiers: list[SoloTierShown]
+
+
+class ConfigShown(TypedDict):
+    """The configuration as its file holds it ([O] values, V1-V4, T8), as views and records
+    carry it (:meth:`triage.engine.config.Config.to_dict`)."""
+
+    rounds: int
+    arrivals: int
+    end_on_zero_quality: bool
+    return_to: str
+    helicopter_draws: str
+    terminal_upkeep: str
+    quality_floor: int | None
+    final_round_order: str
+    income: dict[str, int]
+    start: dict[str, int]
+    market: dict[str, MarketItemShown]
+    solo: SoloShown
+    seat_credits: dict[str, list[int]]
+    seat_vp: dict[str, list[int]]
 
 
 class Board(TypedDict):
@@ -184,13 +252,17 @@ class Knowledge(TypedDict):
 
 
 class KindWords(TypedDict):
-    """A card kind in a player's words (:mod:`triage.engine.vocabulary`)."""
+    """A card kind in a player's words (:mod:`triage.engine.vocabulary`), with what the page
+    draws differently: whether its healing need is printed (T3) and whether it waits beside the
+    board (A3, T5)."""
 
     label: str
     short: str
     help: str
     front: str
     priority: int | None
+    printed_healing: bool
+    beside: bool
 
 
 class Flow(TypedDict):
@@ -224,8 +296,7 @@ class View(Flow):
     not_severe: list[str]
     card_ids: list[str]
     catalogue: list[list[Any]]
-    #: The configuration as its file holds it (an open table of [O] values, V1-V4, T8).
-    config: dict[str, Any]
+    config: ConfigShown
     kinds: dict[str, KindWords]
 
 
@@ -261,7 +332,7 @@ class Setup(TypedDict):
     players: int
     #: The configuration as its file holds it; the deck in the deck file's form (K1).
     config: dict[str, Any]
-    deck: list[dict[str, Any]]
+    deck: list[DeckEntry]
     seed: int
 
 
@@ -303,3 +374,113 @@ class SeatRecord(TypedDict):
     actions: list[Step]
     events: list[Event]
     hints: NotRequired[list[Hint]]
+
+
+# ---------------------------------------------------------------------- forecasts (the page's words)
+
+
+class Deadline(TypedDict, total=False):
+    """When a visible patient dies (C1-C4) as its viewer can tell: ``level`` danger (dies unless
+    saved), maybe (dies if severe) or safe; ``rounds`` the Cleanups after tonight's before it
+    dies (0: tonight; None: never); ``quality_lost`` what its death costs (C4)."""
+
+    owner: int
+    level: Required[str]
+    rounds: Required[int | None]
+    text: Required[str]
+    rule: Required[str]
+    quality_lost: Required[int]
+
+
+class Pays(TypedDict):
+    """A cost's payment mixes on offer (T6), the engine's default first, and the ``warnings``
+    ([index in ``pays``, words]) of those that take what another patient needs tonight."""
+
+    default_pay: Payment | None
+    pays: list[Payment]
+    warnings: list[tuple[int, str]]
+
+
+class HealAmount(TypedDict):
+    """One heal amount on offer (T2, T4): what it does, its ``outcome`` (cures, short or
+    dies_tonight) and its payment mixes (T6) with their ``warnings`` ([index in pays, words])."""
+
+    amount: int
+    effect: str
+    outcome: str
+    rule: str
+    default_pay: Payment | None
+    pays: list[Payment]
+    warnings: list[tuple[int, str]]
+
+
+class ChoiceEffect(TypedDict, total=False):
+    """What one choice does, in the order of the choices: its target, ``effect`` and ``rule``;
+    a diagnosis or treatment its payments, a heal its ``amounts``, a flight (T7) what each
+    removal spares (``remove``) and the draw for all (``draw_all``)."""
+
+    type: Required[str]
+    card: str
+    patient: str
+    item: str
+    effect: str
+    rule: str
+    default_pay: Payment | None
+    pays: list[Payment]
+    warnings: list[tuple[int, str]]
+    amounts: list[HealAmount]
+    remove: dict[str, str]
+    draw_all: str | None
+
+
+class AtRisk(TypedDict, total=False):
+    """A patient of the seat that dies (or may die) at tonight's Cleanup, in words."""
+
+    card: Required[str]
+    text: Required[str]
+    quality_lost: int
+
+
+class AtRiskTonight(TypedDict):
+    """What passing leaves to tonight's Cleanup (T9, C2-C4)."""
+
+    dies: list[AtRisk]
+    may_die: list[AtRisk]
+
+
+class MarketOffer(TypedDict):
+    """A market item's price for the seat and, when it cannot buy it now, why (T8)."""
+
+    price: int
+    why: str | None
+
+
+#: The seat's forecast (:func:`triage.engine.forecast.forecast`): ``pass`` is a Python keyword,
+#: hence the functional form.
+Forecast = TypedDict(
+    "Forecast",
+    {
+        "patients": dict[str, Deadline],
+        "choices": list[ChoiceEffect],
+        "pass": AtRiskTonight,
+        "rescue": dict[str, list[str]],
+        "market": dict[str, MarketOffer],
+        "actions": list[Offer],
+        "quick": dict[str, Offer],
+    },
+)
+
+
+class PlayerRow(TypedDict):
+    """One player's line of a finished game's summary (:func:`triage.engine.summary.player_rows`):
+    the score (R4) and its parts, and the patients cured, dead and rejected by kind."""
+
+    seat: int
+    score: int
+    vp: int
+    quality: int
+    treated: int
+    credits: int
+    cured: dict[str, int]
+    dead: dict[str, int]
+    rejected: dict[str, int]

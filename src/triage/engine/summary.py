@@ -12,12 +12,13 @@ from typing import Any
 
 from triage.engine.cards import KINDS
 from triage.engine.game import Event, Game
+from triage.engine.shapes import PlayerRow
 
 #: Event type -> the name of its tally.
 OUTCOMES: dict[str, str] = {"cured": "cured", "died": "dead", "rejected": "rejected"}
 
 
-def player_rows(game: Game, events: Iterable[Event]) -> list[dict[str, Any]]:
+def player_rows(game: Game, events: Iterable[Event]) -> list[PlayerRow]:
     """Per player: seat, score (R4), VP, QoC, treated track, Credits, and the patients cured,
     dead and rejected by kind (kinds with none left out), from the game's all-seeing events."""
     if not game.is_over():
@@ -29,19 +30,24 @@ def player_rows(game: Game, events: Iterable[Event]) -> list[dict[str, Any]]:
         what = OUTCOMES.get(event["type"])
         if what is not None and "player" in event:
             tallies[event["player"]][what][game.cards[event["card"]].kind] += 1
-    rows = []
+    rows: list[PlayerRow] = []
     for seat, (player, tally) in enumerate(zip(game.players, tallies)):
-        row: dict[str, Any] = {
-            "seat": seat,
-            "score": player.score,
-            "vp": player.vp,
-            "quality": player.quality,
-            "treated": player.treated,
-            "credits": player.credits,
+        by_kind = {
+            what: {kind: counts[kind] for kind in KINDS if counts[kind]} for what, counts in tally.items()
         }
-        for what, counts in tally.items():
-            row[what] = {kind: counts[kind] for kind in KINDS if counts[kind]}
-        rows.append(row)
+        rows.append(
+            {
+                "seat": seat,
+                "score": player.score,
+                "vp": player.vp,
+                "quality": player.quality,
+                "treated": player.treated,
+                "credits": player.credits,
+                "cured": by_kind["cured"],
+                "dead": by_kind["dead"],
+                "rejected": by_kind["rejected"],
+            }
+        )
     return rows
 
 
@@ -63,3 +69,21 @@ def tie_break(game: Game) -> str | None:
     if first.credits != second.credits:
         return "credits"
     return "tie"
+
+
+#: R4's tie-breaks in words, by :func:`tie_break`'s answer.
+DECIDED_BY: dict[str | None, str] = {
+    None: "Decided on score (VP + QoC); no tie-break needed.",
+    "treated": "Scores tied: the treated-patient track decided.",
+    "credits": "Scores and treated tracks tied: Credits decided.",
+    "tie": "A full tie: same score, treated track and Credits.",
+}
+
+
+def decided_by(game: Game) -> str | None:
+    """What decided a finished game of several players, in words (R4); None solo.
+
+    >>> decided_by(Game.new(players=1, seed=0)) is None
+    True
+    """
+    return None if len(game.players) < 2 else DECIDED_BY[tie_break(game)]

@@ -59,8 +59,13 @@ def owned(player: PlayerState, item: MarketItem) -> int:
 
 
 def limit_reached(player: PlayerState, item: MarketItem) -> bool:
-    """T8: whether ``player`` owns as many of ``item`` as its limit allows."""
-    return item.limit is not None and owned(player, item) >= item.limit
+    """T8: whether ``player`` owns as many of ``item`` as its limit allows (:func:`owned`, read
+    inline: the listing asks this of every limited item at every decision)."""
+    limit = item.limit
+    if limit is None:
+        return False
+    holding = item.holding
+    return (getattr(player, holding) if holding is not None else player.items.get(item.name, 0)) >= limit
 
 
 def purchase_refusal(player: PlayerState, item: MarketItem, who: str = "the player") -> RuleError | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any, cast
+from typing import Any
 
 from triage.engine.errors import RuleError
 from triage.engine.position import is_whole
@@ -68,7 +68,7 @@ def check_shape(action: object, items: Collection[str]) -> Action:
             )
     if kind == "buy" and (not isinstance(action.get("item"), str) or action["item"] not in items):
         raise _invalid(f"unknown market item {action.get('item')!r} (items: {', '.join(items)})")
-    return cast(Action, action)
+    return action  # type: ignore[return-value]  # its shape checked above: an Action
 
 
 def check_pay(pay: Any) -> None:

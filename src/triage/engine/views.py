@@ -11,13 +11,13 @@ module that reads the players' knowledge.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.game import Game
 from triage.engine.observer import FRONT, FULL, PRIORITY, Seat, card_at_level
-from triage.engine.shapes import Board, CardShown, Flow, Knowledge, State, TerminalShown, View
+from triage.engine.shapes import Board, CardShown, ConfigShown, Flow, Knowledge, State, TerminalShown, View
 from triage.engine.state import PLAYER_NUMBERS, Patient, PlayerState
 from triage.engine.vocabulary import KIND, KIND_WORDS, counted_items
 
@@ -430,6 +430,6 @@ def _view(game: Game, viewer: int | None, knower: Seat) -> View:
         "not_severe": sorted(knower.cleared()),
         "card_ids": static.card_ids,
         "catalogue": static.catalogue,
-        "config": static.config_dict,
+        "config": cast(ConfigShown, static.config_dict),  # a dict of that shape, see ViewConfig
         "kinds": KIND_WORDS,
     }

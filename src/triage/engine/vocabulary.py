@@ -21,9 +21,9 @@ validated form, so that a designer adds an item in TOML alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Mapping
 
 from triage.engine.shapes import KindWords
-from typing import Mapping
 
 # ---------------------------------------------------------------------- card kinds (K1, K2)
 
@@ -44,6 +44,8 @@ class CardKind:
     dies_at: int | None
     #: C1: whether a revealed patient of this kind still receives Time (non-severe: no).
     takes_time_revealed: bool
+    #: A3, T5: whether it waits beside the board (no space), treated each round and never cured.
+    beside: bool
     #: What a player reads: a word for the kind, a short tag for text pictures, one line of help.
     label: str
     short: str
@@ -65,6 +67,7 @@ KINDS: tuple[CardKind, ...] = (
         printed_healing=True,
         dies_at=1,
         takes_time_revealed=True,
+        beside=False,
         label="critical",
         short="CRIT",
         help="recognised on arrival; dies at the first Cleanup unless cured",
@@ -76,6 +79,7 @@ KINDS: tuple[CardKind, ...] = (
         printed_healing=True,
         dies_at=2,
         takes_time_revealed=True,
+        beside=False,
         label="severe",
         short="SEV",
         help="dies at the Cleanup that gives it its second Time, diagnosed or not",
@@ -87,6 +91,7 @@ KINDS: tuple[CardKind, ...] = (
         printed_healing=False,
         dies_at=None,
         takes_time_revealed=True,
+        beside=False,
         label="chronic",
         short="CHR",
         help="never dies; needs as much healing as it has Time",
@@ -98,6 +103,7 @@ KINDS: tuple[CardKind, ...] = (
         printed_healing=True,
         dies_at=None,
         takes_time_revealed=False,
+        beside=False,
         label="non-severe",
         short="NON",
         help="never dies; once diagnosed it takes no more Time",
@@ -109,6 +115,7 @@ KINDS: tuple[CardKind, ...] = (
         printed_healing=False,
         dies_at=1,
         takes_time_revealed=True,
+        beside=True,
         label="terminal",
         short="TERM",
         help="takes no space; pays its reward each round it is treated, dies at a Cleanup without",
@@ -127,6 +134,8 @@ KIND_WORDS: dict[str, KindWords] = {
         "help": kind.help,
         "front": kind.front,
         "priority": kind.priority,
+        "printed_healing": kind.printed_healing,
+        "beside": kind.beside,
     }
     for kind in KINDS
 }

@@ -52,6 +52,7 @@ from functools import lru_cache
 from triage.engine import CardSpec, Config
 from triage.engine.config import rebuyable
 from triage.engine.state import BASE_SPACES
+from triage.engine.vocabulary import KIND
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class GameBounds:
 
 def _cost(card: CardSpec) -> int:
     """The fewest units a card's reward costs (T1, T2; chronic: its diagnosis, Time may be 0)."""
-    if card.kind == "terminal":
+    if KIND[card.kind].beside:  # T5: a unit a treatment
         return 1
     return (card.diagnosis or 0) + (card.healing or 0)
 
@@ -177,7 +178,7 @@ def game_bounds(config: Config, deck: list[CardSpec], players: int) -> GameBound
     draws = config.rounds * config.arrivals + players * helicopters
     units = int(spendable // unit_price) + staff_units
     spaces = BASE_SPACES + market.spaces
-    terminals = sum(card.kind == "terminal" for card in deck)
+    terminals = sum(KIND[card.kind].beside for card in deck)
     loss = 2 * draws
     if config.end_on_zero_quality and config.rounds > 1:
         last_round = config.arrivals + players * helicopters + 2 * spaces + terminals

@@ -28,16 +28,19 @@ from array import array
 from collections.abc import Sequence
 from typing import Any
 
-from triage.engine.shapes import CardShown, View
 from triage.engine.game import Game
 from triage.engine.observer import Seat
+from triage.engine.shapes import CardShown, View
+from triage.engine.vocabulary import FRONTS, KIND, STANDARD_FRONT, STANDARD_KINDS
 
-#: The kinds that share the standard front (K2), in the order of their ``kind=`` classes.
-STANDARD_KINDS: tuple[str, ...] = ("severe", "chronic", "non_severe")
+#: The fronts that show their kind (K2): each one class of partial knowledge.
+SHOWN_FRONTS: tuple[str, ...] = FRONTS[1:]
 #: A standard partial class's offsets: unknown, not severe, then each known kind.
 _UNKNOWN, _NOT_SEVERE = 0, 1
 _KIND_OFFSET = {kind: 2 + index for index, kind in enumerate(STANDARD_KINDS)}
 _PER_DIAGNOSIS = 2 + len(STANDARD_KINDS)
+#: Where the standard front's classes start, after the shown fronts'.
+_STANDARD_AT = len(SHOWN_FRONTS)
 
 Back = tuple[Any, ...]
 #: A card's class codes: whole back known, front only, publicly not severe, priority known.
@@ -74,7 +77,7 @@ class Census:
         return f"back:{kind}/d{_text(diagnosis)}/h{_text(healing)}/c{credits}/v{vp}"
 
     def _partial_names(self) -> list[str]:
-        names = ["seen:critical", "seen:terminal"]
+        names = [f"seen:{front}" for front in SHOWN_FRONTS]
         for diagnosis in self.diagnoses:
             stem = f"seen:standard/d{diagnosis}"
             names += [stem, f"{stem}/not_severe", *(f"{stem}/kind={kind}" for kind in STANDARD_KINDS)]
@@ -94,12 +97,12 @@ class Census:
 
     def highs(self) -> list[int]:
         """The largest value of each entry (in :meth:`feature_names` order)."""
-        front_counts = {"critical": 0, "terminal": 0, **{f"d{d}": 0 for d in self.diagnoses}}
+        front_counts = {**{front: 0 for front in SHOWN_FRONTS}, **{f"d{d}": 0 for d in self.diagnoses}}
         for back, count in zip(self.backs, self.counts):
-            front = back[0] if back[0] in ("critical", "terminal") else f"d{back[1]}"
-            front_counts[front] += int(count)
+            shown = KIND[back[0]].front
+            front_counts[shown if shown != STANDARD_FRONT else f"d{back[1]}"] += int(count)
         per_class = [int(count) for count in self.counts]
-        per_class += [front_counts["critical"], front_counts["terminal"]]
+        per_class += [front_counts[front] for front in SHOWN_FRONTS]
         for diagnosis in self.diagnoses:
             per_class += [front_counts[f"d{diagnosis}"]] * _PER_DIAGNOSIS
         order = [len(self.classes)] * self.deck_size
@@ -128,13 +131,11 @@ class Census:
     def _codes_of(self, back: Back) -> Codes:
         whole = self._back_code[back]
         kind = back[0]
-        if kind == "critical":
-            code = self._partial_at
+        shown = KIND[kind].front
+        if shown != STANDARD_FRONT:  # the front tells the kind (K2): one class however much is known
+            code = self._partial_at + SHOWN_FRONTS.index(shown)
             return whole, code, code, code
-        if kind == "terminal":
-            code = self._partial_at + 1
-            return whole, code, code, code
-        base = self._partial_at + 2 + _PER_DIAGNOSIS * self.diagnoses.index(back[1])
+        base = self._partial_at + _STANDARD_AT + _PER_DIAGNOSIS * self.diagnoses.index(back[1])
         return whole, base + _UNKNOWN, base + _NOT_SEVERE, base + _KIND_OFFSET[kind]
 
     def code_of_entry(self, entry: CardShown, not_severe: bool) -> int:
@@ -143,9 +144,11 @@ class Census:
             back = (entry["kind"], entry["diagnosis"], entry["healing"], entry["credits"], entry["vp"])
             return self._back_code[back]
         front = entry["front"]
-        if front != "standard":
-            return self._partial_at + (0 if front == "critical" else 1)
-        base = self._partial_at + 2 + _PER_DIAGNOSIS * self.diagnoses.index(entry["diagnosis"] or 0)
+        if front != STANDARD_FRONT:
+            return self._partial_at + SHOWN_FRONTS.index(front)
+        base = (
+            self._partial_at + _STANDARD_AT + _PER_DIAGNOSIS * self.diagnoses.index(entry["diagnosis"] or 0)
+        )
         kind = entry.get("kind")
         if kind is not None:
             return base + _KIND_OFFSET[kind]

@@ -44,13 +44,12 @@ from triage.engine.cards import KINDS
 from triage.engine.game import PHASES, Game
 from triage.engine.observer import Seat
 from triage.engine.shapes import Action, CardShown, View
-from triage.engine.views import seat_of
 from triage.engine.state import PLAYER_NUMBERS
-from triage.engine.vocabulary import counted_items
+from triage.engine.views import seat_of
+from triage.engine.vocabulary import FRONTS, counted_items
 from triage.envs.census import Census
 
 MAX_PLAYERS = 4
-FRONTS: tuple[str, ...] = ("standard", "critical", "terminal")
 #: Deck positions from the top described in the observation (known ones only, I3).
 DECK_PEEK = 4
 #: Every observation value lies within +-OBS_LIMIT (far beyond the proven bounds of

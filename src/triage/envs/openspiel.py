@@ -59,13 +59,13 @@ import pyspiel
 from open_spiel.python import policy as openspiel_policy
 from open_spiel.python.algorithms import mcts
 
-from triage.engine.shapes import Event
 from triage.bots import make_bot
 from triage.engine import Config, Game, spectator_view, view
 from triage.engine.actions import action_to_id
 from triage.engine.cards import CardSpec
 from triage.engine.determinize import determinize
 from triage.engine.rollout import Policy, random_policy, rollout
+from triage.engine.shapes import Event
 from triage.envs.bounds import DEAL_NODES, GameBounds, game_bounds
 from triage.envs.encoding import EncodingError, Layout, view_text
 from triage.envs.returns import check_returns, final_values, value_range

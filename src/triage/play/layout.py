@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from triage.engine.views import seat_of
 from triage.engine.shapes import View
 from triage.engine.text import render_position
+from triage.engine.views import seat_of
 
 #: Columns from which the board keeps the side column beside it.
 WIDE_COLUMNS = 120

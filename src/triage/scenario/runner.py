@@ -19,10 +19,10 @@ from triage.engine.files import read_json
 from triage.engine.flow import cleanup, round_first_player, run
 from triage.engine.game import Event, Game
 from triage.engine.memory import reveal, see_front, touch_top
-from triage.engine.treatment import check_cures
 from triage.engine.state import BASE_SPACES, COUNTERS, Patient
+from triage.engine.treatment import check_cures
 from triage.engine.views import state_dict, view
-from triage.engine.vocabulary import ITEM_COUNT_FIELDS, counted_items
+from triage.engine.vocabulary import ITEM_COUNT_FIELDS, KIND, STANDARD_FRONT, counted_items
 
 STEP_KINDS = ("do", "expect", "expect_view", "expect_events", "expect_legal")
 START_PHASES = ("arrival", "treatment", "cleanup")
@@ -189,7 +189,7 @@ def _set_player(game: Game, seat: int, values: Any, where: str, place: Placer) -
         raise DataError(f"{where}.pending: must be a list of card ids")
     for index, card in enumerate(pending):
         place(card, f"{where}.pending.{index}")
-        if game.cards[card].kind == "terminal":
+        if KIND[game.cards[card].kind].beside:
             raise DataError(f"{where}.pending.{index}: a terminal patient is never pending (A3)")
     player.pending = list(pending)
     derived = {"spaces": player.spaces, "score": player.score}
@@ -220,7 +220,7 @@ def _patient(game: Game, entry: Any, where: str, place: Placer, terminal: bool) 
         raise DataError(f"{where}: unknown field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})")
     card = place(entry["card"], where)
     kind = game.cards[card].kind
-    if terminal != (kind == "terminal"):
+    if terminal != KIND[kind].beside:
         rule = "A3"
         raise DataError(
             f"{where}: {card} is a {kind} card; terminal patients go in 'terminals', others in 'hospital' ({rule})"
@@ -232,9 +232,10 @@ def _patient(game: Game, entry: Any, where: str, place: Placer, terminal: bool) 
         if treated and not ever_treated:
             raise DataError(f"{where}: a patient treated this round has been treated in this stay (V3)")
         return Patient(card, time, True, 0, treated, ever_treated)
-    revealed = _flag(entry.get("revealed", kind == "critical"), f"{where}.revealed")
-    if kind == "critical" and not revealed:
-        raise DataError(f"{where}: a critical patient is revealed once admitted (A7)")
+    shown = KIND[kind].front != STANDARD_FRONT  # A7: a patient whose front tells its kind
+    revealed = _flag(entry.get("revealed", shown), f"{where}.revealed")
+    if shown and not revealed:
+        raise DataError(f"{where}: a {KIND[kind].label} patient is revealed once admitted (A7)")
     placed = _whole(entry.get("placed", 0), f"{where}.placed")
     return Patient(card, time, revealed, placed)
 

@@ -13,10 +13,11 @@ from typing import Any
 
 import pandas as pd
 
+from triage.engine.vocabulary import KINDS as VOCABULARY_KINDS
 from triage.sim.games import BOUGHT, KINDS, kind_column, market_items
 
 #: Kinds that can be cured: a terminal patient never is (T5), it can only be treated each round.
-CURABLE = ("critical", "severe", "chronic", "non_severe")
+CURABLE = tuple(kind.name for kind in VOCABULARY_KINDS if not kind.beside)
 
 
 def kind_sums(players: pd.DataFrame, fate: str) -> pd.Series:

@@ -16,10 +16,10 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from triage.engine.shapes import View
 from triage.engine import Game
 from triage.engine.cards import CardSpec
 from triage.engine.config import Config
+from triage.engine.shapes import View
 
 
 @dataclass

@@ -21,10 +21,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from pydantic import TypeAdapter
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
 from triage.web import DEFAULT_DB_URL, DEFAULT_HINT_RATE, DEFAULT_LIMITS_STORAGE, DEFAULT_WATCH_RATE, notify
+from triage.web.answers import MESSAGES
 from triage.web.errors import WebError, error_response
 from triage.web.fast_lane import SeatFastLane
 from triage.web.hints import add_hint_routes
@@ -33,10 +35,10 @@ from triage.web.live import FIRST_MESSAGE_SECONDS
 from triage.web.lobby import add_lobby_routes
 from triage.web.review import add_review_routes
 from triage.web.routes import add_live_routes, add_seat_routes, add_table_routes, add_watch_routes
-from triage.web.undo import add_undo_routes
 from triage.web.schemas import ERROR_MEANINGS
 from triage.web.storage import Store
 from triage.web.tables import TableService
+from triage.web.undo import add_undo_routes
 
 STATIC = Path(__file__).parent / "static"
 
@@ -120,9 +122,19 @@ def declare_error_bodies(app: FastAPI) -> None:
                     }
             for unused in ("HTTPValidationError", "ValidationError"):
                 document["components"]["schemas"].pop(unused, None)
+            declare_messages(document["components"]["schemas"])
         return app.openapi_schema or {}
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def declare_messages(components: dict[str, Any]) -> None:
+    """The WebSocket's messages, which no route answers with, among the schema's components
+    (so that the page's types, generated from the schema, cover them too)."""
+    for shape in MESSAGES:
+        schema = TypeAdapter(shape).json_schema(ref_template="#/components/schemas/{model}")
+        components.update(schema.pop("$defs", {}))
+        components[shape.__name__] = schema
 
 
 def lifespan_of(db_url: str) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:

@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from triage.bots import PLAYER_LEVELS
+from triage.web.answers import Clock, LiveFacts, Presence
 from triage.web.errors import WebError
 from triage.web.sealing import sealed
 from triage.web.withhold import deliver_steps
@@ -373,11 +374,11 @@ class Timekeeper:
 
     # ------------------------------------------------------------------ what everyone sees
 
-    def state(self, table: LiveTable) -> dict[str, Any]:
+    def state(self, table: LiveTable) -> LiveFacts:
         """The table's public presence and clocks, as every client gets them."""
         now = self.now()
         timing = self.timing(table)
-        presence = [
+        presence: list[Presence] = [
             {
                 "seat": seat,
                 "status": self.status(table, seat, now),
@@ -387,7 +388,7 @@ class Timekeeper:
             for seat, mine in enumerate(timing.seats)
         ]
         rules = timing.rules
-        clock = None
+        clock: Clock | None = None
         if rules is not None and rules.bank is not None:
             remaining = [mine.bank for mine in timing.seats]
             if timing.running is not None and timing.seats[timing.running].stand_in is None:

@@ -22,18 +22,20 @@ from typing import Any, cast
 from fastapi import Body, FastAPI, Header, Request
 from fastapi.responses import JSONResponse
 
-from triage.engine.shapes import View
 from triage.bots.hints import HINT_BOT, hint_reason
 from triage.engine import view
 from triage.engine.choices import action_choices
 from triage.engine.records import hints_for
+from triage.engine.shapes import Action, View
+from triage.web.answers import HintAnswer
 from triage.web.errors import WebError, stale, storage_refused
 from triage.web.limits import RateLimits
-from triage.web.lobby import check_playing
 from triage.web.live_table import LiveTable
+from triage.web.lobby import check_playing
 from triage.web.schemas import errors
 from triage.web.tables import TableService
 from triage.engine.shapes import Action
+from triage.web.thinking import bot_deadline, decide
 
 HINT_BODY = Body(None, examples=[{"expected": 12}, {}])
 AUTH_HEADER = Header(None, description="Bearer TOKEN: the seat's token.")
@@ -93,7 +95,7 @@ async def think(service: TableService, table_id: str, client: str, asked: Questi
     )
 
 
-def answer(service: TableService, live: LiveTable, asked: Question, action: Action) -> dict[str, Any]:
+def answer(service: TableService, live: LiveTable, asked: Question, action: Action) -> HintAnswer:
     """Keep the hint and answer it with its reason, unless the table moved while the expert
     thought (409 ``stale_action``: the suggestion is for a position that is gone)."""
     if live.actions != asked.at:
@@ -122,6 +124,7 @@ def add_hint_routes(app: FastAPI) -> None:
 
     @app.post(
         "/api/tables/{table_id}/hint",
+        response_model=HintAnswer,
         responses=errors(400, 401, 403, 404, 409, 413, 422, 429, 503),
         summary="The expert's suggested move for the seat, with one line saying why (kept as a hint, never a move)",
     )

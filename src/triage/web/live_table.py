@@ -23,6 +23,7 @@ from triage.engine.shapes import Event
 from triage.engine.shapes import Step as StepEntry
 from triage.web import waits
 from triage.web.errors import WebError
+from triage.web.answers import PositionFacts
 from triage.web.journal import Journal
 from triage.web.storage import SeatInfo
 
@@ -293,7 +294,7 @@ class Step:
             subscriber.deliver(message)
 
 
-def facts(game: Game) -> dict[str, Any]:
+def facts(game: Game) -> PositionFacts:
     """The public facts of a position, stored with each commit for the lobby."""
     over = game.is_over()
     return {

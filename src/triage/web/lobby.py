@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 
 from triage.bots import BOTS
 from triage.engine.records import RECORD_FORMAT, new_game_from_record
+from triage.web.answers import FilledSeats, RematchPlace
 from triage.web.errors import WebError, storage_refused
 from triage.web.live_table import LiveTable
 from triage.web.schemas import FillRequest, RematchSeat, errors
@@ -47,7 +48,7 @@ def check_playing(service: TableService, table: LiveTable) -> None:
         )
 
 
-def fill_with_bots(service: TableService, table: LiveTable, seat: int, bot: Any) -> dict[str, Any]:
+def fill_with_bots(service: TableService, table: LiveTable, seat: int, bot: Any) -> FilledSeats:
     """The host gives every free human seat to ``bot``; the game starts at once."""
     if bot not in BOTS:
         raise WebError(422, "unknown_bot", f"unknown bot {bot!r} (bots: {', '.join(sorted(BOTS))})")
@@ -68,10 +69,10 @@ def fill_with_bots(service: TableService, table: LiveTable, seat: int, bot: Any)
         info.bot, info.claimed = bot, True
     table.seats_version = version if version == table.seats_version + 1 else -1
     service.seats_changed(table, was_waiting=True)
-    return {"seats": [info.seat for info in free], "bot": bot}
+    return {"seats": [info.seat for info in free], "bot": str(bot)}
 
 
-def rematch(service: TableService, table: LiveTable, seat: int) -> dict[str, Any]:
+def rematch(service: TableService, table: LiveTable, seat: int) -> RematchPlace:
     """The seat's place at the rematch of a finished table: the rematch is dealt by the first
     player who asks; the others take their own seat of it."""
     if not table.game.is_over():
@@ -85,7 +86,7 @@ def rematch(service: TableService, table: LiveTable, seat: int) -> dict[str, Any
     return join_rematch(service, table, seat)
 
 
-def deal_rematch(service: TableService, table: LiveTable, seat: int) -> dict[str, Any]:
+def deal_rematch(service: TableService, table: LiveTable, seat: int) -> RematchPlace:
     """A new table like ``table`` (same configuration, deck, bots and names, a new secret deal)
     with ``seat`` taken by its asker, stored as ``table``'s rematch; its clients are told."""
     setup = table.game.setup
@@ -111,7 +112,7 @@ def deal_rematch(service: TableService, table: LiveTable, seat: int) -> dict[str
     return {"table_id": table_id, "seat": seat, "token": token}
 
 
-def join_rematch(service: TableService, table: LiveTable, seat: int) -> dict[str, Any]:
+def join_rematch(service: TableService, table: LiveTable, seat: int) -> RematchPlace:
     """``seat``'s own place at the rematch, with its name, while it is free."""
     assert table.rematch is not None
     new = service.get(table.rematch)
@@ -124,7 +125,7 @@ def join_rematch(service: TableService, table: LiveTable, seat: int) -> dict[str
             f"your seat {seat} at the rematch (table {new.id}) cannot be taken: {taken}; watch the rematch",
         )
     joined = service.claim(new, info, table.seats[seat].name, None)
-    return {"table_id": new.id, **joined}
+    return {"table_id": new.id, "seat": joined["seat"], "token": joined["token"]}
 
 
 def service_of(app: FastAPI) -> TableService:
@@ -137,6 +138,7 @@ def add_lobby_routes(app: FastAPI) -> None:
 
     @app.post(
         "/api/tables/{table_id}/bots",
+        response_model=FilledSeats,
         responses=errors(400, 401, 403, 404, 409, 413, 422, 503),
         summary="The host fills the free human seats with a bot level and the game starts",
     )
@@ -145,7 +147,7 @@ def add_lobby_routes(app: FastAPI) -> None:
     ) -> JSONResponse:
         service = service_of(app)
 
-        def work(live: LiveTable) -> dict[str, Any]:
+        def work(live: LiveTable) -> FilledSeats:
             return fill_with_bots(service, live, seat_for(live, authorization), request.bot)
 
         return JSONResponse(await service.on_table(table_id, work))
@@ -159,7 +161,7 @@ def add_lobby_routes(app: FastAPI) -> None:
     async def ask_rematch(table_id: str, authorization: str | None = AUTH_HEADER) -> RematchSeat:
         service = service_of(app)
 
-        def work(live: LiveTable) -> dict[str, Any]:
+        def work(live: LiveTable) -> RematchPlace:
             return rematch(service, live, seat_for(live, authorization))
 
         return RematchSeat(**await service.on_table(table_id, work))

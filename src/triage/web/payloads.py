@@ -10,13 +10,24 @@ knows.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
+
+from typing_extensions import Unpack
 
 from triage.engine import Game, events_for, public_event, spectator_view, view
 from triage.engine.choices import action_choices
 from triage.engine.forecast import forecast
 from triage.engine.shapes import Event, View
 from triage.engine.shapes import Step as StepEntry
+from triage.web.answers import (
+    LegalAnswer,
+    LobbyFacts,
+    MessageExtras,
+    PublicView,
+    SeatView,
+    TableFacts,
+    TableMessage,
+)
 from triage.web.live_table import LiveTable, Subscriber, facts
 from triage.web.sealing import sealed, shown_events, undo_info, visible_game
 from triage.web.storage import seat_facts
@@ -36,7 +47,7 @@ def events_seen(events: list[Event], seat: int | None) -> list[Event]:
     return public_events(events) if seat is None else events_for(events, seat)
 
 
-def view_answer(table: LiveTable, seat: int) -> dict[str, Any]:
+def view_answer(table: LiveTable, seat: int) -> SeatView:
     """The seat's view with the table's action number (``actions``) for idempotent actions;
     another seat's undoable actions are not in it (:mod:`triage.web.sealing`), and the seat
     that may undo is told how far (``undo``)."""
@@ -44,7 +55,7 @@ def view_answer(table: LiveTable, seat: int) -> dict[str, Any]:
     return {**view_payload(game, seat), "actions": len(game.history), "undo": undo_info(table, seat)}
 
 
-def public_answer(table: LiveTable) -> dict[str, Any]:
+def public_answer(table: LiveTable) -> PublicView:
     """The spectators' view with the table's action number (``actions``), as every other channel
     carries it (:func:`view_answer`, the WebSocket messages, the table's facts), so that a client
     can line them up; it stops at the sealed point (:mod:`triage.web.sealing`) like the others."""
@@ -52,7 +63,7 @@ def public_answer(table: LiveTable) -> dict[str, Any]:
     return {**view_payload(game, None), "actions": len(game.history)}
 
 
-def legal_answer(table: LiveTable, seat: int) -> dict[str, Any]:
+def legal_answer(table: LiveTable, seat: int) -> LegalAnswer:
     """The seat's choices with what each will do (the engine's forecast), at ``actions``; none
     while the table waits for its players."""
     game = visible_game(table, seat)
@@ -75,7 +86,7 @@ def table_record(table: LiveTable, seat: int | None) -> str:
     return journal.record_text(point.game, seat, point.actions, point.events)
 
 
-def summary(table: LiveTable) -> dict[str, Any]:
+def summary(table: LiveTable) -> TableFacts:
     """Public facts about a table, for the lobby."""
     return {
         "table_id": table.id,
@@ -88,7 +99,7 @@ def summary(table: LiveTable) -> dict[str, Any]:
     }
 
 
-def lobby_facts(table: LiveTable) -> dict[str, Any]:
+def lobby_facts(table: LiveTable) -> LobbyFacts:
     """The table's life around the game, public: whether it waits for players, whose seat
     hosts it, and the rematch offered at its end."""
     return {"waiting": table.waiting, "host": table.host, "rematch": table.rematch}
@@ -102,13 +113,17 @@ def lobby_message(table: LiveTable) -> str:
 
 
 def message_for(
-    table: LiveTable, seat: int | None, kind: str, game: Game | None = None, **extra: Any
-) -> dict[str, Any]:
+    table: LiveTable,
+    seat: int | None,
+    kind: Literal["hello", "update"],
+    game: Game | None = None,
+    **extra: Unpack[MessageExtras],
+) -> TableMessage:
     """A WebSocket message of ``kind`` for the seat: its view and choices at ``game``."""
     game = game or table.game
     seen = view_payload(game, seat)
     choices = [] if seat is None or table.waiting else action_choices(game, seat)
-    message: dict[str, Any] = {
+    message: TableMessage = {
         "type": kind,
         "table_id": table.id,
         "seat": seat,
@@ -119,8 +134,8 @@ def message_for(
     if seat is not None:  # deadlines, effects and payments, from what the seat sees alone
         message["forecast"] = forecast(seen, choices)
         message["undo"] = undo_info(table, seat, game)
-    message.update(extra)
-    return message
+    merged: TableMessage = {**message, **extra}
+    return merged
 
 
 def hello(table: LiveTable, seat: int | None) -> str:

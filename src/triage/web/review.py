@@ -13,21 +13,23 @@ from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse
 
 from triage.engine.records import make_record, replay_steps
-from triage.engine.summary import player_rows, tie_break
+from triage.engine.shapes import Record
+from triage.engine.summary import decided_by, player_rows, tie_break
 from triage.engine.views import state_dict
+from triage.web.answers import FinalRow, FinalSummary, ReplayStep, RoundStart
 from triage.web.errors import WebError
 from triage.web.live_table import LiveTable
 from triage.web.routes import read_table, service_of
 from triage.web.schemas import errors
 
 
-def final_summary(table: LiveTable) -> dict[str, Any]:
+def final_summary(table: LiveTable) -> FinalSummary:
     """Per player: score, VP, QoC, treated track, Credits and the patients cured, dead and
     rejected by kind; the winner, the tie-break used and (solo) the score tier reached."""
     game = table.game
     if not game.is_over():
         raise WebError(409, "not_over", "the summary exists once the game is over")
-    players = [
+    players: list[FinalRow] = [
         {**row, "bot": table.seats[row["seat"]].bot, "name": table.seats[row["seat"]].name}
         for row in player_rows(game, table.events)
     ]
@@ -35,20 +37,21 @@ def final_summary(table: LiveTable) -> dict[str, Any]:
         "players": players,
         "winner": game.winner,
         "tie_break": tie_break(game),
+        "decided_by": decided_by(game),
         "solo_tier": game.solo_tier(),
         "rounds": game.round,
     }
 
 
-def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
+def replay_step(record: Record, step: int) -> ReplayStep:
     """The all-seeing position after ``step`` actions of a finished game's record, with that
     action and its events (step 0: the deal), and ``rounds``: the step each round starts at
     (``[{"round", "step"}, ...]``), for stepping a whole round at a time."""
     total = len(record["actions"])
     if not 0 <= step <= total:
         raise WebError(422, "invalid_request", f"'step' must be from 0 to {total}, got {step}")
-    answer: dict[str, Any] = {}
-    rounds: list[dict[str, int]] = []
+    answer: ReplayStep | None = None
+    rounds: list[RoundStart] = []
     for number, (game, events, entry) in enumerate(replay_steps(record, "record")):
         if not rounds or rounds[-1]["round"] != game.round:
             rounds.append({"round": game.round, "step": number})
@@ -59,8 +62,11 @@ def replay_step(record: dict[str, Any], step: int) -> dict[str, Any]:
                 "action": entry,
                 "events": events,
                 "state": state_dict(game),
+                "rounds": rounds,  # filled on to the last round
             }
-    return {**answer, "rounds": rounds}
+    if answer is None:
+        raise WebError(422, "invalid_request", f"'step' must be from 0 to {total}, got {step}")
+    return answer
 
 
 def add_review_routes(app: FastAPI) -> None:
@@ -74,6 +80,7 @@ def add_review_routes(app: FastAPI) -> None:
 
     @app.get(
         "/api/tables/{table_id}/final",
+        response_model=FinalSummary,
         responses=errors(404, 409, 503),
         summary="A finished game's summary per player",
     )
@@ -83,6 +90,7 @@ def add_review_routes(app: FastAPI) -> None:
 
     @app.get(
         "/api/tables/{table_id}/replay",
+        response_model=ReplayStep,
         responses=errors(404, 409, 422, 503),
         summary="A finished game's position after a number of actions",
     )

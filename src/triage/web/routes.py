@@ -8,7 +8,7 @@ request's time).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, TypeVar, cast
 
@@ -17,7 +17,9 @@ from fastapi import Body, FastAPI, Header, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 
 from triage.bots import PLAYER_LEVELS, player_levels
+from triage.engine.shapes import Record, SeatRecord
 from triage.web import payloads
+from triage.web.answers import LegalAnswer, LiveFacts, PublicView, SeatView, TableFacts
 from triage.web.clocks import note_stand_ins, time_rules
 from triage.web.errors import WebError
 from triage.web.hints import record_with_hints
@@ -31,7 +33,6 @@ from triage.web.schemas import (
     CreatedTable,
     Invite,
     JoinRequest,
-    LiveState,
     SeatToken,
     TableRequest,
     errors,
@@ -85,7 +86,7 @@ async def seat_answer(
     app: FastAPI,
     table_id: str,
     authorization: str | None,
-    build: Callable[[LiveTable, int], dict[str, Any]],
+    build: Callable[[LiveTable, int], Mapping[str, object]],
 ) -> JSONResponse:
     """What ``build`` answers for the token's seat, worked out on the table (:func:`read_table`)."""
     return GameJSON(await read_table(app, table_id, lambda live: build(live, seat_for(live, authorization))))
@@ -204,7 +205,7 @@ def add_table_routes(app: FastAPI) -> None:
         return await service_of(app).read(read_lobby, service_of(app), LOBBY_SIZE)
 
     @app.get("/api/tables/{table_id}", responses=errors(404, 503), summary="A table's public facts")
-    async def table_summary(table_id: str) -> dict[str, Any]:
+    async def table_summary(table_id: str) -> TableFacts:
         return await read_table(app, table_id, payloads.summary)
 
     @app.post(
@@ -228,6 +229,7 @@ def add_seat_routes(app: FastAPI) -> None:
 
     @app.get(
         "/api/tables/{table_id}/view",
+        response_model=SeatView,
         responses=errors(401, 403, 404, 503),
         summary="The seat's view (scenario-format.md section 5)",
     )
@@ -236,6 +238,7 @@ def add_seat_routes(app: FastAPI) -> None:
 
     @app.get(
         "/api/tables/{table_id}/legal",
+        response_model=LegalAnswer,
         responses=errors(401, 403, 404, 503),
         summary="The seat's legal actions, one choice per action and target (empty if not its decision)",
     )
@@ -259,7 +262,7 @@ def add_live_routes(app: FastAPI) -> None:
 
     @app.get(
         "/api/tables/{table_id}/live",
-        response_model=LiveState,
+        response_model=LiveFacts,
         responses=errors(404, 503),
         summary="Who is online or away, each seat's clock, and the bots standing in for absent seats",
     )
@@ -269,14 +272,14 @@ def add_live_routes(app: FastAPI) -> None:
 
     @app.post(
         "/api/tables/{table_id}/back",
-        response_model=LiveState,
+        response_model=LiveFacts,
         responses=errors(401, 403, 404, 503),
         summary="The seat's player is back: the bot standing in for the seat stops",
     )
     async def seat_back(table_id: str, authorization: str | None = AUTH_HEADER) -> JSONResponse:
         service = service_of(app)
 
-        def back(live: LiveTable) -> dict[str, Any]:
+        def back(live: LiveTable) -> LiveFacts:
             service.timekeeper.back(live, seat_for(live, authorization))
             return service.timekeeper.state(live)
 
@@ -288,6 +291,7 @@ def add_watch_routes(app: FastAPI) -> None:
 
     @app.get(
         "/api/tables/{table_id}/record",
+        response_model=Record | SeatRecord,
         responses=errors(401, 403, 404, 503),
         summary="The game record: filtered for the seat (or for spectators, without a token) until the game is over",
     )
@@ -306,6 +310,7 @@ def add_watch_routes(app: FastAPI) -> None:
 
     @app.get(
         "/api/tables/{table_id}/public",
+        response_model=PublicView,
         responses=errors(404, 503),
         summary="The spectators' view (what every player knows) with the table's action number",
     )

@@ -12,6 +12,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from pydantic.json_schema import SkipJsonSchema
 
 from triage.engine.config import ITEM_KEYS, MAX_HELP, MAX_LABEL
+from triage.engine.shapes import Event
 from triage.engine.vocabulary import KINDS, SUPPLIES
 from triage.web.limits import MAX_DECK_CARDS, MAX_GIFT, MAX_MARKET_ITEMS
 from triage.web.names import MAX_NAME
@@ -296,26 +297,11 @@ class ActionResult(BaseModel):
     actions: int = Field(
         description="The table's action count once this action and the bot moves after it were stored."
     )
-    events: list[dict[str, Any]] = Field(
+    events: list[Event] = Field(
         description="This seat's events of the action and of the bot moves that followed it."
     )
     turn: int | None
     phase: str
-
-
-class LiveState(BaseModel):
-    """A table's presence and clocks: public, the same for everyone."""
-
-    presence: list[dict[str, Any]] = Field(
-        description='Per seat: "status" (online, away, bot, open), "stand_in" (the bot level playing for '
-        'an absent seat, or null) and "stand_in_reason" ("time", "away" or null).'
-    )
-    clock: dict[str, Any] | None = Field(
-        description='null without a clock; else "bank", "increment", "remaining" (seconds per seat, now) '
-        'and "running" (the seat whose bank runs, or null).'
-    )
-    away_seconds: int | None
-    stand_in: str | None
 
 
 class ErrorBody(BaseModel):

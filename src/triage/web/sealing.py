@@ -14,6 +14,7 @@ from typing import Any
 
 from triage.engine import Game
 from triage.engine.undo import NO_REACH, Reveal, UndoReach, sealed_point
+from triage.web.answers import UndoInfo
 from triage.web.live_table import LiveTable
 
 
@@ -105,7 +106,7 @@ def shown_events(table: LiveTable, seat: int | None) -> int:
     return len(table.events) if seat is not None and seat == point.holder else point.events
 
 
-def undo_info(table: LiveTable, seat: int | None, game: Game | None = None) -> dict[str, Any] | None:
+def undo_info(table: LiveTable, seat: int | None, game: Game | None = None) -> UndoInfo | None:
     """For the seat that may undo on ``game`` (default: the table's): how many actions it may
     take back and, when none, the reveal that stops it (for the page's Undo button)."""
     game = game or table.game

@@ -78,6 +78,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from triage.engine.shapes import Action, Hint, Setup, Step
 from triage.web import DEFAULT_DB_URL, waits
+from triage.web.answers import PositionFacts, SeatFacts
 
 #: The PostgreSQL channel on which committed actions are announced to every server process.
 CHANNEL = "triage_tables"
@@ -837,7 +838,7 @@ class Store:
         seed_chosen: bool,
         public: bool,
         seats: list[SeatInfo],
-        facts: dict[str, Any],
+        facts: PositionFacts,
         host: int | None = None,
         rematch_of: str | None = None,
         timing: tuple[dict[str, Any], dict[str, Any]] | None = None,
@@ -898,7 +899,7 @@ class Store:
         table_id: str,
         start: int,
         entries: list[Step],
-        facts: dict[str, Any],
+        facts: PositionFacts,
         request: str | None = None,
         answer: dict[str, Any] | None = None,
     ) -> None:
@@ -936,7 +937,7 @@ class Store:
         count: int,
         entries: list[Step],
         rows: list[dict[str, Any]],
-        facts: dict[str, Any],
+        facts: PositionFacts,
     ) -> None:
         parameters = {
             "table_id": table_id,
@@ -951,7 +952,7 @@ class Store:
             if connection.execute(PG_ADD_ACTIONS, parameters).first() is None:
                 raise Conflict(f"table {table_id} no longer has {start} actions")
 
-    def undo_actions(self, table_id: str, keep: int, count: int, facts: dict[str, Any]) -> None:
+    def undo_actions(self, table_id: str, keep: int, count: int, facts: PositionFacts) -> None:
         """A seat's undo: delete the actions numbered ``keep`` and after, in one transaction,
         only if the table still has ``count`` actions (else :class:`Conflict`: another process
         acted first); the other processes are told (PostgreSQL), so they replay the table."""
@@ -1200,7 +1201,7 @@ def _check_schema(engines: Engines, url: str) -> None:
         )
 
 
-def seat_facts(seats: list[SeatInfo]) -> list[dict[str, Any]]:
+def seat_facts(seats: list[SeatInfo]) -> list[SeatFacts]:
     """What everyone may know about the seats: who is a bot, which human seats are taken, and
     the players' names (public by choice)."""
     return [

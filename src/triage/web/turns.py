@@ -24,9 +24,9 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from triage.engine import Game, RuleError, events_for, view
-from triage.web.errors import WebError, rule_refusal, stale, storage_refused
 from triage.engine.shapes import Action, Event, View
 from triage.engine.shapes import Step as StepEntry
+from triage.web.errors import WebError, rule_refusal, stale, storage_refused
 from triage.web.live_table import LiveTable, Step
 from triage.web.payloads import update_messages
 from triage.web.storage import canonical

@@ -17,6 +17,7 @@ from fastapi import Body, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from triage.engine.undo import UndoError, undo
+from triage.web.answers import UndoAnswer
 from triage.web.errors import WebError, stale, storage_refusal
 from triage.web.live_table import LiveTable, facts
 from triage.web.payloads import hello
@@ -57,7 +58,7 @@ def undo_refused(error: UndoError) -> WebError:
     return WebError(409, error.code, error.message, error.rule)  # not_your_turn, game_over (R1, R4)
 
 
-def undo_at_table(service: TableService, table: LiveTable, seat: int, body: Any) -> dict[str, Any]:
+def undo_at_table(service: TableService, table: LiveTable, seat: int, body: Any) -> UndoAnswer:
     """Take back ``seat``'s last ``steps`` actions (the table in its write turn). With the same
     ``expected`` a repeated request gets the same answer; any other stale number 409."""
     expected, steps = check_undo_body(body)
@@ -66,7 +67,7 @@ def undo_at_table(service: TableService, table: LiveTable, seat: int, body: Any)
         if expected != number:
             repeat = table.last_undo
             if repeat is not None and repeat[:4] == (seat, expected, steps, number):
-                answer: dict[str, Any] = repeat[4]
+                answer: UndoAnswer = repeat[4]
                 return answer
             raise stale(number, expected)
         point = sealed(table)
@@ -113,6 +114,7 @@ def add_undo_routes(app: FastAPI) -> None:
 
     @app.post(
         "/api/tables/{table_id}/undo",
+        response_model=UndoAnswer,
         responses=errors(401, 403, 404, 409, 422, 429, 503),
         summary="Take back the seat's last action(s) of its turn, never past a reveal",
     )
@@ -122,7 +124,7 @@ def add_undo_routes(app: FastAPI) -> None:
         count_request(app, "act", http)
         service = service_of(app)
 
-        def work(live: LiveTable) -> dict[str, Any]:
+        def work(live: LiveTable) -> UndoAnswer:
             return undo_at_table(service, live, service.seat_of(live, authorization), body)
 
         return JSONResponse(await service.on_table(table_id, work))

@@ -11,7 +11,7 @@ import { act } from "./table.js";
 
 /** @returns {{round: number, phase: string, rounds: number, step: string}} what the bar shows */
 function shownPosition() {
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   const replay = state.replay;
   const position = replay && replay.stepView ? replay.stepView.state : null;
   if (replay && position) {
@@ -20,8 +20,12 @@ function shownPosition() {
   return { round: view.round, phase: view.phase, rounds: view.config.rounds, step: "" };
 }
 
+/**
+ * @typedef {import("./state.js").View} View
+ */
+
 export function drawBar() {
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   const bar = $("#bar");
   bar.innerHTML = "";
   const shown = shownPosition();
@@ -39,7 +43,7 @@ export function drawBar() {
     bar.appendChild(el("span", "turn", "Waiting for players"));
   } else {
     const mine = view.turn === state.seat;
-    bar.appendChild(el("span", "turn" + (mine ? " yours" : ""), mine ? "Your turn" : `${seatName(view.turn)} to play`));
+    bar.appendChild(el("span", "turn" + (mine ? " yours" : ""), mine ? "Your turn" : view.turn === null ? "Between turns" : `${seatName(view.turn)} to play`));
   }
   const waiting = pending();
   if (waiting && !shown.step) {
@@ -61,14 +65,14 @@ export function drawBar() {
 function drawScores() {
   const box = $("#scores");
   box.innerHTML = "";
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   const table = el("table", "scoreboard");
   table.appendChild(Object.assign(el("caption", "sr-only"), { textContent: "Scores" }));
   const head = el("tr");
   for (const title of ["Player", "Score", "VP", "QoC", "Credits"]) head.appendChild(Object.assign(el("th", "", title), { scope: "col" }));
   table.appendChild(el("thead")).appendChild(head);
   const body = el("tbody");
-  view.players.forEach((/** @type {Record<string, any>} */ player, /** @type {number} */ seat) => {
+  view.players.forEach((player, seat) => {
     const row = el("tr", seat === state.seat ? "mine" : "");
     if (view.turn === seat && view.phase !== "over") row.classList.add("to-play");
     const name = el("th", "", seat === state.seat ? `You (${nameIn(state.summary?.seats, seat)})` : seatName(seat));

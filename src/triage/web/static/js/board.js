@@ -5,11 +5,17 @@ import { $, button, el, plural } from "./dom.js";
 import { actedOn } from "./pace.js";
 import { select } from "./panel.js";
 import { isWaiting, playerName } from "./lobby.js";
-import { itemWords, kindLabel, me, seatName, state } from "./state.js";
+import { besideKind, itemWords, kindLabel, kindOf, me, seatName, state } from "./state.js";
 import { act } from "./table.js";
 
 /**
- * @typedef {Record<string, any>} Card  a card as the view shows it
+ * @typedef {import("./state.js").View} View
+ * @typedef {import("./types.js").Board} Board
+ * @typedef {import("./state.js").Action} Action
+ */
+
+/**
+ * @typedef {import("./types.js").CardShown & Partial<import("./types.js").TerminalShown>} Card  a card as the view shows it
  * @typedef {{where?: string, mine?: boolean, deadline?: import("./state.js").Deadline | null, replay?: boolean}} CardOptions
  */
 
@@ -42,9 +48,9 @@ export function cardBody(node, card, options) {
   top.appendChild(el("span", "id", card.card));
   if (options.where) top.appendChild(el("span", "space", options.where));
   node.appendChild(top);
-  node.appendChild(el("span", "front", card.front === "standard" ? `standard · diagnosis ${card.diagnosis}` : card.front));
+  node.appendChild(el("span", "front", card.front === "standard" ? `standard · diagnosis ${card.diagnosis}` : card.front || ""));
   if (kind && card.front === "standard") node.appendChild(el("span", "kind", kindLabel(kind)));
-  else if (!kind && !options.replay && (state.view?.not_severe || []).includes(card.card)) node.appendChild(el("span", "kind ns", "not severe"));
+  else if (!kind && !options.replay && (state.view?.not_severe || []).includes(card.card || "")) node.appendChild(el("span", "kind ns", "not severe"));
   else if (!kind) node.appendChild(el("span", "kind unknown", "kind unknown"));
   if ("time" in card) {
     const tonight = !!options.deadline && options.deadline.level !== "safe" && options.deadline.rounds === 0;
@@ -52,18 +58,19 @@ export function cardBody(node, card, options) {
     time.title = "Time tokens: one more at each Cleanup";
     node.appendChild(time);
   }
-  if ("placed" in card && kind !== "terminal") {
+  const beside = !!kindOf(kind)?.beside;
+  if ("placed" in card && !beside) {
     const need = card.healing;
     const heal = el("span", "heal", need === undefined || need === null ? `healing ${card.placed} placed` : `healing ${card.placed} of ${need}`);
-    heal.title = kind === "chronic" ? "A chronic patient needs as much healing as it has Time" : "Placed healing / healing it needs";
+    heal.title = kind && kindOf(kind)?.printed_healing === false ? `A ${kindLabel(kind)} patient needs as much healing as it has Time` : "Placed healing / healing it needs";
     node.appendChild(heal);
   }
   if ("treated" in card) node.appendChild(el("span", "heal", card.treated ? "treated this round" : "not treated this round"));
   if (card.credits !== undefined && card.vp !== undefined) {
-    node.appendChild(el("span", "reward", `${kind === "terminal" ? "each treatment: " : "reward "}${card.credits} Cr · ${card.vp} VP`));
+    node.appendChild(el("span", "reward", `${beside ? "each treatment: " : "reward "}${card.credits} Cr · ${card.vp} VP`));
   }
   if (options.deadline) node.appendChild(el("span", deadlineClass(options.deadline), options.deadline.text));
-  const who = options.replay ? [] : knowers(card.card).filter((name) => name !== "you");
+  const who = options.replay || !card.card ? [] : knowers(card.card).filter((name) => name !== "you");
   if (who.length && card.front === "standard" && !card.revealed) node.appendChild(el("span", "seen", "back seen by " + who.join(", ")));
 }
 
@@ -76,7 +83,7 @@ export function cardBody(node, card, options) {
 function drawCard(card, options) {
   const key = "card:" + card.card;
   const actionable = !!options.mine && choicesOn(key).length > 0;
-  const quick = options.mine && state.forecast ? state.forecast.quick[card.card] : null;
+  const quick = options.mine && state.forecast && card.card ? state.forecast.quick[card.card] : null;
   const node = el(actionable ? "button" : "div", "card");
   node.dataset.card = card.card;
   if (actionable) node.classList.add("clickable");
@@ -119,7 +126,7 @@ function counter(name, value, help) {
 }
 
 /**
- * @param {Record<string, any>} player
+ * @param {Board} player
  * @returns {HTMLElement}
  */
 function counters(player) {
@@ -137,7 +144,7 @@ function counters(player) {
 }
 
 /**
- * @param {Record<string, any>} player
+ * @param {Board} player
  * @returns {HTMLElement}
  */
 function helicopterButton(player) {
@@ -167,7 +174,7 @@ function selectable(node, key, can) {
 
 /**
  * @param {number} seat
- * @param {Record<string, any>} player
+ * @param {Board} player
  * @returns {HTMLElement}
  */
 function playerTitle(seat, player) {
@@ -183,11 +190,11 @@ function playerTitle(seat, player) {
  * The arrivals, then the spaces (a free one a place to admit the selected arrival, A4), then
  * the terminal patients beside the board.
  * @param {HTMLElement} box
- * @param {Record<string, any>} player
+ * @param {Board} player
  * @param {boolean} mine
  */
 function hospitalRows(box, player, mine) {
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   // The arrival a free space takes: the one selected, else the first that may be admitted (A4).
   const selected = mine && state.selected && state.selected.startsWith("card:") ? state.selected.slice(5) : null;
   const admissions = mine ? state.choices.filter((c) => c.type === "admit") : [];
@@ -202,9 +209,10 @@ function hospitalRows(box, player, mine) {
   }
   const row = el("div", "row spaces");
   for (const [space, slot] of Object.entries(player.hospital)) {
-    if (slot) row.appendChild(drawCard(slot, { mine, where: "space " + space, deadline: deadlineOf(slot.card) }));
-    else if (admit && admit.spaces.includes(Number(space))) {
+    if (slot) row.appendChild(drawCard(slot, { mine, where: "space " + space, deadline: deadlineOf(slot.card || "") }));
+    else if (admit && (admit.spaces || []).includes(Number(space))) {
       const key = `space:${space}`;
+      /** @type {Action} */
       const action = { type: "admit", card: admit.card, space: Number(space) };
       const target = el("button", "card empty target", `Admit ${admit.card} to space ${space}`);
       target.type = "button";
@@ -215,7 +223,7 @@ function hospitalRows(box, player, mine) {
     } else row.appendChild(el("div", "card empty", "space " + space + " free"));
   }
   for (const patient of player.terminals) {
-    row.appendChild(drawCard({ kind: "terminal", ...patient }, { mine, where: "beside", deadline: deadlineOf(patient.card) }));
+    row.appendChild(drawCard({ kind: besideKind(), ...patient }, { mine, where: "beside", deadline: deadlineOf(patient.card) }));
   }
   box.appendChild(row);
 }
@@ -237,7 +245,7 @@ export function drawMe() {
 export function drawOthers() {
   const box = $("#others");
   box.innerHTML = "";
-  (state.view?.players || []).forEach((/** @type {Record<string, any>} */ player, /** @type {number} */ seat) => {
+  (state.view?.players || []).forEach((player, seat) => {
     if (seat === state.seat) return;
     const section = el("section", "player other");
     section.setAttribute("aria-label", seatName(seat));
@@ -252,7 +260,7 @@ export function drawOthers() {
 export function drawDeck() {
   const box = $("#deck");
   box.innerHTML = "";
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   const title = el("h2", "", `Deck: ${plural(view.deck_count, "card")}`);
   title.id = "deck-title";
   title.title = "The top card's front is public; other positions are known only where public events put a card";
@@ -269,7 +277,7 @@ export function drawDeck() {
     const top = index === 0 && view.deck_top;
     if (id === null && !top) { gap += 1; return; }
     flush();
-    const card = top ? view.deck_top : { card: id, ...(view.cards[id || ""] || {}) };
+    const card = top && view.deck_top ? view.deck_top : { card: id || "", ...(view.cards[id || ""] || {}) };
     const item = el("li", "mini");
     if (card.kind) item.classList.add("k-" + card.kind);
     item.appendChild(el("span", "pos", index === 0 ? "top" : `#${index + 1}`));
@@ -290,7 +298,7 @@ export function drawDeck() {
 export function drawMarket() {
   const box = $("#market");
   box.innerHTML = "";
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   box.hidden = view.phase === "over";
   if (box.hidden) return;
   const player = me();

@@ -5,6 +5,11 @@ import { plural } from "./dom.js";
 import { state } from "./state.js";
 
 /**
+ * @typedef {import("./types.js").ChoiceEffect} ChoiceEffect
+ * @typedef {import("./types.js").HealAmount} HealAmount
+ */
+
+/**
  * @typedef {import("./state.js").Choice} Choice
  * @typedef {import("./state.js").Deadline} Deadline
  * @typedef {import("./state.js").Pay} Pay
@@ -30,7 +35,7 @@ export function choicesOn(key) {
   if (key === "heli") return state.choices.filter((c) => c.type === "helicopter");
   if (key.startsWith("buy:")) return state.choices.filter((c) => c.type === "buy" && c.item === key.slice(4));
   const id = key.slice(5);
-  return state.choices.filter((c) => targetOf(c) === id || (c.type === "helicopter" && c.remove.includes(id)));
+  return state.choices.filter((c) => targetOf(c) === id || (c.type === "helicopter" && (c.remove || []).includes(id)));
 }
 
 /** @returns {boolean} */
@@ -62,7 +67,7 @@ export function deadlineClass(found) {
 /**
  * The forecast's entry for one of the choices: its effect, its rule and its payments.
  * @param {Choice} choice
- * @returns {Record<string, any> | null}
+ * @returns {ChoiceEffect | null}
  */
 export function effectOf(choice) {
   const index = state.choices.indexOf(choice);
@@ -74,11 +79,11 @@ export function effectOf(choice) {
  * What a heal of `amount` will do and how it can be paid (null for an amount not on offer).
  * @param {Choice} choice
  * @param {number} amount
- * @returns {Record<string, any> | null}
+ * @returns {HealAmount | null}
  */
 export function healEffect(choice, amount) {
   const found = effectOf(choice);
-  return found ? found.amounts.find((/** @type {Record<string, any>} */ a) => a.amount === amount) || null : null;
+  return found ? (found.amounts || []).find((a) => a.amount === amount) || null : null;
 }
 
 /**
@@ -97,11 +102,11 @@ export function payText(pay, token) {
 
 /**
  * What paying the `index`-th mix of a forecast entry would take from another patient tonight.
- * @param {Record<string, any> | null} entry
+ * @param {ChoiceEffect | HealAmount | null} entry
  * @param {number} index
  * @returns {string | null}
  */
 export function warningOf(entry, index) {
-  const found = entry ? entry.warnings.find((/** @type {[number, string]} */ pair) => pair[0] === index) : null;
+  const found = entry ? (entry.warnings || []).find((pair) => pair[0] === index) : null;
   return found ? found[1] : null;
 }

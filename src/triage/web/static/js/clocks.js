@@ -169,11 +169,11 @@ async function takeSeatBack() {
 
 /**
  * The new-table form's clock and stand-in choices, as the request's fields (none: no clock).
- * @returns {Record<string, any>}
+ * @returns {Partial<import("./types.js").TableRequest>}
  */
 export function timeSettings() {
   const value = (/** @type {string} */ id) => /** @type {HTMLSelectElement} */ ($(id)).value;
-  /** @type {Record<string, any>} */
+  /** @type {Partial<import("./types.js").TableRequest>} */
   const settings = {};
   if (value("#clock")) {
     const [bank, increment] = value("#clock").split("/").map(Number);

@@ -8,7 +8,11 @@ import { draw } from "./render.js";
 import { state } from "./state.js";
 
 /**
- * @typedef {{at: number, action: Record<string, any>, reason: string}} Hint
+ * @typedef {import("./state.js").Action} Action
+ */
+
+/**
+ * @typedef {import("./types.js").HintAnswer} Hint
  */
 
 /** @type {{hint: Hint | null, asking: boolean, error: string | null, tableId: string | null}} */
@@ -22,7 +26,7 @@ export function currentHint() {
 
 /**
  * The panel's selection that holds a move's controls.
- * @param {Record<string, any>} action
+ * @param {Action} action
  * @returns {string | null}
  */
 function selectionOf(action) {
@@ -34,16 +38,17 @@ function selectionOf(action) {
 
 /**
  * Set the panel's controls to the suggested move: its amount and its payment.
- * @param {Record<string, any>} action
+ * @param {Action} action
  */
 function presetControls(action) {
   if (action.type === "heal") {
-    state.heal[action.patient] = action.amount;
-    if (action.pay) state.pay["heal:" + action.patient] = action.pay;
+    const patient = action.patient || "";
+    state.heal[patient] = action.amount ?? 0;
+    if (action.pay) state.pay["heal:" + patient] = action.pay;
   } else if ((action.type === "diagnose" || action.type === "treat") && action.pay) {
     state.pay[action.type + ":" + action.patient] = action.pay;
   } else if (action.type === "helicopter" && selectionOf(action) === "heli") {
-    state.pay["heli-form"] = { remove: action.remove || null, draw: !!action.draw_all };
+    state.heliForm = { remove: action.remove || null, draw: !!action.draw_all };
   }
 }
 
@@ -53,8 +58,9 @@ async function askHint() {
   state.focusKey = "hint";
   draw();
   try {
+    /** @type {Hint} */
     const answer = await api("POST", `/api/tables/${state.tableId}/hint`, { expected: state.actions }, state.token);
-    asked.hint = { at: answer.at, action: answer.action, reason: answer.reason };
+    asked.hint = answer;
     presetControls(answer.action);
     state.selected = selectionOf(answer.action);
     state.error = null;
@@ -71,7 +77,7 @@ async function askHint() {
 
 /**
  * The suggested move in a few words.
- * @param {Record<string, any>} action
+ * @param {Action} action
  * @returns {string}
  */
 function moveText(action) {
@@ -112,12 +118,12 @@ export function drawHint(panel) {
 
 /**
  * Whether a button's action is the suggested move (its payment aside, when the hint names none).
- * @param {Record<string, any>} action
- * @param {Record<string, any>} suggested
+ * @param {Action} action
+ * @param {Action} suggested
  * @returns {boolean}
  */
 function sameMove(action, suggested) {
-  for (const key of ["type", "card", "space", "patient", "amount", "item", "remove", "draw_all"]) {
+  for (const key of /** @type {(keyof Action)[]} */ (["type", "card", "space", "patient", "amount", "item", "remove", "draw_all"])) {
     const mine = action[key] === undefined ? null : action[key];
     const theirs = suggested[key] === undefined ? null : suggested[key];
     if (key === "draw_all" && action.type !== "helicopter") continue;

@@ -6,6 +6,10 @@ import { forgetSeat, heldSeats, nameIn, savedSeat, saveSeat, state } from "./sta
 import { fillNames, showInvitation, typedName } from "./lobby.js";
 import { closeSocket } from "./table.js";
 
+/**
+ * @typedef {import("./state.js").TableFacts} TableFacts
+ */
+
 export async function showHome() {
   $("#table").hidden = true;
   $("#missing").hidden = true;
@@ -30,7 +34,7 @@ const MY_GAMES_SHOWN = 12;
 
 /**
  * Where a table this browser plays at stands, for its seat, in words.
- * @param {Record<string, any>} table  the table's public facts
+ * @param {TableFacts} table  the table's public facts
  * @param {number} seat
  * @returns {{text: string, yours: boolean}}
  */
@@ -40,9 +44,10 @@ function standing(table, seat) {
     const won = table.winner === seat ? "you won" : table.winner === null ? "a tie" : `${nameIn(table.seats, table.winner)} won`;
     return { text: table.players === 1 ? `over, score ${scores}` : `over: ${won} (${scores})`, yours: false };
   }
-  const free = table.seats.filter((/** @type {Record<string, any>} */ s) => s.human && !s.taken).length;
+  const free = table.seats.filter((s) => s.human && !s.taken).length;
   if (free) return { text: `waiting for ${plural(free, "player")} to join`, yours: false };
   if (table.turn === seat) return { text: `your turn, round ${table.round}`, yours: true };
+  if (table.turn === null) return { text: `round ${table.round}, ${table.phase}`, yours: false };
   return { text: `round ${table.round}, ${nameIn(table.seats, table.turn)} to play`, yours: false };
 }
 
@@ -148,17 +153,17 @@ export function drawSeatChoices() {
 }
 
 /**
- * @param {Record<string, any>} table
+ * @param {TableFacts} table
  * @returns {string}
  */
 function describeSeats(table) {
-  return table.seats.map((/** @type {Record<string, any>} */ s) => (s.bot || s.taken ? nameIn(table.seats, s.seat) : "a free seat")).join(", ");
+  return table.seats.map((s) => (s.bot || s.taken ? nameIn(table.seats, s.seat) : "a free seat")).join(", ");
 }
 
 async function drawTableList() {
   const list = $("#tables");
   list.innerHTML = "";
-  /** @type {Record<string, any>[]} */
+  /** @type {TableFacts[]} */
   let tables = [];
   try { tables = await api("GET", "/api/tables"); } catch (e) { setStatus(refusal(e).message, true); }
   if (!tables.length) list.appendChild(el("li", "hint", "No table yet."));
@@ -167,19 +172,19 @@ async function drawTableList() {
 
 /**
  * One table of the lobby, with the button to continue, join or watch it.
- * @param {Record<string, any>} table
+ * @param {TableFacts} table
  * @returns {HTMLLIElement}
  */
 function tableItem(table) {
   const item = el("li");
-  const where = table.over ? `over, scores ${table.scores.join(" / ")}` : `round ${table.round}, ${table.phase}`;
+  const where = table.over ? `over, scores ${(table.scores || []).join(" / ")}` : `round ${table.round}, ${table.phase}`;
   item.appendChild(el("span", "", `${table.table_id}: ${plural(table.players, "player")} (${describeSeats(table)}); ${where} `));
   if (table.seed_chosen && !table.over) {
     // Whoever chose the seed can deal the same game at home and know every card (K1).
     item.appendChild(el("span", "practice", "practice deal: its creator chose the seed and can know every card "));
   }
   const mine = savedSeat(table.table_id);
-  const canJoin = table.seats.some((/** @type {Record<string, any>} */ s) => s.human && !s.taken) && !table.over;
+  const canJoin = table.seats.some((s) => s.human && !s.taken) && !table.over;
   const open = el("button", "", mine ? "Continue" : canJoin ? "Join" : "Watch");
   open.addEventListener("click", async () => {
     if (!mine && canJoin) {
@@ -201,10 +206,10 @@ function tableItem(table) {
  * @param {(string | null)[]} bots  one per seat, null for a human
  * @param {number | null} seed
  * @param {boolean} isPublic
- * @param {Record<string, any>} [extra]  more of the request (clocks.js: clock, away_seconds, stand_in)
+ * @param {Partial<import("./types.js").TableRequest>} [extra]  more of the request (clocks.js: clock, away_seconds, stand_in)
  */
 export async function createTable(players, bots, seed, isPublic, extra) {
-  /** @type {Record<string, any>} */
+  /** @type {Partial<import("./types.js").TableRequest>} */
   const body = { players, bots, ...(extra || {}) };
   const name = typedName("#player-name");
   if (name && bots.some((bot) => bot === null)) body.name = name;

@@ -37,12 +37,13 @@ export function fillNames() {
 
 /**
  * Take the table's public seats and waiting room from a `hello` or `lobby` message.
- * @param {Record<string, any>} message
+ * @param {import("./types.js").LobbyMessage | import("./types.js").TableMessage} message
  */
 export function takeLobby(message) {
   if (!message.seats) return;
   const facts = state.summary || {};
-  state.summary = { ...facts, seats: message.seats, waiting: message.waiting, host: message.host, rematch: message.rematch };
+  // Before the table's facts have loaded, the waiting room's alone (the rest follows with them).
+  state.summary = /** @type {import("./state.js").TableFacts} */ ({ ...facts, seats: message.seats, waiting: message.waiting, host: message.host, rematch: message.rematch });
 }
 
 /** @returns {boolean} whether the table waits for its players (nobody plays yet) */
@@ -61,7 +62,7 @@ export function playerName(seat) {
 
 /**
  * One seat of the waiting room, in words.
- * @param {Record<string, any>} seat
+ * @param {import("./types.js").SeatFacts} seat
  * @returns {string}
  */
 function seatLine(seat) {
@@ -82,7 +83,7 @@ export function drawLobby() {
   box.hidden = !waiting;
   document.body.classList.toggle("waiting-room", waiting);
   if (!waiting) return;
-  const seats = /** @type {Record<string, any>[]} */ ((state.summary && state.summary.seats) || []);
+  const seats = (state.summary && state.summary.seats) || [];
   const free = seats.filter((seat) => seat.human && !seat.taken).length;
   box.appendChild(Object.assign(el("h2", "", "Waiting room"), { id: "lobby-title" }));
   box.appendChild(el("p", "", `The game starts when every player is here: ${free === 1 ? "1 seat is" : `${free} seats are`} still free.`));
@@ -228,7 +229,7 @@ async function describeInvitation(tableId) {
     if (!state.levels.length) state.levels = await api("GET", "/api/levels");
     [facts, live] = await Promise.all([api("GET", `/api/tables/${tableId}`), api("GET", `/api/tables/${tableId}/live`)]);
   } catch (e) { return; } // the form says what is wrong when the seat is taken
-  /** @type {Record<string, any>[]} */
+  /** @type {import("./types.js").SeatFacts[]} */
   const seats = facts.seats;
   const host = facts.host !== null && facts.host !== undefined ? nameIn(seats, facts.host) : null;
   const free = seats.filter((seat) => seat.human && !seat.taken).length;

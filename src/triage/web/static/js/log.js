@@ -37,31 +37,33 @@ function whose(seat) {
  * @returns {string}
  */
 export function eventText(event) {
-  const p = event.player;
-  const card = event.card || "";
-  switch (event.type) {
-    case "income": return `${says(p, "receive")} ${event.diagnostics} Diagnostics and ${event.healing} Healing`;
-    case "drawn": return `${says(p, "draw")} ${card} (${event.front}${event.front === "standard" ? ", diagnosis " + event.diagnosis : ""})`;
-    case "admitted": return `${says(p, "admit")} ${card} ${event.space ? "to space " + event.space : "beside the board"}`;
-    case "rejected": return `${says(p, "reject")} ${card}: −${event.quality_lost} QoC`;
+  // Each type of event carries its own fields (scenario-format.md section 6).
+  const e = /** @type {Required<GameEvent>} */ (event);
+  const p = e.player;
+  const card = e.card || "";
+  switch (e.type) {
+    case "income": return `${says(p, "receive")} ${e.diagnostics} Diagnostics and ${e.healing} Healing`;
+    case "drawn": return `${says(p, "draw")} ${card} (${e.front}${e.front === "standard" ? ", diagnosis " + e.diagnosis : ""})`;
+    case "admitted": return `${says(p, "admit")} ${card} ${e.space ? "to space " + e.space : "beside the board"}`;
+    case "rejected": return `${says(p, "reject")} ${card}: −${e.quality_lost} QoC`;
     case "diagnosed": return `${says(p, "diagnose")} ${card}${kindWord(event)}`;
-    case "healed": return `${says(p, "place")} ${event.amount} healing on ${card}`;
-    case "cured": return `${card} is cured: ${seatName(p)} ${p === state.seat ? "gain" : "gains"} ${plural(event.credits, "Credit")} and ${event.vp} VP`;
+    case "healed": return `${says(p, "place")} ${e.amount} healing on ${card}`;
+    case "cured": return `${card} is cured: ${seatName(p)} ${p === state.seat ? "gain" : "gains"} ${plural(e.credits, "Credit")} and ${e.vp} VP`;
     case "treated": return `${says(p, "treat")} terminal ${card}`;
-    case "time_added": return `${whose(p)} ${card} has ${event.time} Time now`;
+    case "time_added": return `${whose(p)} ${card} has ${e.time} Time now`;
     case "checked": {
-      const saw = (event.seen_by || []).map((/** @type {number} */ seat) => (seat === state.seat ? "you" : seatName(seat))).join(", ");
+      const saw = (e.seen_by || []).map((/** @type {number} */ seat) => (seat === state.seat ? "you" : seatName(seat))).join(", ");
       return `${whose(p)} ${card} is checked` + (saw ? `: seen by ${saw}` : "") + kindWord(event);
     }
-    case "died": return `${whose(p)} ${card} dies: −${event.quality_lost} QoC`;
+    case "died": return `${whose(p)} ${card} dies: −${e.quality_lost} QoC`;
     case "removed": return `${says(p, "remove")} ${card} by Helicopter`;
     case "helicopter": return `${says(p, "fly", "flies")} a Helicopter`;
-    case "bought": return `${says(p, "buy")} a ${itemWords(event.item).label}` + (event.price !== undefined ? ` for ${plural(event.price, "Credit")}` : "");
+    case "bought": return `${says(p, "buy")} a ${itemWords(e.item).label}` + (e.price !== undefined ? ` for ${plural(e.price, "Credit")}` : "");
     case "passed": return says(p, "pass", "passes");
-    case "round_started": return `Round ${event.round} begins`;
+    case "round_started": return `Round ${e.round} begins`;
     case "deck_empty": return "The deck is empty";
-    case "game_over": return "Game over: scores " + (event.scores || []).join(" / ");
-    default: return event.type;
+    case "game_over": return "Game over: scores " + (e.scores || []).join(" / ");
+    default: return e.type;
   }
 }
 
@@ -99,7 +101,7 @@ export function drawLog() {
       section = roundSection(event.type === "round_started" ? event : null);
       rounds.push(section);
       phase = null;
-      if (event.type === "round_started") { round = event.round; continue; }
+      if (event.type === "round_started") { round = event.round ?? round; continue; }
     }
     /** @type {string} */
     const next = PHASE_OF[event.type] || phase || "Income and arrival";

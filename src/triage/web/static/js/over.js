@@ -6,14 +6,11 @@ import { drawRematch } from "./lobby.js";
 import { startReplay } from "./replay.js";
 import { kindLabel, seatName, state } from "./state.js";
 
-const COLUMNS = ["Player", "Score", "VP", "QoC", "Treated", "Credits", "Cured", "Dead", "Rejected"];
+/**
+ * @typedef {import("./state.js").View} View
+ */
 
-/** @type {Record<string, string>} */
-const TIES = {
-  treated: "Scores tied: the treated-patient track decided.",
-  credits: "Scores and treated tracks tied: Credits decided.",
-  tie: "A full tie: same score, treated track and Credits.",
-};
+const COLUMNS = ["Player", "Score", "VP", "QoC", "Treated", "Credits", "Cured", "Dead", "Rejected"];
 
 /** @returns {string} the configuration's solo tiers, in words */
 function tierText() {
@@ -24,7 +21,7 @@ function tierText() {
 
 /** @returns {string} */
 function overHeadline() {
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   if (view.players.length === 1) {
     const player = view.players[0];
     const tier = state.final && state.final.solo_tier;
@@ -36,10 +33,10 @@ function overHeadline() {
 
 /** @returns {string} what decided the game (R4), from the final summary */
 function decidedBy() {
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   if (view.players.length === 1) return tierText() ? `Solo tiers: ${tierText()}.` : "";
   if (!state.final) return "";
-  return TIES[state.final.tie_break] || "Decided on score (VP + QoC); no tie-break needed.";
+  return state.final.decided_by || "";
 }
 
 /**
@@ -57,20 +54,20 @@ function countText(counts) {
 
 /** @returns {HTMLElement} the final table, one row per seat */
 function finalTable() {
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   const table = el("table", "final");
   const head = el("tr");
   for (const name of COLUMNS) head.appendChild(Object.assign(el("th", "", name), { scope: "col" }));
   table.appendChild(el("thead")).appendChild(head);
   const body = el("tbody");
-  view.players.forEach((/** @type {Record<string, any>} */ player, /** @type {number} */ seat) => {
+  view.players.forEach((player, seat) => {
     const row = el("tr");
     if (seat === view.winner) row.classList.add("winner");
     const name = seatName(seat) + (seat === view.winner && view.players.length > 1 ? " (winner)" : "");
     row.appendChild(Object.assign(el("th", "", name), { scope: "row" }));
-    const tally = (state.final && state.final.players[seat]) || {};
+    const tally = state.final ? state.final.players[seat] : undefined;
     const values = [player.score, player.vp, player.quality, player.treated, player.credits,
-      countText(tally.cured), countText(tally.dead), countText(tally.rejected)];
+      countText(tally?.cured), countText(tally?.dead), countText(tally?.rejected)];
     values.forEach((value, index) => {
       const cell = el("td", "", String(value));
       cell.dataset.label = COLUMNS[index + 1];
@@ -89,7 +86,7 @@ function finalTable() {
 
 export function drawOver() {
   const box = $("#over");
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   box.hidden = view.phase !== "over";
   if (box.hidden) return;
   box.innerHTML = "";

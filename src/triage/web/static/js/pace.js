@@ -13,7 +13,7 @@ export const PACES = { instant: 0, quick: 350, normal: 800, slow: 1600 };
 /** Where this browser keeps the pace chosen (every table). */
 const PACE_KEY = "triage.pace";
 
-/** @typedef {Record<string, any>} Update  a WebSocket `update` message */
+/** @typedef {import("./types.js").TableMessage & Required<Pick<import("./types.js").TableMessage, "number" | "by" | "action" | "events">>} Update  a WebSocket `update` message (it always says which action, by whom, and its events) */
 
 /** @type {{queue: Update[], timer: number | null, shownAt: number, draw: () => unknown}} */
 const steps = { queue: [], timer: null, shownAt: 0, draw: () => {} };
@@ -118,7 +118,7 @@ export function skipToNow() {
 
 /**
  * The card (or item) a move acts on, to mark it on the board.
- * @param {Record<string, any> | null | undefined} action
+ * @param {import("./types.js").Action | null | undefined} action
  * @returns {string | null}
  */
 export function actedOn(action) {

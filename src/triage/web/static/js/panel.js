@@ -12,7 +12,20 @@ import { drawHint } from "./hint.js";
 import { drawUndo } from "./undo.js";
 
 /**
+ * @typedef {import("./state.js").Action} Action
+ * @typedef {import("./state.js").View} View
+ * @typedef {import("./types.js").Board} Board
+ * @typedef {import("./types.js").ChoiceEffect} ChoiceEffect
+ * @typedef {import("./types.js").HealAmount} HealAmount
+ */
+
+/**
  * @typedef {import("./state.js").Choice} Choice
+ * @typedef {import("./state.js").AdmitChoice} AdmitChoice
+ * @typedef {import("./state.js").HealChoice} HealChoice
+ * @typedef {import("./state.js").CostChoice} CostChoice
+ * @typedef {import("./state.js").HelicopterChoice} HelicopterChoice
+ * @typedef {import("./state.js").BuyChoice} BuyChoice
  * @typedef {import("./state.js").Pay} Pay
  */
 
@@ -43,14 +56,14 @@ export function firstPanelKey(key) {
   const choices = choicesOn(key);
   if (!choices.length) return key;
   const first = choices[0];
-  if (first.type === "admit") return `do:admit:${first.spaces[0]}`;
+  if (first.type === "admit") return `do:admit:${/** @type {AdmitChoice} */ (first).spaces[0]}`;
   return "do:" + first.type;
 }
 
 /**
  * @param {string} text
  * @param {string} key
- * @param {Record<string, any>} action
+ * @param {Action} action
  * @param {boolean} primary
  * @param {string} [help]
  * @returns {HTMLButtonElement}
@@ -66,7 +79,7 @@ function actButton(text, key, action, primary, help) {
  * What an action will do, as the server's forecast says, with its rule.
  * @param {HTMLElement} panel
  * @param {string | null | undefined} text
- * @param {string} [rule]
+ * @param {string | null} [rule]
  */
 function effectLine(panel, text, rule) {
   if (!text) return;
@@ -79,14 +92,14 @@ function effectLine(panel, text, rule) {
  * The payment of an action: the chosen mix (the default one unless another was picked) and,
  * when there are several, the others one step away; each mix in the forecast's words, with what
  * it would take from another patient tonight (its warning).
- * @param {Record<string, any> | null} entry  the forecast's entry, with `pays` and `warnings`
+ * @param {ChoiceEffect | HealAmount | null} entry  the forecast's entry, with `pays` and `warnings`
  * @param {string} stateKey
  * @param {string} token
  * @returns {{holder: HTMLElement, pay: Pay | null, words: string, warning: string | null}}
  */
 function payChooser(entry, stateKey, token) {
   /** @type {Pay[]} */
-  const mixes = entry ? entry.pays : [];
+  const mixes = (entry && entry.pays) || [];
   const holder = el("div", "pay");
   const same = (/** @type {Pay} */ a, /** @type {Pay} */ b) => a.tokens === b.tokens && a.staff === b.staff && a.congress === b.congress;
   let index = mixes.findIndex((mix) => state.pay[stateKey] && same(mix, state.pay[stateKey]));
@@ -97,8 +110,8 @@ function payChooser(entry, stateKey, token) {
   };
   if (mixes.length < 2 || !entry) return result;
   const details = el("details", "pay-other");
-  if (state.pay[stateKey + ":open"]) details.open = true;
-  details.addEventListener("toggle", () => { state.pay[stateKey + ":open"] = details.open; });
+  if (state.payOpen[stateKey]) details.open = true;
+  details.addEventListener("toggle", () => { state.payOpen[stateKey] = details.open; });
   const summary = el("summary", "", "Pay differently");
   summary.dataset.key = "pay:" + stateKey;
   details.appendChild(summary);
@@ -154,22 +167,22 @@ function stepButton(text, key, label, disabled, onClick) {
 /**
  * The amount the stepper shows: the one picked, held within what the engine offers now (the
  * seat's holdings may have fallen since it was picked), else the smallest that cures, else the most.
- * @param {Choice} choice
+ * @param {HealChoice} choice
  * @returns {number}
  */
 export function healAmount(choice) {
   const { min, max } = choice.amount;
   const picked = state.heal[choice.patient];
   if (picked !== undefined) return Math.min(max, Math.max(min, picked));
-  const cures = (effectOf(choice)?.amounts || []).filter((/** @type {Record<string, any>} */ a) => a.outcome === "cures");
-  return cures.length ? Math.min(...cures.map((/** @type {Record<string, any>} */ a) => a.amount)) : max;
+  const cures = (effectOf(choice)?.amounts || []).filter((a) => a.outcome === "cures");
+  return cures.length ? Math.min(...cures.map((a) => a.amount)) : max;
 }
 
 /**
  * Heal: an amount stepper within the engine's range, the heal button with its payment, what that
  * amount will do, and what its payment would take from another patient.
  * @param {HTMLElement} panel
- * @param {Choice} choice
+ * @param {HealChoice} choice
  */
 function healControls(panel, choice) {
   const id = choice.patient;
@@ -197,7 +210,7 @@ function healControls(panel, choice) {
   panel.appendChild(stepper);
   const entry = healEffect(choice, amount);
   const paid = payChooser(entry, "heal:" + id, "healing");
-  /** @type {Record<string, any>} */
+  /** @type {Action} */
   const action = { type: "heal", patient: id, amount };
   if (paid.pay) action.pay = paid.pay;
   // A heal that leaves it to die tonight is never the primary button, and says so (C2).
@@ -223,15 +236,15 @@ let healPressed = false;
 /**
  * The heal of `amount`, paid with `pay` when it pays that amount, else with the engine's
  * default for it (an amount typed just before the click has not been drawn yet).
- * @param {Choice} choice
+ * @param {HealChoice} choice
  * @param {number} amount
  * @param {Pay | null} pay
- * @returns {Record<string, any>}
+ * @returns {Action}
  */
 function healAction(choice, amount, pay) {
-  /** @type {Record<string, any>} */
+  /** @type {Action} */
   const action = { type: "heal", patient: choice.patient, amount };
-  const paid = pay ? pay.tokens + pay.staff + pay.congress : null;
+  const paid = pay ? (pay.tokens ?? 0) + (pay.staff ?? 0) + (pay.congress ?? 0) : null;
   const chosen = paid === amount ? pay : healEffect(choice, amount)?.default_pay;
   if (chosen) action.pay = chosen;
   return action;
@@ -239,12 +252,13 @@ function healAction(choice, amount, pay) {
 
 /**
  * Whether no heal on offer saves this patient from tonight's Cleanup (the forecast's outcomes).
- * @param {Choice} choice
+ * @param {HealChoice} choice
  * @returns {boolean}
  */
 function healCannotSave(choice) {
   const entry = effectOf(choice);
-  return !!entry && entry.amounts.length > 0 && entry.amounts.every((/** @type {Record<string, any>} */ a) => a.outcome === "dies_tonight");
+  const amounts = (entry && entry.amounts) || [];
+  return amounts.length > 0 && amounts.every((a) => a.outcome === "dies_tonight");
 }
 
 /**
@@ -268,14 +282,14 @@ function drawRescue(panel, id, healLost) {
 /**
  * Diagnose or treat: one button with its payment, and what it will do.
  * @param {HTMLElement} panel
- * @param {Choice} choice
+ * @param {CostChoice} choice
  * @param {string} verb
  * @param {string} help
  */
 function costControls(panel, choice, verb, help) {
   const entry = effectOf(choice);
   const paid = payChooser(entry, choice.type + ":" + choice.patient, choice.token);
-  /** @type {Record<string, any>} */
+  /** @type {Action} */
   const action = { type: choice.type, patient: choice.patient };
   if (paid.pay) action.pay = paid.pay;
   panel.appendChild(actButton(paid.pay ? `${verb} — pay ${paid.words}` : verb, "do:" + choice.type, action, !paid.warning, help));
@@ -287,13 +301,13 @@ function costControls(panel, choice, verb, help) {
 /**
  * The Helicopter (T7): from a patient, its removal alone; from the Helicopter, a form.
  * @param {HTMLElement} panel
- * @param {Choice} choice
+ * @param {HelicopterChoice} choice
  * @param {string | null} onlyRemove
  * @param {boolean} [rescueFirst]  the removal is the one way offered to save it: the primary button
  */
 function helicopterControls(panel, choice, onlyRemove, rescueFirst = false) {
   const entry = effectOf(choice);
-  const removes = entry ? entry.remove : {};
+  const removes = (entry && entry.remove) || {};
   if (onlyRemove) {
     const action = { type: "helicopter", remove: onlyRemove, draw_all: false };
     panel.appendChild(actButton(`Helicopter: remove ${onlyRemove}`, "do:helicopter", action, rescueFirst,
@@ -301,8 +315,7 @@ function helicopterControls(panel, choice, onlyRemove, rescueFirst = false) {
     effectLine(panel, removes[onlyRemove], entry && entry.rule);
     return;
   }
-  const key = "heli-form";
-  const form = state.pay[key] || { remove: null, draw: choice.draw_all };
+  const form = state.heliForm || { remove: null, draw: choice.draw_all };
   const fieldset = el("fieldset", "heli-form");
   fieldset.appendChild(el("legend", "", "Helicopter"));
   const label = el("label", "", "Remove ");
@@ -317,7 +330,7 @@ function helicopterControls(panel, choice, onlyRemove, rescueFirst = false) {
     picker.appendChild(option);
   }
   picker.value = form.remove || "";
-  picker.addEventListener("change", () => { state.pay[key] = { ...form, remove: picker.value || null }; state.focusKey = "heli-remove"; draw(); });
+  picker.addEventListener("change", () => { state.heliForm = { ...form, remove: picker.value || null }; state.focusKey = "heli-remove"; draw(); });
   label.appendChild(picker);
   fieldset.appendChild(label);
   const drawLabel = el("label", "check");
@@ -326,7 +339,7 @@ function helicopterControls(panel, choice, onlyRemove, rescueFirst = false) {
   box.dataset.key = "heli-draw";
   box.checked = !!form.draw;
   box.disabled = !choice.draw_all;
-  box.addEventListener("change", () => { state.pay[key] = { ...form, draw: box.checked }; state.focusKey = "heli-draw"; draw(); });
+  box.addEventListener("change", () => { state.heliForm = { ...form, draw: box.checked }; state.focusKey = "heli-draw"; draw(); });
   drawLabel.appendChild(box);
   drawLabel.appendChild(document.createTextNode(" everyone draws one patient"));
   fieldset.appendChild(drawLabel);
@@ -346,7 +359,7 @@ function describeSelection(key) {
   if (key === "heli") return "Helicopter";
   if (key.startsWith("buy:")) return `Market: ${itemWords(key.slice(4)).label}`;
   const id = key.slice(5);
-  const player = /** @type {Record<string, any>} */ (me());
+  const player = /** @type {Board} */ (me());
   if (player.pending.includes(id)) return `${id} has arrived`;
   for (const [space, slot] of Object.entries(player.hospital)) if (slot && slot.card === id) return `${id} in space ${space}`;
   return `${id} beside the board`;
@@ -370,7 +383,7 @@ function drawErrorNear(panel, where) {
 
 /** @param {HTMLElement} panel */
 function drawHints(panel) {
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   const admits = state.choices.some((c) => c.type === "admit");
   const hint = !me()?.pending.length
     ? "Select one of your patients, the Helicopter or a market item to see what you can do."
@@ -400,10 +413,10 @@ function drawSelection(panel, key) {
   if (found) panel.appendChild(el("p", deadlineClass(found), found.text));
   const choices = choicesOn(key);
   const heal = choices.find((c) => c.type === "heal");
-  const healLost = !!heal && healCannotSave(heal);
+  const healLost = !!heal && healCannotSave(/** @type {HealChoice} */ (heal));
   for (const choice of choices) {
     if (choice.type === "admit") {
-      choice.spaces.forEach((/** @type {number} */ space, /** @type {number} */ index) => {
+      /** @type {AdmitChoice} */ (choice).spaces.forEach((/** @type {number} */ space, /** @type {number} */ index) => {
         panel.appendChild(actButton(`Admit to space ${space}`, `do:admit:${space}`, { type: "admit", card: choice.card, space }, index === 0,
           "Admitted patients stay in their space"));
       });
@@ -412,13 +425,14 @@ function drawSelection(panel, key) {
       panel.appendChild(actButton("Reject it", "do:reject", { type: "reject", card: choice.card }, true,
         "Allowed only when no space is free; it goes on top of the deck"));
       effectLine(panel, effectOf(choice)?.effect, effectOf(choice)?.rule);
-    } else if (choice.type === "heal") healControls(panel, choice);
-    else if (choice.type === "diagnose") costControls(panel, choice, "Diagnose", "Reveal its treatment side");
-    else if (choice.type === "treat") costControls(panel, choice, "Treat", "Once a round: gain its reward and skip its Time tonight");
-    else if (choice.type === "helicopter") helicopterControls(panel, choice, id, healLost);
+    } else if (choice.type === "heal") healControls(panel, /** @type {HealChoice} */ (choice));
+    else if (choice.type === "diagnose") costControls(panel, /** @type {CostChoice} */ (choice), "Diagnose", "Reveal its treatment side");
+    else if (choice.type === "treat") costControls(panel, /** @type {CostChoice} */ (choice), "Treat", "Once a round: gain its reward and skip its Time tonight");
+    else if (choice.type === "helicopter") helicopterControls(panel, /** @type {HelicopterChoice} */ (choice), id, healLost);
     else if (choice.type === "buy") {
-      panel.appendChild(actButton(`Buy 1 ${itemWords(choice.item).label} for ${plural(choice.price, "Credit")}`, "do:buy",
-        { type: "buy", item: choice.item }, true, itemWords(choice.item).help));
+      const buy = /** @type {BuyChoice} */ (choice);
+      panel.appendChild(actButton(`Buy 1 ${itemWords(buy.item).label} for ${plural(buy.price, "Credit")}`, "do:buy",
+        { type: "buy", item: buy.item }, true, itemWords(buy.item).help));
     }
   }
   if (id) drawRescue(panel, id, healLost);
@@ -427,7 +441,7 @@ function drawSelection(panel, key) {
 export function drawPanel() {
   const panel = $("#panel");
   panel.innerHTML = "";
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   panel.hidden = view.phase === "over" || isWaiting();
   if (panel.hidden) return;
   if (state.seat === null) {
@@ -436,7 +450,7 @@ export function drawPanel() {
   }
   if (state.notice) panel.appendChild(el("p", "notice", state.notice));
   if (!state.choices.length) {
-    panel.appendChild(el("p", "hint", `Waiting for ${seatName(view.turn)}...`));
+    panel.appendChild(el("p", "hint", `Waiting for ${view.turn === null ? "the table" : seatName(view.turn)}...`));
     drawErrorNear(panel, "panel");
     return;
   }
@@ -474,7 +488,7 @@ function drawAllActions(panel) {
   details.addEventListener("toggle", () => { state.allOpen = details.open; });
   const list = el("ul");
   const listed = state.forecast ? state.forecast.actions : [];
-  listed.forEach((/** @type {{do: Record<string, any>, text: string}} */ offer, /** @type {number} */ count) => {
+  listed.forEach((offer, count) => {
     const item = el("li");
     const node = offer.do.type === "pass"
       ? button(offer.text, "act all", `all:${count}`, askPass)

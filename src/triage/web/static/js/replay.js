@@ -7,7 +7,12 @@ import { $, button, el, plural } from "./dom.js";
 import { eventText } from "./log.js";
 import { restoreFocus } from "./render.js";
 import { roundTargets, stepDeck, stepHoldings } from "./replay_round.js";
-import { itemWords, says, seatName, state } from "./state.js";
+import { besideKind, itemWords, says, seatName, state } from "./state.js";
+
+/**
+ * @typedef {import("./state.js").Action} Action
+ * @typedef {import("./types.js").Board} Board
+ */
 
 export async function startReplay() {
   // The replay is drawn (also by redraws meanwhile) only once its record is here.
@@ -37,7 +42,7 @@ async function replayGo(step) {
 
 /**
  * An action of the record in words.
- * @param {Record<string, any>} action
+ * @param {Action} action
  * @param {number} by
  * @returns {string}
  */
@@ -51,7 +56,7 @@ function actionText(action, by) {
     case "heal": return `${v("heal")} ${action.patient} by ${action.amount}`;
     case "treat": return `${v("treat")} ${action.patient}`;
     case "helicopter": return `${v("fly", "flies")} a Helicopter` + (action.remove ? `, removing ${action.remove}` : "") + (action.draw_all ? ", everyone draws" : "");
-    case "buy": return `${v("buy")} a ${itemWords(action.item).label}`;
+    case "buy": return `${v("buy")} a ${itemWords(action.item || "").label}`;
     case "pass": return `${v("pass", "passes")}`;
     default: return `${seatName(by)}: ${action.type}`;
   }
@@ -59,7 +64,7 @@ function actionText(action, by) {
 
 /**
  * One player's board at the replay's step.
- * @param {Record<string, any>} player
+ * @param {Board} player
  * @param {number} seat
  * @returns {HTMLElement}
  */
@@ -67,7 +72,7 @@ function replayPlayer(player, seat) {
   const section = el("div", "replay-player");
   section.appendChild(el("h3", "", `${seatName(seat)}: score ${player.score} (VP ${player.vp} + QoC ${player.quality}), Credits ${player.credits}`));
   const row = el("div", "row spaces");
-  /** @type {(card: Record<string, any>, where: string) => void} */
+  /** @type {(card: import("./types.js").CardShown | import("./types.js").TerminalShown, where: string) => void} */
   const add = (card, where) => {
     const node = el("div", "card");
     cardBody(node, card, { where, replay: true });
@@ -77,7 +82,7 @@ function replayPlayer(player, seat) {
     if (!slot) row.appendChild(el("div", "card empty", "space " + space + " free"));
     else add(slot, "space " + space);
   }
-  for (const patient of player.terminals) add({ kind: "terminal", ...patient }, "beside");
+  for (const patient of player.terminals) add({ kind: besideKind(), ...patient }, "beside");
   section.appendChild(stepHoldings(player));
   section.appendChild(row);
   if (player.pending.length) section.appendChild(el("p", "hint", "Arrived, not yet admitted: " + player.pending.join(", ")));
@@ -127,11 +132,11 @@ export function drawReplay() {
   const position = replay.stepView.state;
   box.appendChild(el("p", "hint", `Round ${position.round}, ${position.phase}; deck ${plural(position.deck.length, "card")}`));
   box.appendChild(stepDeck(position));
-  const events = replay.stepView.events.map((/** @type {Record<string, any>} */ event) => eventText(event));
+  const events = replay.stepView.events.map((event) => eventText(event));
   if (events.length) {
     const list = el("ul", "replay-events");
     for (const text of events) list.appendChild(el("li", "", text));
     box.appendChild(list);
   }
-  position.players.forEach((/** @type {Record<string, any>} */ player, /** @type {number} */ seat) => box.appendChild(replayPlayer(player, seat)));
+  position.players.forEach((player, seat) => box.appendChild(replayPlayer(player, seat)));
 }

@@ -39,7 +39,7 @@ export function roundTargets(rounds, step) {
 
 /**
  * The step's deck (top first, every card public once the game is over) and discard pile.
- * @param {Record<string, any>} position  the all-seeing state at the step
+ * @param {import("./types.js").State} position  the all-seeing state at the step
  * @returns {HTMLElement}
  */
 export function stepDeck(position) {
@@ -56,7 +56,7 @@ export function stepDeck(position) {
 
 /**
  * A player's holdings at the step: tokens, Staff, Congress Doctors and what the market sold them.
- * @param {Record<string, any>} player
+ * @param {import("./types.js").Board} player
  * @returns {HTMLElement}
  */
 export function stepHoldings(player) {

@@ -8,12 +8,16 @@ import { eventText } from "./log.js";
 import { MOVES, awayShown } from "./away.js";
 import { state } from "./state.js";
 
+/**
+ * @typedef {import("./state.js").View} View
+ */
+
 /** The last thing said in the live region, so a redraw never repeats it. */
 let lastSaid = "";
 
 /** What the tab's title and the live region say of whose turn it is. */
 function turnWords() {
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   if (view.phase === "over") return "Game over";
   if (isWaiting()) return "Waiting for players";
   if (state.seat !== null && view.turn === state.seat) return `Your turn, round ${view.round}, ${view.phase}`;
@@ -42,7 +46,7 @@ function lastCleanup() {
   let round = 0;
   let current = 0;
   for (const event of state.log) {
-    if (event.type === "round_started") { current = event.round; continue; }
+    if (event.type === "round_started") { current = event.round ?? current; continue; }
     if (event.type === "time_added" || event.type === "checked" || event.type === "died") {
       if (current !== round) { events = []; round = current; }
       events.push(event);
@@ -72,7 +76,7 @@ function drawCleanup() {
   const box = $("#cleanup");
   box.innerHTML = "";
   const found = lastCleanup();
-  const view = /** @type {Record<string, any>} */ (state.view);
+  const view = /** @type {View} */ (state.view);
   box.hidden = !found || found.round !== view.round - 1 || view.phase === "over" || movedThisRound() || awayShown();
   if (!found || box.hidden) return;
   box.appendChild(Object.assign(el("h2", "", `Last night's Cleanup (round ${found.round})`), { id: "cleanup-title" }));

@@ -4,17 +4,30 @@
 // draws it and holds no game rule, so it can never show more than the seat knows (I1-I4).
 
 /**
- * @typedef {Record<string, any>} View  a seat's view (scenario-format.md section 5)
- * @typedef {Record<string, any>} Choice  one bounded choice (triage.engine.choices)
- * @typedef {Record<string, any>} GameEvent  one event as the seat may see it
- * @typedef {{tokens: number, staff: number, congress: number}} Pay
- * @typedef {{owner: number, level: string, rounds: number | null, text: string, rule: string, quality_lost: number}} Deadline
- * @typedef {{card: string, text: string}} AtRisk
- * @typedef {{do: Record<string, any>, text: string}} Offer  an action on offer in words (triage.engine.offers)
- * @typedef {{patients: Record<string, Deadline>, choices: Record<string, any>[], pass: {dies: AtRisk[], may_die: AtRisk[]}, rescue: Record<string, string[]>, market: Record<string, {price: number, why: string | null}>, actions: Offer[], quick: Record<string, Offer>}} Forecast
+ * The server's shapes (generated from its OpenAPI schema, see types.js):
+ * @typedef {import("./types.js").View} View  a seat's view (scenario-format.md section 5)
+ * @typedef {import("./types.js").Choice} Choice  one bounded choice (triage.engine.choices)
+ * @typedef {import("./types.js").GameEvent} GameEvent  one event as the seat may see it
+ * @typedef {import("./types.js").Payment} Pay
+ * @typedef {import("./types.js").Deadline} Deadline
+ * @typedef {import("./types.js").AtRisk} AtRisk
+ * @typedef {import("./types.js").Offer} Offer  an action on offer in words (triage.engine.offers)
+ * @typedef {import("./types.js").Forecast} Forecast
+ * @typedef {import("./types.js").Action} Action
+ * @typedef {import("./types.js").GameRecord} GameRecord
+ * @typedef {import("./types.js").ReplayStep} ReplayStep
+ * @typedef {import("./types.js").TableFacts} TableFacts
+ * @typedef {import("./types.js").FinalSummary} FinalSummary
+ * A choice of one type, with the fields that type always carries (triage.engine.choices):
+ * @typedef {Choice & Required<Pick<Choice, "card" | "spaces">>} AdmitChoice
+ * @typedef {Choice & Required<Pick<Choice, "patient" | "amount" | "budget" | "token">>} HealChoice
+ * @typedef {Choice & Required<Pick<Choice, "patient" | "cost" | "budget" | "token">>} CostChoice
+ * @typedef {Choice & Required<Pick<Choice, "remove" | "draw_all">>} HelicopterChoice
+ * @typedef {Choice & Required<Pick<Choice, "item" | "price">>} BuyChoice
+ * And the page's own:
  * @typedef {{where: string, code: string, message: string, rule?: string}} Refusal
  * @typedef {{seat: number, url: string}} Invite
- * @typedef {{step: number, steps: number, record: Record<string, any>, stepView: Record<string, any> | null, rounds: {round: number, step: number}[]}} Replay
+ * @typedef {{step: number, steps: number, record: GameRecord, stepView: ReplayStep | null, rounds: {round: number, step: number}[]}} Replay
  */
 
 /**
@@ -29,11 +42,13 @@
  * @property {Forecast | null} forecast  null until the server's message for this position brings it
  * @property {number | null} actions  the action number of the position drawn
  * @property {GameEvent[]} log
- * @property {Record<string, any> | null} summary
- * @property {Record<string, any> | null} final
+ * @property {TableFacts | null} summary
+ * @property {FinalSummary | null} final
  * @property {string | null} selected
  * @property {Record<string, number>} heal
- * @property {Record<string, any>} pay
+ * @property {Record<string, Pay>} pay  the payment picked per action (its key: "heal:P12", "treat:P03"...)
+ * @property {Record<string, boolean>} payOpen  which payment choosers the player opened
+ * @property {{remove: string | null, draw: boolean} | null} heliForm  the Helicopter's form as filled in (T7)
  * @property {Refusal | null} error
  * @property {string | null} notice
  * @property {string[]} bots
@@ -45,7 +60,7 @@
  * @property {boolean} allOpen
  * @property {number} retries  reconnections tried since the last message of the server
  * @property {{steps: number, reason: string | null, rule?: string | null} | null} undo  how far the seat may undo now (js/undo.js)
- * @property {{by: number, action: Record<string, any>, events: GameEvent[]} | null} acting  another seat's move on screen (js/pace.js)
+ * @property {{by: number, action: Action, events: GameEvent[]} | null} acting  another seat's move on screen (js/pace.js)
  * @property {number | null} awaiting  the number of this seat's action whose position the WebSocket is to bring
  * @property {boolean} sending  an action of this seat is on its way
  */
@@ -54,7 +69,7 @@
 export const state = {
   tableId: null, seat: null, token: null, socket: null, retry: null,
   view: null, choices: [], forecast: null, actions: null, log: [], summary: null, final: null,
-  selected: null, heal: {}, pay: {}, error: null, notice: null,
+  selected: null, heal: {}, pay: {}, payOpen: {}, heliForm: null, error: null, notice: null,
   undo: null, acting: null, awaiting: null, sending: false, bots: [], levels: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0,
 };
 
@@ -64,8 +79,24 @@ export const state = {
  * @returns {string}
  */
 export function kindLabel(kind) {
+  return kindOf(kind)?.label || kind;
+}
+
+/**
+ * What the view says of a card kind: its words, whether its healing need is printed (T3) and
+ * whether it waits beside the board (A3).
+ * @param {string | null} kind
+ * @returns {import("./types.js").KindWords | null}
+ */
+export function kindOf(kind) {
   const kinds = state.view ? state.view.kinds : null;
-  return (kinds && kinds[kind] && kinds[kind].label) || kind;
+  return (kind && kinds && kinds[kind]) || null;
+}
+
+/** @returns {string} the kind of the patients beside a board (A3), as the view names it */
+export function besideKind() {
+  const kinds = state.view ? state.view.kinds : {};
+  return Object.keys(kinds).find((kind) => kinds[kind].beside) || "";
 }
 
 /**
@@ -153,7 +184,7 @@ export function levelLabel(bot) {
  * A seat's player by name, from a table's public seats: the name they chose, "Gentle bot" (a
  * number after it when two seats have the same level), or "Player 2" (seats count from 1 for
  * people). Never "seat 1" nor "player 0".
- * @param {Record<string, any>[] | null | undefined} seats
+ * @param {import("./types.js").SeatFacts[] | null | undefined} seats
  * @param {number} seat
  * @returns {string}
  */
@@ -199,7 +230,7 @@ export function says(seat, base, third) {
 
 /**
  * The seat's own player in the view (null for a spectator).
- * @returns {Record<string, any> | null}
+ * @returns {import("./types.js").Board | null}
  */
 export function me() {
   return state.view && state.seat !== null ? state.view.players[state.seat] : null;

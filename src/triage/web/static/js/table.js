@@ -22,7 +22,7 @@ export function openTable(tableId) {
   $("#table").hidden = false;
   try { localStorage.setItem(LAST_TABLE, tableId); } catch (e) { /* private mode: no way back from the rules */ }
   Object.assign(state, {
-    tableId, view: null, choices: [], forecast: null, actions: null, log: [], selected: null, heal: {}, pay: {},
+    tableId, view: null, choices: [], forecast: null, actions: null, log: [], selected: null, heal: {}, pay: {}, payOpen: {}, heliForm: null,
     error: null, notice: null, summary: null, final: null, firstDrawn: false, replay: null, retries: 0,
     awaiting: null, sending: false,
   });
@@ -114,7 +114,7 @@ function connect() {
 
 /**
  * A message of the WebSocket: `hello` (the position and the log so far) or `update` (one action).
- * @param {Record<string, any>} message
+ * @param {import("./types.js").TableMessage | import("./types.js").LobbyMessage | import("./types.js").LiveMessage | import("./types.js").SocketError} message
  */
 async function receive(message) {
   if (message.type === "error") {
@@ -136,21 +136,22 @@ async function receive(message) {
     forgetSteps();
     takeLobby(message);
     state.retries = 0;
-    noteReturn(message.log, null); // what happened since this player last looked (js/away.js)
-    state.log = message.log;
+    noteReturn(message.log || [], null); // what happened since this player last looked (js/away.js)
+    state.log = message.log || [];
     state.awaiting = null;
     setStatus(state.seat === null ? "Watching as a spectator" : "");
     Object.assign(state, { view: message.view, choices: message.choices, forecast: message.forecast || null, actions: message.actions });
     state.undo = message.undo || null; // how far the seat may undo (js/undo.js)
   } else if (message.type === "update") {
-    if (message.by === state.seat && state.awaiting !== null && message.number >= state.awaiting) state.awaiting = null;
+    const update = /** @type {import("./pace.js").Update} */ (message); // an update names its action (number, by, action, events)
+    if (update.by === state.seat && state.awaiting !== null && update.number >= state.awaiting) state.awaiting = null;
     // An update older than the position already drawn (fetched by HTTP) only adds to the log.
     if (state.actions !== null && message.actions <= state.actions && !pending()) {
-      state.log = state.log.concat(message.events);
+      state.log = state.log.concat(update.events);
       drawLog();
       return;
     }
-    if (!takeUpdate(message)) { draw(); return; } // shown in its turn (js/pace.js)
+    if (!takeUpdate(update)) { draw(); return; } // shown in its turn (js/pace.js)
   }
   if (state.view && state.view.phase === "over" && !wasOver) await loadSummary();
   draw();
@@ -182,7 +183,7 @@ async function refresh() {
  * one by one: js/pace.js), or by HTTP when the socket is down or its message late. One action at
  * a time: a click while one is on its way (or before its position came) is not sent; each carries
  * the action number of its position, so a repeat is answered once and a stale one refused (409).
- * @param {Record<string, any>} action
+ * @param {import("./state.js").Action} action
  * @param {string} where
  */
 export async function act(action, where) {

@@ -1,0 +1,255 @@
+"""The shapes of the web service's answers and WebSocket messages, typed.
+
+Built on the engine's shapes (:mod:`triage.engine.shapes`), they are what the routes declare as
+their answers, so the OpenAPI schema describes every game document the page reads; the page's
+JSDoc types are generated from that schema (:mod:`triage.web.pagetypes`), and ``tsc`` checks the
+page against what the server sends. Socket messages have no route: :data:`MESSAGES` adds them to
+the schema's components.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from typing_extensions import NotRequired, TypedDict
+
+from triage.engine.shapes import (
+    Action,
+    Choice,
+    Event,
+    Forecast,
+    PlayerRow,
+    State,
+    View,
+)
+
+
+class UndoInfo(TypedDict):
+    """For the seat that may undo: how many actions it may take back, and when none, why (in
+    its player's words) and the rule behind it."""
+
+    steps: int
+    reason: str | None
+    rule: str | None
+
+
+class SeatView(View):
+    """``GET .../view``: the seat's view at the table's action number (``actions``)."""
+
+    actions: int
+    undo: UndoInfo | None
+
+
+class PublicView(View):
+    """``GET .../public``: the spectators' view at the table's action number."""
+
+    actions: int
+
+
+class LegalAnswer(TypedDict):
+    """``GET .../legal``: the seat's choices and what each does (the engine's forecast)."""
+
+    actions: int
+    choices: list[Choice]
+    forecast: Forecast
+
+
+class HintAnswer(TypedDict):
+    """``POST .../hint``: the expert's suggested move for the seat at action ``at``, and why."""
+
+    seat: int
+    at: int
+    action: Action
+    reason: str
+    bot: str
+
+
+class UndoAnswer(TypedDict):
+    """``POST .../undo``: the table's action count once the seat's actions were taken back."""
+
+    actions: int
+    undone: int
+    turn: int | None
+    phase: str
+    undo: UndoInfo | None
+
+
+class FilledSeats(TypedDict):
+    """``POST .../fill``: the seats the host gave to the bot level ``bot``."""
+
+    seats: list[int]
+    bot: str
+
+
+class SeatPlace(TypedDict):
+    """A seat taken: its number and its token (a secret: the seat's holder alone gets it)."""
+
+    seat: int
+    token: str
+
+
+class RematchPlace(SeatPlace):
+    """``POST .../rematch``: the seat's place at the rematch table."""
+
+    table_id: str
+
+
+class SeatFacts(TypedDict):
+    """What everyone may know of a seat: a bot's level, or a human seat taken and its name."""
+
+    seat: int
+    bot: str | None
+    human: bool
+    taken: bool
+    name: str | None
+
+
+class PositionFacts(TypedDict):
+    """The public facts of a position, stored with each commit for the lobby."""
+
+    players: int
+    round: int
+    phase: str
+    turn: int | None
+    over: bool
+    winner: int | None
+    scores: list[int] | None
+    actions: int
+
+
+class LobbyFacts(TypedDict):
+    """The table's life around the game: whether it waits for players, whose seat hosts it, and
+    the rematch offered at its end."""
+
+    waiting: bool
+    host: int | None
+    rematch: str | None
+
+
+class TableFacts(PositionFacts, LobbyFacts):
+    """``GET /api/tables/{id}``: a table's public facts and its waiting room."""
+
+    table_id: str
+    seats: list[SeatFacts]
+    public: bool
+    seed_chosen: bool
+
+
+class FinalRow(PlayerRow):
+    """A finished game's line for one seat, with who played it."""
+
+    bot: str | None
+    name: str | None
+
+
+class FinalSummary(TypedDict):
+    """``GET .../final``: per player the score and its parts; the winner, the tie-break used
+    (R4) and, solo, the score tier reached."""
+
+    players: list[FinalRow]
+    winner: int | None
+    tie_break: str | None
+    #: What decided the game, in words (R4); null solo.
+    decided_by: str | None
+    solo_tier: str | None
+    rounds: int
+
+
+class RoundStart(TypedDict):
+    round: int
+    step: int
+
+
+class ReplayStep(TypedDict):
+    """``GET .../replay?step=N``: the all-seeing position after N actions of a finished game,
+    that action and its events, and the step each round starts at."""
+
+    step: int
+    steps: int
+    action: Any
+    events: list[Event]
+    state: State
+    rounds: list[RoundStart]
+
+
+class MessageExtras(TypedDict, total=False):
+    """What a ``hello`` adds (the waiting room and the log so far) and what an ``update`` adds
+    (the action's number, who took it, what it was and the seat's events of it)."""
+
+    number: int
+    by: int
+    action: Action
+    events: list[Event]
+    log: list[Event]
+    seats: list[SeatFacts]
+    waiting: bool
+    host: int | None
+    rematch: str | None
+
+
+class TableMessage(MessageExtras):
+    """A WebSocket ``hello`` (on connecting) or ``update`` (after each action): the seat's view
+    and choices, and for a seat its forecast and how far it may undo."""
+
+    type: Literal["hello", "update"]
+    table_id: str
+    seat: int | None
+    view: View
+    actions: int
+    choices: list[Choice]
+    forecast: NotRequired[Forecast]
+    undo: NotRequired[UndoInfo | None]
+
+
+class LobbyMessage(TypedDict):
+    """A WebSocket ``lobby`` message: who sits where now, the same for every client."""
+
+    type: Literal["lobby"]
+    table_id: str
+    seats: list[SeatFacts]
+    waiting: bool
+    host: int | None
+    rematch: str | None
+
+
+class Presence(TypedDict):
+    seat: int
+    status: str
+    stand_in: str | None
+    stand_in_reason: str | None
+
+
+class Clock(TypedDict):
+    bank: float
+    increment: float
+    remaining: list[float]
+    running: int | None
+
+
+class LiveFacts(TypedDict):
+    """``GET .../live``: a table's presence and clocks, public, the same for everyone."""
+
+    presence: list[Presence]
+    clock: Clock | None
+    away_seconds: int | None
+    stand_in: str | None
+
+
+class LiveMessage(TypedDict):
+    """A WebSocket ``live`` message: presence and clocks changed."""
+
+    type: Literal["live"]
+    table_id: str
+    live: LiveFacts
+
+
+class SocketError(TypedDict):
+    """A WebSocket refusal, sent before the socket closes (docs/web.md lists the codes)."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+#: The socket's messages, which no route answers with: added to the schema's components.
+MESSAGES: tuple[Any, ...] = (TableMessage, LobbyMessage, LiveMessage, SocketError)
