@@ -193,7 +193,7 @@ def test_a_payment_that_takes_what_another_patient_needs_says_so() -> None:
     diagnose = entry(found, "diagnose")
     assert diagnose["default_pay"] == {"tokens": 0, "staff": 1, "congress": 0}
     assert diagnose["warnings"] == [
-        [0, f"then {critical} cannot be saved tonight: 1 healing needed, 0 would be left"]
+        (0, f"then {critical} cannot be saved tonight: 1 healing needed, 0 would be left")
     ]
     cure = entry(found, "heal", critical)
     assert cure["amounts"][0]["warnings"] == []  # curing the critical itself is no loss

@@ -22,7 +22,8 @@ def draw_for(game: Position, seat: int, events: list[Event]) -> None:
         events.append({"type": "deck_empty", "player": seat})
         return
     player = game.players[seat]
-    game.machinery.stamp(seat)
+    machinery = game.machinery  # the drawer's stamp, inline: every draw takes one
+    machinery.stamps[seat] = next(machinery.count)
     if game.phase == "treatment" and player.passed and game.config.helicopter_draws == "reopen":
         # V2: a passed player made to draw by a Helicopter gets one more Treatment turn.
         game.reopened.add(seat)

@@ -97,7 +97,8 @@ def _next_in_treatment(game: Position) -> bool:
         seat = next(seat for seat in order if seat in game.reopened)
         game.reopened.discard(seat)
         players[seat].passed = False
-        game.machinery.stamp(seat)
+        machinery = game.machinery
+        machinery.stamps[seat] = next(machinery.count)
         game.extra_turn = seat
         game.turn = seat
         return True

@@ -45,10 +45,6 @@ class Machinery:
         other.derived = self.derived
         return other
 
-    def stamp(self, seat: int) -> None:
-        """``seat``'s board, tracks or supply may have changed."""
-        self.stamps[seat] = next(self.count)
-
     def stamp_all(self) -> None:
         """Every player's state may have changed."""
         count = self.count
