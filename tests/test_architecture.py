@@ -18,14 +18,44 @@ MAP = REPO / "docs" / "architecture.md"
 
 
 def imported(path: Path) -> set[str]:
-    """Every module ``path`` imports, relative imports resolved within the package."""
+    """Every module ``path`` imports, relative imports resolved within the package; an optional
+    import (in a ``try`` whose ``except ImportError`` imports the same names from elsewhere)
+    counts as its fallback only, since the module runs without it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    optional = {id(node) for node in _optional_imports(tree)}
     names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if id(node) in optional:
+            continue
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module)
     return names
+
+
+def _optional_imports(tree: ast.AST) -> list[ast.stmt]:
+    """The imports of ``try`` blocks that fall back, on ImportError, to importing the same names."""
+    found: list[ast.stmt] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try):
+            continue
+        for handler in node.handlers:
+            caught = handler.type
+            if not (isinstance(caught, ast.Name) and caught.id in ("ImportError", "ModuleNotFoundError")):
+                continue
+            fallback = {
+                alias.asname or alias.name
+                for stmt in handler.body
+                if isinstance(stmt, ast.ImportFrom)
+                for alias in stmt.names
+            }
+            tried = [stmt for stmt in node.body if isinstance(stmt, ast.ImportFrom)]
+            if tried and all(
+                {alias.asname or alias.name for alias in stmt.names} <= fallback for stmt in tried
+            ):
+                found.extend(tried)
+    return found
 
 
 def test_the_engine_imports_only_itself_and_the_standard_library() -> None:
@@ -38,6 +68,16 @@ def test_the_engine_imports_only_itself_and_the_standard_library() -> None:
             elif top != "triage" and top not in sys.stdlib_module_names and top != "__future__":
                 outside[path.name] = name
     assert outside == {}
+
+
+def test_an_optional_import_counts_as_its_fallback_alone() -> None:
+    source = (
+        "try:\n    from typing_extensions import TypedDict\n"
+        "except ImportError:\n    from typing import TypedDict\n"
+    )
+    assert [stmt.module for stmt in _optional_imports(ast.parse(source))] == ["typing_extensions"]
+    without = "try:\n    from typing_extensions import TypedDict\nexcept ImportError:\n    pass\n"
+    assert _optional_imports(ast.parse(without)) == []
 
 
 def map_rows() -> list[tuple[list[str], list[str]]]:
