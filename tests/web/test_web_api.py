@@ -45,7 +45,7 @@ def test_the_view_and_legal_actions_are_the_seats_own(client: TestClient) -> Non
         got = client.get(f"/api/tables/{table_id}/view", headers=auth(tokens[seat])).json()
         assert got.pop("actions") == 0  # the action number, for idempotent actions
         # The seat to decide is told how far it may undo (issue 20); the other seat is told nothing.
-        expected_undo = {"steps": 0, "reason": "nothing of yours to take back this turn"}
+        expected_undo = {"steps": 0, "reason": "nothing of yours to take back this turn", "rule": None}
         assert got.pop("undo") == (expected_undo if seat == game.turn else None)
         assert got == view(game, seat)
         legal = client.get(f"/api/tables/{table_id}/legal", headers=auth(tokens[seat])).json()

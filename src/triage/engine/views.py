@@ -11,13 +11,13 @@ module that reads the players' knowledge.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, cast
+from typing import Any
 
 from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.game import Game
 from triage.engine.observer import FRONT, FULL, PRIORITY, Seat, card_at_level
-from triage.engine.shapes import Board, CardShown, ConfigShown, Flow, Knowledge, State, TerminalShown, View
+from triage.engine.shapes import Board, CardShown, Flow, Knowledge, State, TerminalShown, View
 from triage.engine.state import PLAYER_NUMBERS, Patient, PlayerState
 from triage.engine.vocabulary import KIND, KIND_WORDS, counted_items
 
@@ -301,9 +301,10 @@ _SPACE_NAMES = _space_names(64)
 
 def _static(game: Game) -> _Static:
     """The game's fixed view parts, kept on the game (and shared by its copies)."""
-    static: _Static | None = game.derived.get("view")
+    derived = game.machinery.derived  # read at every view: no property in between
+    static: _Static | None = derived.get("view")
     if static is None or static.cards is not game.cards or static.config is not game.config:
-        static = game.derived["view"] = _Static(game)
+        static = derived["view"] = _Static(game)
     return static
 
 
@@ -430,6 +431,6 @@ def _view(game: Game, viewer: int | None, knower: Seat) -> View:
         "not_severe": sorted(knower.cleared()),
         "card_ids": static.card_ids,
         "catalogue": static.catalogue,
-        "config": cast(ConfigShown, static.config_dict),  # a dict of that shape, see ViewConfig
+        "config": static.config_dict,  # type: ignore[typeddict-item]  # a ConfigShown: see ViewConfig
         "kinds": KIND_WORDS,
     }
