@@ -29,10 +29,14 @@ from triage.engine.config import make_config
 
 
 def click_and_wait(page: sync_api.Page, button: sync_api.Locator) -> None:
-    """Click an action and wait until its events reach the log (every action has some)."""
+    """Click an action and wait until its events reach the log (every action has some) and the
+    page takes taps again (its answer came: ``data-busy`` gone)."""
     before = log_length(page)
     button.click()
-    page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}", timeout=10_000)
+    page.wait_for_function(
+        f"document.querySelectorAll('#log li').length > {before} && !document.body.hasAttribute('data-busy')",
+        timeout=10_000,
+    )
 
 
 def card(page: sync_api.Page, card_id: str) -> sync_api.Locator:
@@ -641,8 +645,12 @@ def test_a_newcomer_plays_a_whole_solo_game_by_tapping_on_a_phone(
         if page.locator("#bar").get_attribute("data-phase") == "over":
             break
         arrived = page.locator("#me .pending button.card")
-        if arrived.count():  # one tap admits it (to the first free space)
-            click_and_wait(page, arrived.first)
+        if arrived.count():
+            if page.locator("#me .spaces .card.empty").count():  # one tap admits it (A4)
+                click_and_wait(page, arrived.first)
+            else:  # no space is free: the tap selects it, and the panel offers to reject it (A5)
+                arrived.first.click()
+                click_and_wait(page, page.locator("#panel button.primary"))
             continue
         cards = page.locator("#me button.card:not(.target)")
         if cards.count():

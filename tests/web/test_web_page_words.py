@@ -72,9 +72,9 @@ def test_prompts_match_what_is_offered_and_refusals_name_players(
     # A diagnosis shows a treatment side: Undo says why it cannot go back, in words (T1).
     page.locator("#panel [data-key='do:diagnose']").click()
     reason = page.locator("#undo-reason")
-    reason.wait_for()
-    assert reason.inner_text().startswith(
-        f"Undo is not possible: diagnosing {patient} showed a treatment side."
+    # The reason before the diagnosis ("nothing of yours...") is replaced once its position comes.
+    sync_api.expect(reason).to_contain_text(
+        f"Undo is not possible: diagnosing {patient} showed a treatment side.", timeout=30_000
     )
     assert "action " not in reason.inner_text() and reason.locator("a.rule").get_attribute("href").endswith(
         "#T1"

@@ -62,6 +62,7 @@
  * @property {{steps: number, reason: string | null, rule?: string | null} | null} undo  how far the seat may undo now (js/undo.js)
  * @property {{by: number, action: Action, events: GameEvent[]} | null} acting  another seat's move on screen (js/pace.js)
  * @property {number | null} awaiting  the number of this seat's action whose position the WebSocket is to bring
+ * @property {number} ownSeen  the number of this seat's latest action the WebSocket has brought (-1: none)
  * @property {boolean} sending  an action of this seat is on its way
  */
 
@@ -70,7 +71,7 @@ export const state = {
   tableId: null, seat: null, token: null, socket: null, retry: null,
   view: null, choices: [], forecast: null, actions: null, log: [], summary: null, final: null,
   selected: null, heal: {}, pay: {}, payOpen: {}, heliForm: null, error: null, notice: null,
-  undo: null, acting: null, awaiting: null, sending: false, bots: [], levels: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0,
+  undo: null, acting: null, awaiting: null, ownSeen: -1, sending: false, bots: [], levels: [], firstDrawn: false, replay: null, invites: [], focusKey: null, allOpen: false, retries: 0,
 };
 
 /**

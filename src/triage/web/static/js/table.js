@@ -24,7 +24,7 @@ export function openTable(tableId) {
   Object.assign(state, {
     tableId, view: null, choices: [], forecast: null, actions: null, log: [], selected: null, heal: {}, pay: {}, payOpen: {}, heliForm: null,
     error: null, notice: null, summary: null, final: null, firstDrawn: false, replay: null, retries: 0,
-    awaiting: null, sending: false,
+    awaiting: null, ownSeen: -1, sending: false,
   });
   forgetSteps();
   forgetReturn();
@@ -139,12 +139,18 @@ async function receive(message) {
     noteReturn(message.log || [], null); // what happened since this player last looked (js/away.js)
     state.log = message.log || [];
     state.awaiting = null;
+    markBusy();
+    state.ownSeen = -1; // a hello (a reconnection, an undo) starts the count again
     setStatus(state.seat === null ? "Watching as a spectator" : "");
     Object.assign(state, { view: message.view, choices: message.choices, forecast: message.forecast || null, actions: message.actions });
     state.undo = message.undo || null; // how far the seat may undo (js/undo.js)
   } else if (message.type === "update") {
     const update = /** @type {import("./pace.js").Update} */ (message); // an update names its action (number, by, action, events)
-    if (update.by === state.seat && state.awaiting !== null && update.number >= state.awaiting) state.awaiting = null;
+    if (update.by === state.seat) state.ownSeen = Math.max(state.ownSeen, update.number);
+    if (update.by === state.seat && state.awaiting !== null && update.number >= state.awaiting) {
+      state.awaiting = null;
+      markBusy();
+    }
     // An update older than the position already drawn (fetched by HTTP) only adds to the log.
     if (state.actions !== null && message.actions <= state.actions && !pending()) {
       state.log = state.log.concat(update.events);
@@ -190,6 +196,7 @@ export async function act(action, where) {
   if (state.sending || state.awaiting !== null) return;
   state.focusKey = where;
   state.sending = true;
+  markBusy();
   try {
     const answer = await api("POST", `/api/tables/${state.tableId}/actions`, { action, expected: state.actions }, state.token);
     state.error = null;
@@ -206,8 +213,17 @@ export async function act(action, where) {
     }
   } finally {
     state.sending = false;
+    markBusy();
   }
   draw();
+}
+
+/**
+ * The page says while an action of the seat is on its way (`data-busy` on the body: a progress
+ * cursor, and what a test waits for): a tap then is not sent (one action at a time).
+ */
+function markBusy() {
+  document.body.toggleAttribute("data-busy", state.sending || state.awaiting !== null);
 }
 
 /** Milliseconds the page waits for the WebSocket's message of its own action before asking by HTTP. */
@@ -219,12 +235,14 @@ const OWN_MESSAGE_MS = 3000;
  * @param {number} number
  */
 async function positionAfter(number) {
-  if (state.actions !== null && state.actions > number) return;
+  // Its message may have come before the HTTP answer (the server sends both): then nothing waits.
+  if ((state.actions !== null && state.actions > number) || state.ownSeen >= number) return;
   if (!state.socket || state.socket.readyState !== WebSocket.OPEN) { await refresh(); return; }
   state.awaiting = number;
   window.setTimeout(async () => {
     if (state.awaiting !== number) return;
     state.awaiting = null;
+    markBusy();
     await refresh().catch(() => {});
     draw();
   }, OWN_MESSAGE_MS);
