@@ -53,7 +53,7 @@ from typing import Any
 from triage.engine.choices import default_pay, expand
 from triage.engine.cleanup import DEATH_QUALITY, TERMINAL_DEATH_QUALITY, cleanups_before_death
 from triage.engine.offers import action_lists, quick_actions
-from triage.engine.patients import known_kind, reward_text, seat_card, tonight
+from triage.engine.patients import known_kind, need_of, reward_text, seat_card, tonight
 from triage.engine.remedies import market, needs_tonight, rescues, warning
 from triage.engine.shapes import (
     Action,
@@ -276,22 +276,16 @@ def _heal_amounts(
     return amounts
 
 
-def _still_needed(card: PatientShown) -> int:
-    """The healing a patient on offer for a heal still needs (T2; a heal is offered only where
-    the seat knows the need, T3)."""
-    return (card.get("healing") or 0) - card.get("placed", 0)
-
-
 def _outcome(card: PatientShown, found: Deadline, amount: int) -> str:
     """ "cures" (T4), "dies_tonight" (placed, yet C2 kills it tonight) or "short" (not yet)."""
-    if _still_needed(card) - amount <= 0:
+    if (need_of(card) or 0) - amount <= 0:  # a heal is offered only where the need is known (T2, T3)
         return "cures"
     return "dies_tonight" if tonight(found) else "short"
 
 
 def _healing(card: PatientShown, found: Deadline, amount: int) -> tuple[str, str]:
     """T2 places healing; T4 cures once placed healing reaches the need (a chronic one's Time)."""
-    still = _still_needed(card) - amount
+    still = (need_of(card) or 0) - amount
     if still <= 0:
         return f"cures it: {reward_text(card)}", "T4"
     if tonight(found):
