@@ -9,8 +9,9 @@ the schema's components.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
 from triage.engine.shapes import (
@@ -74,6 +75,27 @@ class UndoAnswer(TypedDict):
     undo: UndoInfo | None
 
 
+# ``POST .../actions``: the action's number, the table's count after it and the bot moves that
+# followed, the seat's events of them and whose turn it is now; stored with the action, so that a
+# repeat of the request gets it again. (No docstring: the schema's component is as it was.)
+class ActionResult(TypedDict):
+    number: Annotated[
+        int, Field(description="The number of the accepted action in the table's record (from 0).")
+    ]
+    actions: Annotated[
+        int,
+        Field(
+            description="The table's action count once this action and the bot moves after it were stored."
+        ),
+    ]
+    events: Annotated[
+        list[Event],
+        Field(description="This seat's events of the action and of the bot moves that followed it."),
+    ]
+    turn: int | None
+    phase: str
+
+
 class FilledSeats(TypedDict):
     """``POST .../fill``: the seats the host gave to the bot level ``bot``."""
 
@@ -92,6 +114,17 @@ class RematchPlace(SeatPlace):
     """``POST .../rematch``: the seat's place at the rematch table."""
 
     table_id: str
+
+
+# An invitation to a human seat of a new table (``POST /api/tables``).
+class Invite(TypedDict):
+    seat: int
+    url: Annotated[
+        str, Field(description="The invitation link (relative to the server root) to send to a friend.")
+    ]
+    code: Annotated[
+        str, Field(description='The invitation code: POST /api/tables/{id}/join with {"invite": code}.')
+    ]
 
 
 class SeatFacts(TypedDict):
@@ -115,6 +148,15 @@ class PositionFacts(TypedDict):
     winner: int | None
     scores: list[int] | None
     actions: int
+
+
+class ListedTable(PositionFacts):
+    """``GET /api/tables``: a public table in the lobby, its public facts as last stored."""
+
+    table_id: str
+    seats: list[SeatFacts]
+    public: bool
+    seed_chosen: bool
 
 
 class LobbyFacts(TypedDict):

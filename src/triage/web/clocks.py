@@ -28,17 +28,19 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from triage.bots import PLAYER_LEVELS
 from triage.web.answers import Clock, LiveFacts, Presence
 from triage.web.errors import WebError
 from triage.web.sealing import sealed
+from triage.web.storage import StoredClocks, StoredRules, StoredTiming
 from triage.web.withhold import deliver_steps
 
 if TYPE_CHECKING:
     from triage.web.live_table import LiveTable, Step, Subscriber
+    from triage.web.schemas import ClockSettings
     from triage.web.tables import TableService
 
 log = logging.getLogger("triage.web")
@@ -74,6 +76,10 @@ class TimeRules:
         """Whether a stand-in can ever take a seat over."""
         return self.bank is not None or self.away is not None
 
+    def stored(self) -> StoredRules:
+        """The rules as the store keeps them."""
+        return {"bank": self.bank, "increment": self.increment, "away": self.away, "stand_in": self.stand_in}
+
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
@@ -83,7 +89,7 @@ def _whole(value: Any, name: str, low: int, high: int) -> int:
     return int(value)
 
 
-def time_rules(clock: dict[str, Any] | None, away: Any, stand_in: Any) -> TimeRules | None:
+def time_rules(clock: ClockSettings | None, away: Any, stand_in: Any) -> TimeRules | None:
     """A new table's time rules from its request (None: no clock and no absence limit), each
     value checked against the bounds above."""
     if stand_in is not None and stand_in not in {level.name for level in PLAYER_LEVELS}:
@@ -131,7 +137,7 @@ class TableTiming:
     #: The presence last sent to the table's subscribers.
     announced: list[str] = field(default_factory=list)
 
-    def stored(self) -> dict[str, Any]:
+    def stored(self) -> StoredClocks:
         """What the store keeps: enough to restart with the same banks and stand-ins."""
         return {
             "banks": [seat.bank for seat in self.seats],
@@ -174,7 +180,7 @@ class Timekeeper:
                 seat.bank = float(rules.bank)
         self._start_running(table)
 
-    def restore(self, table: LiveTable, stored: tuple[dict[str, Any], dict[str, Any]] | None) -> None:
+    def restore(self, table: LiveTable, stored: StoredTiming | None) -> None:
         """A table read from the store: its rules, banks and stand-ins as last stored."""
         if stored is None:
             return
@@ -190,12 +196,12 @@ class Timekeeper:
         self._start_running(table)
 
     @staticmethod
-    def stored(table: LiveTable) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    def stored(table: LiveTable) -> StoredTiming | None:
         """The table's rules and state as the store keeps them (None: no time rules)."""
         timing = table.timing
         if timing is None or timing.rules is None:
             return None
-        return asdict(timing.rules), timing.stored()
+        return timing.rules.stored(), timing.stored()
 
     def play_began(self, table: LiveTable) -> None:
         """The waiting room closed (:mod:`triage.web.lobby`): the seat to move starts its bank."""

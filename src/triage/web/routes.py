@@ -19,7 +19,15 @@ from fastapi.responses import JSONResponse, Response
 from triage.bots import PLAYER_LEVELS, player_levels
 from triage.engine.shapes import Record, SeatRecord
 from triage.web import payloads
-from triage.web.answers import LegalAnswer, LiveFacts, PublicView, SeatView, TableFacts
+from triage.web.answers import (
+    ActionResult,
+    LegalAnswer,
+    ListedTable,
+    LiveFacts,
+    PublicView,
+    SeatView,
+    TableFacts,
+)
 from triage.web.clocks import note_stand_ins, time_rules
 from triage.web.errors import WebError
 from triage.web.hints import record_with_hints
@@ -29,9 +37,7 @@ from triage.web.live_table import LiveTable
 from triage.web.lobby import check_playing
 from triage.web.names import check_name
 from triage.web.schemas import (
-    ActionResult,
     CreatedTable,
-    Invite,
     JoinRequest,
     SeatToken,
     TableRequest,
@@ -130,7 +136,7 @@ async def answer_act(
     count_client(app, "act", host)
     service = service_of(app)
 
-    def take(live: LiveTable) -> dict[str, Any]:
+    def take(live: LiveTable) -> ActionResult:
         seat = service.seat_of(live, authorization)
         check_playing(service, live)
         taken, expected = split_action_body(body)
@@ -197,12 +203,18 @@ def add_table_routes(app: FastAPI) -> None:
         return CreatedTable(
             table_id=live.id,
             seats=[SeatToken(**entry) for entry in tokens],
-            invites=[Invite(**entry) for entry in invites],
+            invites=invites,
         )
 
-    @app.get("/api/tables", responses=errors(503), summary="The latest public tables (public facts only)")
-    async def list_tables() -> list[dict[str, Any]]:
-        return await service_of(app).read(read_lobby, service_of(app), LOBBY_SIZE)
+    @app.get(
+        "/api/tables",
+        response_model=list[ListedTable],
+        responses=errors(503),
+        summary="The latest public tables (public facts only)",
+    )
+    async def list_tables() -> JSONResponse:
+        # Sent as stored (no validation on the way out), as the game documents are.
+        return JSONResponse(await service_of(app).read(read_lobby, service_of(app), LOBBY_SIZE))
 
     @app.get("/api/tables/{table_id}", responses=errors(404, 503), summary="A table's public facts")
     async def table_summary(table_id: str) -> TableFacts:

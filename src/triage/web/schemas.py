@@ -6,14 +6,14 @@ themselves are plain JSON data, sent as they are built (:mod:`triage.web.payload
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Required, Self, TypedDict
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from triage.engine.config import ITEM_KEYS, MAX_HELP, MAX_LABEL
-from triage.engine.shapes import Event
 from triage.engine.vocabulary import KINDS, SUPPLIES
+from triage.web.answers import Invite
 from triage.web.limits import MAX_DECK_CARDS, MAX_GIFT, MAX_MARKET_ITEMS
 from triage.web.names import MAX_NAME
 
@@ -186,6 +186,13 @@ class ClockRequest(Closed):
     )
 
 
+class ClockSettings(TypedDict, total=False):
+    """A table request's clock as :func:`triage.web.clocks.time_rules` reads it: the keys it gave."""
+
+    bank: Required[int]
+    increment: int
+
+
 class TableRequest(BaseModel):
     """A new table: how many seats, which are bots, and optionally the deal. Strict types: an
     integer is a JSON integer (never "2", 2.0 or true)."""
@@ -237,8 +244,13 @@ class TableRequest(BaseModel):
         description="The player level (see /api/bots) of the stand-in bot; default a gentle one.",
     )
 
-    def clock_settings(self) -> dict[str, Any] | None:
-        return None if self.clock is None else self.clock.model_dump(exclude_unset=True)
+    def clock_settings(self) -> ClockSettings | None:
+        if self.clock is None:
+            return None
+        settings: ClockSettings = {"bank": self.clock.bank}
+        if self.clock.increment is not None:  # left out (it may not be null)
+            settings["increment"] = self.clock.increment
+        return settings
 
     def config_overrides(self) -> dict[str, Any] | None:
         """The configuration as the engine reads it: only the keys the request gave."""
@@ -251,12 +263,6 @@ class TableRequest(BaseModel):
 class SeatToken(BaseModel):
     seat: int
     token: str
-
-
-class Invite(BaseModel):
-    seat: int
-    url: str = Field(description="The invitation link (relative to the server root) to send to a friend.")
-    code: str = Field(description='The invitation code: POST /api/tables/{id}/join with {"invite": code}.')
 
 
 class CreatedTable(BaseModel):
@@ -290,18 +296,6 @@ class RematchSeat(BaseModel):
     table_id: str = Field(description="The rematch's table.")
     seat: int
     token: str = Field(description="The seat's token at the rematch.")
-
-
-class ActionResult(BaseModel):
-    number: int = Field(description="The number of the accepted action in the table's record (from 0).")
-    actions: int = Field(
-        description="The table's action count once this action and the bot moves after it were stored."
-    )
-    events: list[Event] = Field(
-        description="This seat's events of the action and of the bot moves that followed it."
-    )
-    turn: int | None
-    phase: str
 
 
 class ErrorBody(BaseModel):

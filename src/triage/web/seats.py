@@ -11,6 +11,7 @@ import secrets
 from typing import Any
 
 from triage.bots import BOTS
+from triage.web.answers import Invite, SeatPlace
 from triage.web.errors import WebError
 from triage.web.live_table import LiveTable
 from triage.web.storage import SeatInfo, token_digest
@@ -51,12 +52,12 @@ def check_creator_seats(creator_seats: Any, bots: list[str | None]) -> list[int]
 
 def deal_seats(
     table_id: str, bots: list[str | None], mine: list[int], player_name: str | None = None
-) -> tuple[list[SeatInfo], list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[SeatInfo], list[SeatPlace], list[Invite]]:
     """The seats of a new table, with the token of each of the creator's seats (``mine``,
     taken at once, named ``player_name``) and an invitation for each other human seat."""
     seats: list[SeatInfo] = []
-    tokens: list[dict[str, Any]] = []
-    invites: list[dict[str, Any]] = []
+    tokens: list[SeatPlace] = []
+    invites: list[Invite] = []
     for seat, bot in enumerate(bots):
         if bot is not None:
             seats.append(SeatInfo(seat, bot, None, True))

@@ -50,7 +50,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 import orjson
 from sqlalchemy import (
@@ -76,9 +76,9 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from triage.engine.shapes import Action, Hint, Setup, Step
+from triage.engine.shapes import Action, Hint, Record, Setup, Step
 from triage.web import DEFAULT_DB_URL, waits
-from triage.web.answers import PositionFacts, SeatFacts
+from triage.web.answers import ActionResult, ListedTable, PositionFacts, SeatFacts
 
 #: The PostgreSQL channel on which committed actions are announced to every server process.
 CHANNEL = "triage_tables"
@@ -303,27 +303,26 @@ class StoredTable:
     """Everything stored about one table: enough to replay it."""
 
     id: str
-    players: int
-    seed: int
-    config: dict[str, Any]
-    deck: list[dict[str, Any]]
+    #: How its game was dealt (D1): players, configuration, deck and seed.
+    setup: Setup
     seed_chosen: bool
     public: bool
     seats_version: int
     seats: list[SeatInfo]
-    actions: list[dict[str, Any]]
+    actions: list[Step]
     host: int | None = None
     rematch: str | None = None
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Record:
         """The game record (triage.engine.records format) of the stored table."""
+        setup = self.setup
         return {
             "format": "triage.record/1",
-            "players": self.players,
-            "config": self.config,
-            "deck": self.deck,
-            "seed": self.seed,
-            "actions": [dict(entry) for entry in self.actions],
+            "players": setup["players"],
+            "config": setup["config"],
+            "deck": setup["deck"],
+            "seed": setup["seed"],
+            "actions": [entry.copy() for entry in self.actions],
         }
 
 
@@ -332,9 +331,57 @@ class StoredAnswer:
     """A stored seat's action with the request and answer that went with it."""
 
     by: int
-    action: dict[str, Any]
+    action: Action
     request: str | None
-    answer: dict[str, Any] | None
+    answer: ActionResult | None
+
+
+class ActionInsert(TypedDict):
+    """An action's row as :meth:`Store.add_actions` inserts it: the action and the answer given
+    (the first action of a seat's request only) as JSON text."""
+
+    table_id: str
+    number: int
+    by: int
+    action: str
+    request: str | None
+    answer: str | None
+
+
+class StoredRules(TypedDict):
+    """A timed table's time rules as the store keeps them (``timings.rules``,
+    :class:`triage.web.clocks.TimeRules`)."""
+
+    bank: int | None
+    increment: int
+    away: int | None
+    stand_in: str
+
+
+class StoredClocks(TypedDict):
+    """A timed table's banks and stand-ins as the store keeps them (``timings.state``): each
+    seat's bank (seconds) and [stand-in level, reason], the round last seen, and the numbers of
+    the actions a stand-in played."""
+
+    banks: list[float]
+    stand_ins: list[list[str | None]]
+    round: int
+    stand_in_moves: list[int]
+
+
+#: A timed table's rules and state, as :meth:`Store.save_timing` stores them.
+StoredTiming = tuple[StoredRules, StoredClocks]
+
+
+class EngineOptions(TypedDict, total=False):
+    """The keyword arguments of SQLAlchemy's ``create_engine`` a store sets: the pool and the
+    driver's connection arguments (timeouts, keepalives, the server's options)."""
+
+    pool_pre_ping: bool
+    pool_timeout: float
+    pool_size: int
+    max_overflow: int
+    connect_args: dict[str, str | int | float]
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -444,13 +491,13 @@ def dropped(error: BaseException) -> bool:
     return isinstance(cause, DBAPIError) and cause.connection_invalidated
 
 
-def engine_options(url: str, reads: bool = False) -> dict[str, Any]:
+def engine_options(url: str, reads: bool = False) -> EngineOptions:
     """Timeouts on every connection (``reads``: the readers' connections, whose statements wait
     at most :data:`READ_LOCK_MS` for a lock). A SQLite file has no server to drop a connection:
     no liveness check there; a database server's idle connections are checked before use
     (:func:`ping_idle_connections`, set up by :class:`Store`)."""
     driver = make_url(url).get_backend_name()
-    options: dict[str, Any] = {"pool_pre_ping": False}
+    options: EngineOptions = {"pool_pre_ping": False}
     if driver == "sqlite":
         options["connect_args"] = {"timeout": waits.WRITE_SECONDS}
     elif driver == "postgresql":
@@ -589,6 +636,7 @@ def bound_connections(engine: Engine, watchdog: Watchdog, reads: bool) -> None:
     longest = READ_SECONDS if reads else waits.WRITE_SECONDS
 
     @event.listens_for(engine, "do_connect")
+    # ``parameters``: the keyword arguments SQLAlchemy hands the driver's connect(), open by nature.
     def _connect(_dialect: Any, record: Any, _args: Any, parameters: dict[str, Any]) -> None:
         left = min(waits.remaining(longest), CONNECT_SECONDS)
         if reads:
@@ -642,7 +690,7 @@ class Engines:
         if not url.startswith("sqlite") or sqlite_file(url):
             # SQLite's default pool keeps 5 connections: the service's 8 threads would open and
             # close extra ones (with their pragmas) under load.
-            options.update(pool_size=pool_size, max_overflow=POOL_OVERFLOW)
+            options["pool_size"], options["max_overflow"] = pool_size, POOL_OVERFLOW
         engine = create_engine(url, json_serializer=json_text, **options)
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
@@ -841,7 +889,7 @@ class Store:
         facts: PositionFacts,
         host: int | None = None,
         rematch_of: str | None = None,
-        timing: tuple[dict[str, Any], dict[str, Any]] | None = None,
+        timing: StoredTiming | None = None,
     ) -> None:
         """Store a new table with its seats (and its time rules and banks, if it has a clock);
         with ``rematch_of``, in the same transaction, make it that table's rematch, only if it has
@@ -877,7 +925,7 @@ class Store:
                     TIMINGS.insert(), {"table_id": table_id, "rules": timing[0], "state": timing[1]}
                 )
 
-    def save_timing(self, table_id: str, rules: dict[str, Any], state: dict[str, Any]) -> None:
+    def save_timing(self, table_id: str, rules: StoredRules, state: StoredClocks) -> None:
         """Store a timed table's banks and stand-ins (its row was made with the table)."""
         with self._writing(), self._begin(self.engine) as connection:
             saved = connection.execute(
@@ -886,7 +934,7 @@ class Store:
             if saved.rowcount == 0:
                 connection.execute(TIMINGS.insert(), {"table_id": table_id, "rules": rules, "state": state})
 
-    def load_timing(self, table_id: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    def load_timing(self, table_id: str) -> StoredTiming | None:
         """A table's time rules and stored state, or None for a table without a clock."""
         with self._begin(self._read_engine()) as connection:
             row = connection.execute(
@@ -901,13 +949,13 @@ class Store:
         entries: list[Step],
         facts: PositionFacts,
         request: str | None = None,
-        answer: dict[str, Any] | None = None,
+        answer: ActionResult | None = None,
     ) -> None:
         """Commit ``entries`` (``{"by", "do"}``) as actions ``start``, ``start + 1``, ... in one
         transaction; ``request`` and ``answer`` go with the first. Raises :class:`Conflict` if
         the table no longer has ``start`` actions (another process acted first). A Core insert:
         this is the server's hot path."""
-        rows = [
+        rows: list[ActionInsert] = [
             {
                 "table_id": table_id,
                 "number": start + offset,
@@ -936,7 +984,7 @@ class Store:
         start: int,
         count: int,
         entries: list[Step],
-        rows: list[dict[str, Any]],
+        rows: list[ActionInsert],
         facts: PositionFacts,
     ) -> None:
         parameters = {
@@ -1038,11 +1086,11 @@ class Store:
             row = connection.execute(READ_VERSION, {"at_table": table_id}).first()
         return None if row is None else (int(row[0]), int(row[1]))
 
-    def actions_from(self, table_id: str, start: int) -> list[dict[str, Any]]:
+    def actions_from(self, table_id: str, start: int) -> list[Step]:
         """The stored actions numbered ``start`` and after, in order."""
         return self._read(lambda: self._actions_from(table_id, start))
 
-    def _actions_from(self, table_id: str, start: int) -> list[dict[str, Any]]:
+    def _actions_from(self, table_id: str, start: int) -> list[Step]:
         with self._begin(self._read_engine()) as connection:
             rows = connection.execute(
                 select(ACTIONS.c.by, ACTIONS.c.action)
@@ -1084,10 +1132,7 @@ class Store:
             ).all()
         return StoredTable(
             id=row.id,
-            players=row.players,
-            seed=row.seed,
-            config=row.config,
-            deck=row.deck,
+            setup={"players": row.players, "config": row.config, "deck": row.deck, "seed": row.seed},
             seed_chosen=row.seed_chosen,
             public=row.public,
             seats_version=row.seats_version,
@@ -1109,7 +1154,7 @@ class Store:
         with self._begin(self._read_engine(autocommit=False)) as connection:
             return list(connection.execute(select(TABLES.c.id).order_by(TABLES.c.created)).scalars())
 
-    def lobby(self, limit: int) -> list[dict[str, Any]]:
+    def lobby(self, limit: int) -> list[ListedTable]:
         """The latest public tables, newest first, with their stored public facts (no replay)."""
         with self._begin(self._read_engine(autocommit=False)) as connection:
             rows = connection.execute(
@@ -1127,16 +1172,7 @@ class Store:
                 seats[seat.table_id].append(
                     SeatInfo(seat.seat, seat.bot, seat.token_hash, seat.claimed, seat.invite_hash, seat.name)
                 )
-        return [
-            {
-                "table_id": row.id,
-                **row.facts,
-                "seats": seat_facts(seats[row.id]),
-                "public": True,
-                "seed_chosen": row.seed_chosen,
-            }
-            for row in rows
-        ]
+        return [listed(row.id, row.facts, seats[row.id], row.seed_chosen) for row in rows]
 
     def add_hint(self, table_id: str, by: int, at: int, action: Action) -> None:
         """Keep a hint given to seat ``by`` at action number ``at`` (the record's ``hints``)."""
@@ -1216,6 +1252,17 @@ def seat_facts(seats: list[SeatInfo]) -> list[SeatFacts]:
     ]
 
 
+def listed(table_id: str, facts: PositionFacts, seats: list[SeatInfo], seed_chosen: bool) -> ListedTable:
+    """A public table as the lobby lists it: its stored facts and who sits where."""
+    return {
+        "table_id": table_id,
+        **facts,
+        "seats": seat_facts(seats),
+        "public": True,
+        "seed_chosen": seed_chosen,
+    }
+
+
 def _connect_held(engine: Engine, for_loop: bool) -> Connection:
     """A connection a store keeps for its SQLite writes; the loop's never waits on a lock."""
     try:
@@ -1250,7 +1297,7 @@ def _busy(error: StorageError) -> bool:
     )
 
 
-def _action_row(row: dict[str, Any]) -> tuple[Any, ...]:
+def _action_row(row: ActionInsert) -> tuple[str, int, int, str, str | None, str | None]:
     """An action's row in :data:`SQLITE_INSERT_ACTIONS`'s order."""
     return (row["table_id"], row["number"], row["by"], row["action"], row["request"], row["answer"])
 

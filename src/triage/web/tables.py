@@ -45,7 +45,9 @@ from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.records import replay_steps
 from triage.engine.shapes import Event
+from triage.engine.shapes import Step as StepEntry
 from triage.web import waits
+from triage.web.answers import ActionResult, Invite, ListedTable, SeatPlace
 from triage.web.clocks import Timekeeper, TimeRules
 from triage.web.errors import WebError, stale, storage_refusal, storage_refused, unknown_table
 from triage.web.hint_queue import HintQueue
@@ -68,6 +70,7 @@ from triage.web.storage import (
     SeatInfo,
     StorageError,
     Store,
+    StoredAnswer,
     StoredTable,
     WouldWait,
     token_digest,
@@ -161,7 +164,7 @@ class TableService:
         #: Presence, clocks and stand-in bots (its clock is injectable: tests set ``now``).
         self.timekeeper = Timekeeper(self)
         #: The last lobby read from the store, answered while the database cannot be read.
-        self.last_lobby: list[dict[str, Any]] | None = None
+        self.last_lobby: list[ListedTable] | None = None
 
     async def run(self, work: Callable[..., Result], *args: Any) -> Result:
         """``work(*args)`` in a writers' thread: the event loop goes on meanwhile. Its waits for
@@ -308,7 +311,7 @@ class TableService:
         creator_seats: list[int] | None = None,
         name: str | None = None,
         time_rules: TimeRules | None = None,
-    ) -> tuple[LiveTable, list[dict[str, Any]], list[dict[str, Any]]]:
+    ) -> tuple[LiveTable, list[SeatPlace], list[Invite]]:
         """Deal a new table (its configuration and deck held to the server's limits) and store
         it; returns it with the token of each of the creator's seats (taken at once, with the
         creator's ``name``) and an invitation for each other human seat. The creator's first
@@ -431,7 +434,7 @@ class TableService:
                 table.seats, table.seats_version = seats
                 table.host, table.rematch = links
 
-    def take_in(self, table: LiveTable, start: int, count: int, entries: list[dict[str, Any]] | None) -> None:
+    def take_in(self, table: LiveTable, start: int, count: int, entries: list[StepEntry] | None) -> None:
         """Another process stored actions ``start`` to ``count - 1`` (``entries``, when the
         notification could carry them): apply them, reading the database only if needed."""
         with table.writer():
@@ -442,13 +445,13 @@ class TableService:
             else:
                 self.catch_up(table)
 
-    def catch_up(self, table: LiveTable, entries: list[dict[str, Any]] | None = None) -> None:
+    def catch_up(self, table: LiveTable, entries: list[StepEntry] | None = None) -> None:
         """Apply the stored actions memory has not seen yet (read from the store unless given,
         numbered from the table's count), in order, and send them on."""
         with table.writer():
             self._catch_up(table, entries)
 
-    def _catch_up(self, table: LiveTable, entries: list[dict[str, Any]] | None) -> None:
+    def _catch_up(self, table: LiveTable, entries: list[StepEntry] | None) -> None:
         if entries is None:
             with storage_refused(), table.waiting_on_store():
                 entries = self.store.actions_from(table.id, table.actions)
@@ -494,16 +497,14 @@ class TableService:
 
     def join(
         self, table: LiveTable, invite: Any = None, seat: Any = None, name: str | None = None
-    ) -> dict[str, Any]:
+    ) -> SeatPlace:
         """Take a human seat: the invitation's seat, or (a public table only) an open seat.
         The seat is taken in the store first; a seat is never given twice."""
         with table.writer():
             info = invited_seat(table, invite) if invite is not None else open_seat(table, seat)
             return self.claim(table, info, name, info.invite_hash if invite is not None else None)
 
-    def claim(
-        self, table: LiveTable, info: SeatInfo, name: str | None, invite_hash: str | None
-    ) -> dict[str, Any]:
+    def claim(self, table: LiveTable, info: SeatInfo, name: str | None, invite_hash: str | None) -> SeatPlace:
         """Give the open seat ``info`` a new token and the player's ``name`` (stored first),
         then tell the table's clients who sits where."""
         token = new_token()
@@ -546,12 +547,13 @@ class TableService:
         game: Game,
         steps: list[Step],
         request: str | None = None,
-        answer: dict[str, Any] | None = None,
-    ) -> dict[str, Any] | None:
+        answer: ActionResult | None = None,
+    ) -> ActionResult | None:
         """Store ``steps`` in one transaction, then make ``game`` the table's game and send the
         steps to the subscribers. On failure memory stays as it was. Returns the stored answer
-        when this very request turns out to be stored already: by another process at the same
-        moment, or by this commit though the database failed to confirm it."""
+        when this very request turns out to be stored already with one: by another process at
+        the same moment, or by this commit though the database failed to confirm it (None
+        otherwise: the caller's own answer stands)."""
         with table.writer():
             return self._commit(table, game, steps, request, answer)
 
@@ -561,8 +563,8 @@ class TableService:
         game: Game,
         steps: list[Step],
         request: str | None,
-        answer: dict[str, Any] | None,
-    ) -> dict[str, Any] | None:
+        answer: ActionResult | None,
+    ) -> ActionResult | None:
         start = steps[0].number
         check_table_room(table.actions, table.follow().record_bytes)
         before, after = sealed(table), commit_point(table, game, steps)
@@ -577,7 +579,7 @@ class TableService:
             same = self._stored_already(table, steps[0], request)
             if same is None:
                 raise stale(table.actions, start) from None
-            return same
+            return same.answer
         except StorageError as error:
             return self._after_storage_error(table, steps[0], request, error)
         table.game = game
@@ -592,7 +594,7 @@ class TableService:
 
     def _after_storage_error(
         self, table: LiveTable, first: Step, request: str | None, error: StorageError
-    ) -> dict[str, Any]:
+    ) -> ActionResult | None:
         """The database failed during a commit: the stored answer if the commit went through
         after all (memory then takes it from the store), else the 503 refusal."""
         try:
@@ -607,18 +609,18 @@ class TableService:
         if same is None:
             raise storage_refusal(error) from None
         self.catch_up(table)
-        return same
+        return same.answer
 
-    def _stored_already(self, table: LiveTable, first: Step, request: str | None) -> dict[str, Any] | None:
-        """The stored answer (``{}`` if none was stored) when the store's action number
-        ``first.number`` is this very action (and request), else None."""
+    def _stored_already(self, table: LiveTable, first: Step, request: str | None) -> StoredAnswer | None:
+        """The store's action number ``first.number`` (with the answer stored with it, if any)
+        when it is this very action (and request), else None."""
         with storage_refused(), table.waiting_on_store():
             stored = self.store.answer_for(table.id, first.number)
         if stored is None or stored.by != first.entry["by"] or stored.action != first.entry["do"]:
             return None
         if request is not None and stored.request != request:
             return None
-        return stored.answer or {}
+        return stored
 
 
 # ---------------------------------------------------------------------- reads
@@ -673,7 +675,7 @@ def refresh_for_read(service: TableService, table: LiveTable) -> None:
         table.writing.release()
 
 
-def read_lobby(service: TableService, limit: int) -> list[dict[str, Any]]:
+def read_lobby(service: TableService, limit: int) -> list[ListedTable]:
     """The latest public tables (stored facts: nothing is replayed); the last list read when
     the database cannot be read now (held by a lock, silent), so that the lobby answers at once."""
     if service.last_lobby is not None and service.store.shared and not service.store.answering:

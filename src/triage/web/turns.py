@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from triage.engine import Game, RuleError, events_for, view
 from triage.engine.shapes import Action, Event, View
 from triage.engine.shapes import Step as StepEntry
+from triage.web.answers import ActionResult
 from triage.web.errors import WebError, rule_refusal, stale, storage_refused
 from triage.web.live_table import LiveTable, Step
 from triage.web.payloads import update_messages
@@ -130,7 +131,7 @@ class Turns:
         if self.thinking is not None:
             self.thinking.close()
 
-    def act(self, table: LiveTable, seat: int, action: Any, expected: Any = None) -> dict[str, Any]:
+    def act(self, table: LiveTable, seat: int, action: Any, expected: Any = None) -> ActionResult:
         """Take ``action`` for ``seat``, with the bot moves that follow it, in one transaction.
 
         With ``expected`` (the action number the client saw) the request is idempotent: a
@@ -153,7 +154,7 @@ class Turns:
                 raise refused
             return self._act(table, seat, action, expected)
 
-    def _act(self, table: LiveTable, seat: int, action: Any, expected: Any) -> dict[str, Any]:
+    def _act(self, table: LiveTable, seat: int, action: Any, expected: Any) -> ActionResult:
         number = table.actions
         request = None
         if expected is not None:
@@ -172,7 +173,7 @@ class Turns:
         deadline = time.perf_counter() + self.bot_budget
         # Quick bots move within the request; a bot that searches is left to the runner.
         steps.extend(steps_of(table, self.bot_moves(table, game, len(steps), deadline, quick_only=True)))
-        answer = {
+        answer: ActionResult = {
             "number": number,
             "actions": len(game.history),
             "events": events_for([event for step in steps for event in step.events], seat),
@@ -183,9 +184,7 @@ class Turns:
         self.move_bots(table)
         return stored or answer
 
-    def _repeat(
-        self, table: LiveTable, seat: int, request: str, expected: int, current: int
-    ) -> dict[str, Any]:
+    def _repeat(self, table: LiveTable, seat: int, request: str, expected: int, current: int) -> ActionResult:
         with storage_refused(), table.waiting_on_store():
             stored = self.service.store.answer_for(table.id, expected)
         if (

@@ -39,6 +39,7 @@
  * @typedef {{label: string, short: string, help: string, front: string, priority: number | null, printed_healing: boolean, beside: boolean}} KindWords  A card kind in a player's words (:mod:`triage.engine.vocabulary`), with what the page
  * @typedef {{full: string[], priority: string[]}} Knowledge  What one seat knows of the cards' backs: fully, or by priority only (I2).
  * @typedef {{actions: number, choices: Choice[], forecast: Forecast}} LegalAnswer  GET .../legal: the seat's choices and what each does (the engine's forecast).
+ * @typedef {{players: number, round: number, phase: string, turn: number | null, over: boolean, winner: number | null, scores: number[] | null, actions: number, table_id: string, seats: SeatFacts[], public: boolean, seed_chosen: boolean}} ListedTable  GET /api/tables: a public table in the lobby, its public facts as last stored.
  * @typedef {{presence: Presence[], clock: Clock | null, away_seconds: number | null, stand_in: string | null}} LiveFacts  GET .../live: a table's presence and clocks, public, the same for everyone.
  * @typedef {{type: "live", table_id: string, live: LiveFacts}} LiveMessage  A WebSocket live message: presence and clocks changed.
  * @typedef {{type: "lobby", table_id: string, seats: SeatFacts[], waiting: boolean, host: number | null, rematch: string | null}} LobbyMessage  A WebSocket lobby message: who sits where now, the same for every client.
