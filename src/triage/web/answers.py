@@ -103,20 +103,20 @@ class FilledSeats(TypedDict):
     bot: str
 
 
-class SeatPlace(TypedDict):
-    """A seat taken: its number and its token (a secret: the seat's holder alone gets it)."""
-
+# A seat taken: its number and its token (a secret: the seat's holder alone gets it).
+# ``POST .../join`` answers it. (No docstring: the schema's component is as it was.)
+class SeatToken(TypedDict):
     seat: int
     token: str
 
 
-class RematchPlace(SeatPlace):
+class RematchPlace(SeatToken):
     """``POST .../rematch``: the seat's place at the rematch table."""
 
     table_id: str
 
 
-# An invitation to a human seat of a new table (``POST /api/tables``).
+# An invitation to a human seat of a new table.
 class Invite(TypedDict):
     seat: int
     url: Annotated[
@@ -125,6 +125,15 @@ class Invite(TypedDict):
     code: Annotated[
         str, Field(description='The invitation code: POST /api/tables/{id}/join with {"invite": code}.')
     ]
+
+
+# ``POST /api/tables``: the new table, its creator's seats and the invitations to the others.
+class CreatedTable(TypedDict):
+    table_id: str
+    seats: Annotated[
+        list[SeatToken], Field(description="The token of each of the creator's seats; bots need none.")
+    ]
+    invites: Annotated[list[Invite], Field(description="An invitation for each other human seat.")]
 
 
 class SeatFacts(TypedDict):

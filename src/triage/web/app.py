@@ -14,7 +14,6 @@ import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -33,6 +32,7 @@ from triage.web.hints import add_hint_routes
 from triage.web.limits import RateLimits, RequestBodyLimit
 from triage.web.live import FIRST_MESSAGE_SECONDS
 from triage.web.lobby import add_lobby_routes
+from triage.web.pagetypes import SchemaNode
 from triage.web.review import add_review_routes
 from triage.web.routes import add_live_routes, add_seat_routes, add_table_routes, add_watch_routes
 from triage.web.schemas import ERROR_MEANINGS
@@ -108,7 +108,7 @@ def declare_error_bodies(app: FastAPI) -> None:
     (``bad_request`` below), not FastAPI's default validation list."""
     build = app.openapi
 
-    def openapi() -> dict[str, Any]:
+    def openapi() -> SchemaNode:
         if app.openapi_schema is None:
             document = build()
             for operation in (op for path in document["paths"].values() for op in path.values()):
@@ -128,7 +128,7 @@ def declare_error_bodies(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def declare_messages(components: dict[str, Any]) -> None:
+def declare_messages(components: SchemaNode) -> None:
     """The WebSocket's messages, which no route answers with, among the schema's components
     (so that the page's types, generated from the schema, cover them too)."""
     for shape in MESSAGES:

@@ -8,12 +8,27 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from starlette.responses import JSONResponse
 
 from triage.engine import RuleError
 from triage.web.storage import StorageError
+
+
+class ErrorExtras(TypedDict, total=False):
+    """What a refusal may tell beyond its code: the table's action count (``stale_action``)."""
+
+    actions: int
+
+
+class ErrorAnswer(ErrorExtras, total=False):
+    """A refusal's JSON body: its code and message, the rule behind a rule's refusal, and its
+    extras (schemas.ErrorBody declares it in the API's schema)."""
+
+    code: Required[str]
+    message: Required[str]
+    rule: str
 
 
 class WebError(Exception):
@@ -25,21 +40,20 @@ class WebError(Exception):
         code: str,
         message: str,
         rule: str | None = None,
-        extra: dict[str, Any] | None = None,
+        extra: ErrorExtras | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.rule = rule
-        self.extra = extra or {}
+        self.extra: ErrorExtras = extra or {}
 
-    def to_dict(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"code": self.code, "message": self.message}
+    def to_dict(self) -> ErrorAnswer:
+        body: ErrorAnswer = {"code": self.code, "message": self.message}
         if self.rule:
             body["rule"] = self.rule
-        body.update(self.extra)
-        return body
+        return {**body, **self.extra}
 
     def headers(self) -> dict[str, str] | None:
         """Headers that go with the answer (a rate limit's ``Retry-After``)."""

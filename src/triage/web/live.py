@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -74,7 +73,16 @@ def read_frame(message: Mapping[str, Any]) -> Any:
         raise Refusal(CLOSE_NOT_JSON, str(problem).replace("the body", "the message")) from None
 
 
-async def first_message(websocket: WebSocket, seconds: float) -> dict[str, Any]:
+class FirstMessage(TypedDict, total=False):
+    """What the server reads of a client's first message, a JSON object as the client sent it:
+    each value is checked before use (a seat's ``token``, ``spectate`` true, ``live`` true)."""
+
+    token: object
+    spectate: object
+    live: object
+
+
+async def first_message(websocket: WebSocket, seconds: float) -> FirstMessage:
     try:
         message = await asyncio.wait_for(websocket.receive(), seconds)
     except TimeoutError:
@@ -88,10 +96,10 @@ async def first_message(websocket: WebSocket, seconds: float) -> dict[str, Any]:
     first = read_frame(message)
     if not isinstance(first, dict):
         raise Refusal(CLOSE_NOT_JSON, 'the first message must be {"token": ...} or {"spectate": true}')
-    return first
+    return cast(FirstMessage, first)  # the JSON as sent: seat_of checks each value it reads
 
 
-def seat_of(table: LiveTable, first: dict[str, Any]) -> int | None:
+def seat_of(table: LiveTable, first: FirstMessage) -> int | None:
     """The seat the first message names by its token, or None for a spectator."""
     token = first.get("token")
     if isinstance(token, str) and token:
@@ -120,7 +128,7 @@ async def serve_socket(
     loop = asyncio.get_running_loop()
     client = websocket.client.host if websocket.client else "unknown"
 
-    def subscribe(table: LiveTable, first: dict[str, Any]) -> tuple[LiveTable, Subscriber]:
+    def subscribe(table: LiveTable, first: FirstMessage) -> tuple[LiveTable, Subscriber]:
         # Under the table's lock, on the table in memory now (it may have left memory while the
         # first message was awaited): the hello and the updates after it come in order.
         seat = seat_of(table, first)
@@ -183,8 +191,7 @@ async def _send_all(websocket: WebSocket, subscriber: Subscriber) -> None:
     client ends the socket (the client is gone or stuck)."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, TimeoutError, OSError):
         while True:
-            message = await subscriber.queue.get()
-            text = message if isinstance(message, str) else json.dumps(message)
+            text = await subscriber.queue.get()
             await asyncio.wait_for(websocket.send_text(text), SEND_SECONDS)
 
 

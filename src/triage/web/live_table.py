@@ -22,8 +22,8 @@ from triage.engine import Game
 from triage.engine.shapes import Event
 from triage.engine.shapes import Step as StepEntry
 from triage.web import waits
-from triage.web.errors import WebError
 from triage.web.answers import PositionFacts
+from triage.web.errors import WebError
 from triage.web.journal import Journal
 from triage.web.storage import SeatInfo
 
@@ -45,11 +45,12 @@ BYTES_PER_LOG_BYTE = 2
 @dataclass
 class Subscriber:
     """One WebSocket: its seat (None for a spectator) and the bounded queue its writer task
-    drains. A message is a dict, or its JSON text when it is shared by several subscribers."""
+    drains. A message is its JSON text (built once, and shared by the subscribers it is the
+    same for)."""
 
     seat: int | None
     limit: int = field(default_factory=lambda: QUEUE_LIMIT)
-    queue: asyncio.Queue[dict[str, Any] | str] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     #: Set when the socket must close: too slow, or asked to reconnect.
     closing: asyncio.Event = field(default_factory=asyncio.Event)
     close_code: int = 1000
@@ -59,7 +60,7 @@ class Subscriber:
     #: Whether the client asked for presence and clocks (``"live": true`` in its first message).
     live: bool = False
 
-    def deliver(self, message: dict[str, Any] | str) -> None:
+    def deliver(self, message: str) -> None:
         """Queue ``message``; from a thread of the service's pool it is handed to the loop, in
         the order of the calls (the queue and the event are the loop's alone)."""
         if self.loop is not None and not _runs(self.loop):
@@ -67,7 +68,7 @@ class Subscriber:
         else:
             self._put(message)
 
-    def _put(self, message: dict[str, Any] | str) -> None:
+    def _put(self, message: str) -> None:
         if self.closing.is_set():
             return
         if self.queue.qsize() >= self.limit:

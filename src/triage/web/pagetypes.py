@@ -36,10 +36,14 @@ HEADER = """// @ts-check
 #: Components renamed on the page, where their name is already one of the browser's or TypeScript's.
 RENAMED = {"Record": "GameRecord", "Event": "GameEvent"}
 
+#: A JSON Schema document or one of its nodes (an OpenAPI document is one too), as pydantic and
+#: FastAPI write it: open by nature, walked by its keywords.
+SchemaNode = dict[str, Any]
+
 _SCALARS = {"string": "string", "integer": "number", "number": "number", "boolean": "boolean", "null": "null"}
 
 
-def ts_type(node: dict[str, Any]) -> str:
+def ts_type(node: SchemaNode) -> str:
     """The TypeScript type of one JSON Schema node (the subset pydantic writes)."""
     if "$ref" in node:
         name = str(node["$ref"]).rsplit("/", 1)[-1]
@@ -63,7 +67,7 @@ def ts_type(node: dict[str, Any]) -> str:
     return "unknown"  # an open value ({}): the page must look before it uses it
 
 
-def _member(node: dict[str, Any]) -> str:
+def _member(node: SchemaNode) -> str:
     """A union's member, in brackets where it is itself a union or a function of one."""
     text = ts_type(node)
     return f"({text})" if " | " in text else text
@@ -73,15 +77,15 @@ def _literal(value: Any) -> str:
     return f'"{value}"' if isinstance(value, str) else str(value).lower()
 
 
-def _array(node: dict[str, Any]) -> str:
+def _array(node: SchemaNode) -> str:
     if "prefixItems" in node:
         return "[" + ", ".join(ts_type(item) for item in node["prefixItems"]) + "]"
     items = node.get("items")
     return f"{_member(items)}[]" if items else "unknown[]"
 
 
-def _object(node: dict[str, Any]) -> str:
-    properties: dict[str, Any] = node.get("properties", {})
+def _object(node: SchemaNode) -> str:
+    properties: SchemaNode = node.get("properties", {})
     extra = node.get("additionalProperties")
     if not properties:
         return f"Record<string, {ts_type(extra)}>" if isinstance(extra, dict) else "Record<string, unknown>"
@@ -92,15 +96,15 @@ def _object(node: dict[str, Any]) -> str:
     return "{" + ", ".join(fields) + "}"
 
 
-def _summary(node: dict[str, Any]) -> str:
+def _summary(node: SchemaNode) -> str:
     """The first line of a component's description, for the typedef's comment."""
     lines = str(node.get("description", "")).strip().splitlines()
     return lines[0].replace("``", "").replace("*/", "* /") if lines else ""
 
 
-def page_types(schema: dict[str, Any]) -> str:
+def page_types(schema: SchemaNode) -> str:
     """The module of JSDoc typedefs for every component of ``schema`` (an OpenAPI document)."""
-    components: dict[str, Any] = schema["components"]["schemas"]
+    components: SchemaNode = schema["components"]["schemas"]
     lines = [HEADER, "/**"]
     for name in sorted(components):
         node = components[name]

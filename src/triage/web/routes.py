@@ -21,10 +21,12 @@ from triage.engine.shapes import Record, SeatRecord
 from triage.web import payloads
 from triage.web.answers import (
     ActionResult,
+    CreatedTable,
     LegalAnswer,
     ListedTable,
     LiveFacts,
     PublicView,
+    SeatToken,
     SeatView,
     TableFacts,
 )
@@ -36,13 +38,7 @@ from triage.web.live import serve_socket
 from triage.web.live_table import LiveTable
 from triage.web.lobby import check_playing
 from triage.web.names import check_name
-from triage.web.schemas import (
-    CreatedTable,
-    JoinRequest,
-    SeatToken,
-    TableRequest,
-    errors,
-)
+from triage.web.schemas import JoinRequest, TableRequest, errors
 from triage.web.seats import seat_for
 from triage.web.tables import TableService, read_lobby
 
@@ -200,11 +196,7 @@ def add_table_routes(app: FastAPI) -> None:
                 time_rules=timing,
             )
         )
-        return CreatedTable(
-            table_id=live.id,
-            seats=[SeatToken(**entry) for entry in tokens],
-            invites=invites,
-        )
+        return {"table_id": live.id, "seats": tokens, "invites": invites}
 
     @app.get(
         "/api/tables",
@@ -233,7 +225,7 @@ def add_table_routes(app: FastAPI) -> None:
         joined = await on_table(
             app, table_id, lambda live: service.join(live, asked.invite, asked.seat, name)
         )
-        return SeatToken(**joined)
+        return joined
 
 
 def add_seat_routes(app: FastAPI) -> None:

@@ -13,9 +13,9 @@ from pydantic.json_schema import SkipJsonSchema
 
 from triage.engine.config import ITEM_KEYS, MAX_HELP, MAX_LABEL
 from triage.engine.vocabulary import KINDS, SUPPLIES
-from triage.web.answers import Invite
 from triage.web.limits import MAX_DECK_CARDS, MAX_GIFT, MAX_MARKET_ITEMS
 from triage.web.names import MAX_NAME
+from triage.web.pagetypes import SchemaNode
 
 if TYPE_CHECKING:
     KindName = str
@@ -30,7 +30,7 @@ ItemName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_le
 STRICT = ConfigDict(extra="forbid", strict=True)
 
 
-def _no_default(schema: dict[str, Any]) -> None:
+def _no_default(schema: SchemaNode) -> None:
     schema.pop("default", None)
 
 
@@ -260,17 +260,6 @@ class TableRequest(BaseModel):
         return None if self.deck is None else [card.model_dump(exclude_unset=True) for card in self.deck]
 
 
-class SeatToken(BaseModel):
-    seat: int
-    token: str
-
-
-class CreatedTable(BaseModel):
-    table_id: str
-    seats: list[SeatToken] = Field(description="The token of each of the creator's seats; bots need none.")
-    invites: list[Invite] = Field(description="An invitation for each other human seat.")
-
-
 class JoinRequest(BaseModel):
     """An invitation's code, or (a public table only) the open seat wanted (default: the first)."""
 
@@ -320,7 +309,8 @@ ERROR_MEANINGS: dict[int, str] = {
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of a route that answers these refusal statuses."""
+    """The OpenAPI ``responses`` of a route that answers these refusal statuses (in FastAPI's
+    type for them: an OpenAPI response object with FastAPI's ``model``, open)."""
     return {status: {"model": ErrorBody, "description": ERROR_MEANINGS[status]} for status in statuses}
 
 

@@ -11,7 +11,7 @@ import secrets
 from typing import Any
 
 from triage.bots import BOTS
-from triage.web.answers import Invite, SeatPlace
+from triage.web.answers import Invite, SeatToken
 from triage.web.errors import WebError
 from triage.web.live_table import LiveTable
 from triage.web.storage import SeatInfo, token_digest
@@ -52,11 +52,11 @@ def check_creator_seats(creator_seats: Any, bots: list[str | None]) -> list[int]
 
 def deal_seats(
     table_id: str, bots: list[str | None], mine: list[int], player_name: str | None = None
-) -> tuple[list[SeatInfo], list[SeatPlace], list[Invite]]:
+) -> tuple[list[SeatInfo], list[SeatToken], list[Invite]]:
     """The seats of a new table, with the token of each of the creator's seats (``mine``,
     taken at once, named ``player_name``) and an invitation for each other human seat."""
     seats: list[SeatInfo] = []
-    tokens: list[SeatPlace] = []
+    tokens: list[SeatToken] = []
     invites: list[Invite] = []
     for seat, bot in enumerate(bots):
         if bot is not None:

@@ -47,7 +47,7 @@ from triage.engine.records import replay_steps
 from triage.engine.shapes import Event
 from triage.engine.shapes import Step as StepEntry
 from triage.web import waits
-from triage.web.answers import ActionResult, Invite, ListedTable, SeatPlace
+from triage.web.answers import ActionResult, Invite, ListedTable, SeatToken
 from triage.web.clocks import Timekeeper, TimeRules
 from triage.web.errors import WebError, stale, storage_refusal, storage_refused, unknown_table
 from triage.web.hint_queue import HintQueue
@@ -311,7 +311,7 @@ class TableService:
         creator_seats: list[int] | None = None,
         name: str | None = None,
         time_rules: TimeRules | None = None,
-    ) -> tuple[LiveTable, list[SeatPlace], list[Invite]]:
+    ) -> tuple[LiveTable, list[SeatToken], list[Invite]]:
         """Deal a new table (its configuration and deck held to the server's limits) and store
         it; returns it with the token of each of the creator's seats (taken at once, with the
         creator's ``name``) and an invitation for each other human seat. The creator's first
@@ -497,14 +497,14 @@ class TableService:
 
     def join(
         self, table: LiveTable, invite: Any = None, seat: Any = None, name: str | None = None
-    ) -> SeatPlace:
+    ) -> SeatToken:
         """Take a human seat: the invitation's seat, or (a public table only) an open seat.
         The seat is taken in the store first; a seat is never given twice."""
         with table.writer():
             info = invited_seat(table, invite) if invite is not None else open_seat(table, seat)
             return self.claim(table, info, name, info.invite_hash if invite is not None else None)
 
-    def claim(self, table: LiveTable, info: SeatInfo, name: str | None, invite_hash: str | None) -> SeatPlace:
+    def claim(self, table: LiveTable, info: SeatInfo, name: str | None, invite_hash: str | None) -> SeatToken:
         """Give the open seat ``info`` a new token and the player's ``name`` (stored first),
         then tell the table's clients who sits where."""
         token = new_token()
