@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from triage.engine.shapes import Action
 from triage.engine.state import BASE_SPACES
-from triage.engine.treatment import default_mix, flight_options, limit_reached
+from triage.engine.treatment import default_mix, flight_options, limits_reached
 from triage.engine.vocabulary import MarketItem
 
 if TYPE_CHECKING:  # the engine's Game imports this module, never the reverse at run time
@@ -380,20 +380,17 @@ class _Plan:
 
 
 @lru_cache(maxsize=64)
-def _buy_table(base: int, market: tuple[MarketItem, ...]) -> tuple[tuple[Any, Any], ...]:
+def _buy_table(
+    base: int, market: tuple[MarketItem, ...]
+) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, MarketItem], ...]], ...]:
     """By Credits held (capped at the dearest price): the ids of the items affordable, in
-    market order (T8), and, where one of them has a limit, each id with its item, whose limit
-    :func:`~triage.engine.treatment.limit_reached` checks (None where no limit applies, so the
-    ids are all legal)."""
+    market order (T8), and those of them whose item has a limit, each with its item, for
+    :func:`~triage.engine.treatment.limits_reached` to check (empty where none has)."""
     table = []
     for credits in range(max(item.price for item in market) + 1):
         affordable = [(base + number, item) for number, item in enumerate(market) if item.price <= credits]
-        limited = any(item.limit is not None for _, item in affordable)
-        # Each id with the item whose limit to check, None where it has none (T8).
-        checks = tuple(
-            (action_id, item if item.limit is not None else None) for action_id, item in affordable
-        )
-        table.append((tuple(action_id for action_id, _ in affordable), checks if limited else None))
+        limited = tuple((action_id, item) for action_id, item in affordable if item.limit is not None)
+        table.append((tuple(action_id for action_id, _ in affordable), limited))
     return tuple(table)
 
 
@@ -426,7 +423,13 @@ SPACE_STEP = 4
 def _open_spaces(game: Game) -> int:
     """The spaces an open-ended plan needs for this position: the largest hospital, rounded up
     to a whole step (0 where every item that gives spaces has a limit: the bound is fixed)."""
-    if all(item.limit is not None for item in game.config.market.values() if item.gives_of("spaces")):
+    config = game.config
+    bounded = config.derived.get("spaces_bounded")  # asked at every deal: worked out once
+    if bounded is None:
+        bounded = config.derived["spaces_bounded"] = all(
+            item.limit is not None for item in config.market.values() if item.gives_of("spaces")
+        )
+    if bounded:
         return 0
     largest = max(len(player.hospital) for player in game.players)
     return -(-largest // SPACE_STEP) * SPACE_STEP
@@ -548,13 +551,11 @@ def legal_action_ids(game: Game, player: int | None = None, grouped: bool = Fals
         ids.extend(found if found is not None else plan.helicopter_ids(key))
     buys = plan.buys  # T8: what the Credits afford, within the market's limits
     credits = state.credits
-    affordable = buys[credits if credits < len(buys) else -1]
-    if affordable[1] is None:
-        ids.extend(affordable[0])
-    else:
-        for action_id, item in affordable[1]:
-            if item is None or not limit_reached(state, item):
-                ids.append(action_id)
+    affordable, limited = buys[credits if credits < len(buys) else -1]
+    ids.extend(affordable)
+    if limited:
+        for action_id in limits_reached(state, limited):
+            ids.remove(action_id)
     ids.append(plan.offsets["pass"])  # T9
     return ids
 

@@ -12,7 +12,7 @@ from triage.engine.errors import RuleError
 from triage.engine.memory import draw, return_card, reveal, see_front
 from triage.engine.position import Action, Event, Position
 from triage.engine.state import Patient
-from triage.engine.vocabulary import STANDARD_FRONT
+from triage.engine.vocabulary import FRONT_OF, KIND, STANDARD_FRONT
 
 
 def draw_for(game: Position, seat: int, events: list[Event]) -> None:
@@ -28,18 +28,19 @@ def draw_for(game: Position, seat: int, events: list[Event]) -> None:
         # V2: a passed player made to draw by a Helicopter gets one more Treatment turn.
         game.reopened.add(seat)
     spec = game.cards[card]
+    kind = spec.kind
     see_front(game, card)
     events.append(
         {
             "type": "drawn",
             "player": seat,
             "card": card,
-            "front": spec.front,
+            "front": FRONT_OF[kind],
             "diagnosis": spec.diagnosis,
             "round": game.round,
         }
     )
-    if spec.kind == "terminal":
+    if KIND[kind].beside:  # A3: a patient that takes no space waits beside the board
         player.terminals.append(Patient(card, revealed=True))
         reveal(game, card)
         events.append(
@@ -92,7 +93,7 @@ def admit(game: Position, seat: int, card: str, space: int, events: list[Event])
     player.pending.remove(card)
     spec = game.cards[card]
     # A7: a critical patient, whose front shows its kind (K2), is revealed on admission.
-    shown = spec.front != STANDARD_FRONT
+    shown = FRONT_OF[spec.kind] != STANDARD_FRONT
     player.hospital[space - 1] = Patient(card, revealed=shown)
     event: Event = {"type": "admitted", "player": seat, "card": card, "space": space}
     if shown:

@@ -14,12 +14,11 @@ from typing import Any, Mapping
 from triage.engine.errors import DataError
 from triage.engine.files import read_toml
 from triage.engine.shapes import DeckEntry
-from triage.engine.vocabulary import KIND, KIND_NAMES, STANDARD_KINDS
+from triage.engine.vocabulary import FRONT_OF, KIND, KIND_NAMES, STANDARD_KINDS
 
 #: The card kinds' names (K2), from the vocabulary.
 KINDS: tuple[str, ...] = KIND_NAMES
-#: Each kind's front and priority (K1, K2), looked up on the hot paths.
-_FRONT: dict[str, str] = {kind.name: kind.front for kind in KIND.values()}
+#: Each kind's priority (K1), looked up on the hot paths.
 _PRIORITY: dict[str, int | None] = {kind.name: kind.priority for kind in KIND.values()}
 CARD_FIELDS: frozenset[str] = frozenset(
     {"id", "kind", "diagnosis", "healing", "credits", "vp", "name", "note"}
@@ -46,7 +45,7 @@ class CardSpec:
     @property
     def front(self) -> str:
         """The front kind (K2): severe, chronic and non-severe cards share the standard front."""
-        return _FRONT[self.kind]
+        return FRONT_OF[self.kind]
 
     @property
     def priority(self) -> int | None:

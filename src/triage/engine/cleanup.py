@@ -5,7 +5,7 @@ from __future__ import annotations
 from triage.engine.memory import learn_full, learn_not_severe, learn_priority, return_card
 from triage.engine.position import Event, Position
 from triage.engine.state import Patient
-from triage.engine.vocabulary import KIND, STANDARD_FRONT
+from triage.engine.vocabulary import DIES_AT, FRONT_OF, KIND, STANDARD_FRONT
 
 #: C4: the Quality of Care a death costs: a patient in a space, a terminal patient.
 DEATH_QUALITY = 2
@@ -22,7 +22,7 @@ def dies(kind: str, time: int) -> bool:
     >>> dies("severe", 1), dies("severe", 2), dies("chronic", 9)
     (False, True, False)
     """
-    threshold = KIND[kind].dies_at
+    threshold = DIES_AT[kind]
     return threshold is not None and time >= threshold
 
 
@@ -62,15 +62,17 @@ def add_time(game: Position, seat: int, events: list[Event]) -> None:
 def deaths(game: Position, seat: int, events: list[Event]) -> None:
     """C2, C3, C4: spaces in number order, then terminal patients in arrival order."""
     player = game.players[seat]
+    cards = game.cards
     for index, slot in enumerate(player.hospital):
         if slot is None:
             continue
-        spec = game.cards[slot.card]
+        kind = cards[slot.card].kind
         checked = False
-        if not slot.revealed and spec.front == STANDARD_FRONT and slot.time >= CHECK_TIME:
+        if not slot.revealed and FRONT_OF[kind] == STANDARD_FRONT and slot.time >= CHECK_TIME:
             _check(game, seat, slot.card, events)
             checked = True
-        if dies(spec.kind, slot.time):
+        threshold = DIES_AT[kind]  # dies(kind, slot.time) written out: every patient, every Cleanup
+        if threshold is not None and slot.time >= threshold:
             player.hospital[index] = None
             if not slot.revealed:
                 # I2: a standard patient that dies is known by all to have been severe.
@@ -80,7 +82,8 @@ def deaths(game: Position, seat: int, events: list[Event]) -> None:
         elif checked:
             learn_not_severe(game, slot.card)
     for patient in list(player.terminals):
-        if dies("terminal", patient.time):
+        threshold = DIES_AT[cards[patient.card].kind]  # as above
+        if threshold is not None and patient.time >= threshold:
             player.terminals.remove(patient)
             _die(game, seat, patient, TERMINAL_DEATH_QUALITY, events)
 

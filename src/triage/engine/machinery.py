@@ -39,7 +39,7 @@ class Machinery:
         """The machinery of a copy: its own stamps, the same count, plan and caches."""
         other = Machinery.__new__(Machinery)
         other.count = self.count
-        other.stamps = list(self.stamps)
+        other.stamps = self.stamps.copy()
         other.deck_stamp = self.deck_stamp
         other.plan = self.plan
         other.derived = self.derived

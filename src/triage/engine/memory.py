@@ -15,7 +15,8 @@ def touch_top(game: Position) -> None:
     if game.deck:
         top = game.deck[0]
         game.known_positions.add(top)
-        see_front(game, top)
+        if top not in game.seen_fronts:  # see_front written out: every draw and return
+            game.seen_fronts = game.seen_fronts | {top}
 
 
 def draw(game: Position, events: list[Event]) -> str | None:

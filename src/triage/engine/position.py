@@ -158,22 +158,22 @@ class Position:
         other.turn = self.turn
         other.active_pos = self.active_pos
         other.extra_turn = self.extra_turn
-        other.reopened = set(self.reopened)
-        other.queue = [list(entry) for entry in self.queue]
+        other.reopened = self.reopened.copy()
+        other.queue = [list(entry) for entry in self.queue] if self.queue else []
         other.resolving = self.resolving
-        other.deck = list(self.deck)
-        other.discard = list(self.discard)
+        other.deck = self.deck.copy()
+        other.discard = self.discard.copy()
         # The generator is shared until one of the two needs it (see :attr:`rng`).
         other._rng = self._rng
         other._rng_shared = self._rng_shared = True
-        other.know_full = list(self.know_full)
-        other.know_priority = list(self.know_priority)
-        other.not_severe = set(self.not_severe)
+        other.know_full = self.know_full.copy()
+        other.know_priority = self.know_priority.copy()
+        other.not_severe = self.not_severe.copy()
         other.seen_fronts = self.seen_fronts
-        other.known_positions = set(self.known_positions)
+        other.known_positions = self.known_positions.copy()
         other.winner = self.winner
         other.setup = self.setup
-        other.history = list(self.history)
+        other.history = self.history.copy()
         other.initial_events = self.initial_events
         other.origins = self.origins
         other.deck_key = self.deck_key

@@ -110,8 +110,8 @@ class PlayerState:
         other.helicopters = self.helicopters
         other.items = self.items
         other.hospital = [slot.copy() if slot is not None else None for slot in self.hospital]
-        other.terminals = [patient.copy() for patient in self.terminals]
-        other.pending = list(self.pending)
+        other.terminals = [patient.copy() for patient in self.terminals] if self.terminals else []
+        other.pending = self.pending.copy()
         other.passed = self.passed
         return other
 

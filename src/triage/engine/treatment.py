@@ -8,7 +8,7 @@ directly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 from triage.engine.errors import RuleError
@@ -20,6 +20,7 @@ from triage.engine.vocabulary import SUPPLY, MarketItem
 
 #: What a Helicopter's removal names: a card id, or a target number of the integer index.
 Target = TypeVar("Target")
+K = TypeVar("K")
 
 
 def default_mix(cost: int, tokens: int, staff: int, congress: int) -> tuple[int, int, int] | None:
@@ -58,14 +59,32 @@ def owned(player: PlayerState, item: MarketItem) -> int:
     return getattr(player, holding) if holding is not None else player.items.get(item.name, 0)
 
 
+def limits_reached(player: PlayerState, items: Iterable[tuple[K, MarketItem]]) -> list[K]:
+    """T8: the keys of those ``items`` whose limit ``player`` has reached (it owns as many as
+    the limit allows, :func:`owned` read inline; an item with no limit never): the one limit
+    test, for several items in one call because the listing asks it of every limited item at
+    every decision.
+
+    >>> from triage.engine.vocabulary import MarketItem
+    >>> trial = MarketItem("clinical_trial", 2, 1, (("spaces", 1),))
+    >>> player = PlayerState()
+    >>> player.items = {"clinical_trial": 1}
+    >>> limits_reached(player, [(7, trial)]), limits_reached(PlayerState(), [(7, trial)])
+    ([7], [])
+    """
+    reached = []
+    for key, item in items:
+        limit = item.limit
+        if limit is not None:
+            holding = item.holding
+            if (getattr(player, holding) if holding is not None else player.items.get(item.name, 0)) >= limit:
+                reached.append(key)
+    return reached
+
+
 def limit_reached(player: PlayerState, item: MarketItem) -> bool:
-    """T8: whether ``player`` owns as many of ``item`` as its limit allows (:func:`owned`, read
-    inline: the listing asks this of every limited item at every decision)."""
-    limit = item.limit
-    if limit is None:
-        return False
-    holding = item.holding
-    return (getattr(player, holding) if holding is not None else player.items.get(item.name, 0)) >= limit
+    """T8: whether ``player`` owns as many of ``item`` as its limit allows."""
+    return bool(limits_reached(player, ((item, item),)))
 
 
 def purchase_refusal(player: PlayerState, item: MarketItem, who: str = "the player") -> RuleError | None:

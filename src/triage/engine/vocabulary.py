@@ -124,6 +124,10 @@ KINDS: tuple[CardKind, ...] = (
 #: The kinds by name, and their names in order.
 KIND: Mapping[str, CardKind] = {kind.name: kind for kind in KINDS}
 KIND_NAMES: tuple[str, ...] = tuple(KIND)
+#: Each kind's front (K2) and the Time its patient dies at (C2, None: never), by name: what the
+#: rules read of a card's kind at every draw, admission and Cleanup, as plain lookups.
+FRONT_OF: Mapping[str, str] = {kind.name: kind.front for kind in KINDS}
+DIES_AT: Mapping[str, int | None] = {kind.name: kind.dies_at for kind in KINDS}
 #: The names of the kinds behind the standard front (K2), in priority order.
 STANDARD_KINDS: tuple[str, ...] = tuple(kind.name for kind in KINDS if kind.standard)
 #: What a view says of each kind for players (labels and help, K2), the same in every view.
