@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypedDict
 
 import typer
 
@@ -21,6 +21,22 @@ from triage.web import (
 
 if TYPE_CHECKING:
     from triage.web.limits import RateLimits
+    from triage.web.loadtest import LoadResult
+
+
+class ServeOptions(TypedDict):
+    """What ``triage serve`` hands uvicorn's configuration (:class:`triage.web.server.ServerConfig`)."""
+
+    host: str
+    port: int
+    log_level: str
+    ws: str
+    ws_max_size: int
+    proxy_headers: bool
+    forwarded_allow_ips: str | None
+    header_timeout: float
+    body_timeout: float
+    workers: int
 
 
 def serve(
@@ -81,7 +97,7 @@ def serve(
         f"Triage at http://{host}:{port}/ (tables stored in {db}, {workers} process{'es' if workers > 1 else ''}, "
         f"rate limits counted in {limits_storage})"
     )
-    options: dict[str, Any] = {
+    options: ServeOptions = {
         "host": host,
         "port": port,
         "log_level": log_level,
@@ -239,7 +255,7 @@ def _bot_mix(text: str) -> list[str | None]:
     return levels
 
 
-def _describe(result: dict[str, Any], think: float) -> str:
+def _describe(result: LoadResult, think: float) -> str:
     line = (
         f"{result['tables']} tables, {result['workers']} worker(s), {result['actions']} actions in "
         f"{result['seconds']:.1f} s ({result['actions_per_s']:.0f} actions/s, think {think} s): action latency median "
@@ -251,8 +267,9 @@ def _describe(result: dict[str, Any], think: float) -> str:
         f"{result['worst_table_actions']} actions); "
         f"errors {result['errors']}, retries {result['retries']} (load average {result['load_average']:.1f})"
     )
-    if result["db_statements_per_action"] is not None:
-        kinds = ", ".join(f"{kind} {count:.2f}" for kind, count in result["db_statements_by_kind"].items())
+    by_kind = result["db_statements_by_kind"]
+    if result["db_statements_per_action"] is not None and by_kind is not None:
+        kinds = ", ".join(f"{kind} {count:.2f}" for kind, count in by_kind.items())
         line += f"\ndatabase statements per action {result['db_statements_per_action']:.2f} ({kinds})"
     if result["spectators"]:
         line += f"\n{result['spectators']} spectators per table got {result['spectator_updates']} updates"

@@ -310,6 +310,8 @@ def check_deck_limits(deck: list[CardSpec]) -> None:
                 raise _over(f"deck card {index} ({card.id}) field '{name}'", value, most)
 
 
+# ``config`` and ``deck`` are documents for the engine to validate (make_config, parse_deck), as
+# open as a configuration or deck file: the request's schema checked their form only.
 def check_table_limits(
     config: dict[str, Any] | None, deck: list[dict[str, Any]] | None
 ) -> tuple[Config, list[CardSpec] | None]:

@@ -35,13 +35,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import aiohttp
 import httpx
 import psutil
 
 from triage.engine.choices import sample
+from triage.web.answers import CreatedTable
 
 
 def free_port() -> int:
@@ -143,6 +144,49 @@ class Load:
         self.spectator_updates = 0
 
 
+class LoadFigures(TypedDict):
+    """The clients' tallies as figures (:func:`figures`): latencies in milliseconds, the worst
+    table's, and the database statements per action (None when the server counted none)."""
+
+    actions: int
+    actions_per_s: float
+    games_finished: int
+    errors: int
+    retries: int
+    last_error: str
+    median_ms: float
+    p99_ms: float
+    max_ms: float
+    worst_table_p99_ms: float
+    worst_table_median_ms: float
+    worst_table_actions: int
+    legal_median_ms: float
+    legal_p99_ms: float
+    spectator_updates: int
+    db_statements: int | None
+    db_statements_per_action: float | None
+    db_statements_by_kind: dict[str, float] | None
+
+
+class LoadResult(LoadFigures):
+    """A load test's result (:func:`run_loadtest`, printed by ``triage loadtest --json``): its
+    settings, the figures, and the server's memory (MB) and CPU."""
+
+    tables: int
+    workers: int
+    players: list[int]
+    bots: list[str | None]
+    spectators: int
+    think_s: float
+    ramp_s: float
+    seconds: float
+    server_rss_mb: float
+    server_peak_mb: float
+    server_cpu_ms_per_action: float
+    cpus: int | None
+    load_average: float | None
+
+
 async def call(
     session: aiohttp.ClientSession, load: Load, method: str, path: str, tries: int = 1, **options: Any
 ) -> Any:
@@ -221,7 +265,7 @@ async def spectate(session: aiohttp.ClientSession, load: Load, table_id: str) ->
 async def play_game(
     session: aiohttp.ClientSession,
     load: Load,
-    created: dict[str, Any],
+    created: CreatedTable,
     think: float,
     until: float,
     rng: random.Random,
@@ -337,7 +381,7 @@ def run_loadtest(
     workers: int = 1,
     bots: Sequence[str | None] = (None,),
     spectators: int = 0,
-) -> dict[str, Any]:
+) -> LoadResult:
     """Run the benchmark; returns its figures (latencies in milliseconds, memory in MB).
     ``players``: client seats per table (a list: taken in turn, table by table); ``bots``: the
     server bot seat of each table in turn (None: none); ``spectators``: per table."""
@@ -379,7 +423,7 @@ def run_loadtest(
     }
 
 
-def figures(load: Load, elapsed: float, statements: Counter[str] | None) -> dict[str, Any]:
+def figures(load: Load, elapsed: float, statements: Counter[str] | None) -> LoadFigures:
     """The clients' tallies as figures: latencies, the worst table, statements per action."""
     actions = len(load.action_ms)
     worst = max(

@@ -252,6 +252,8 @@ class TableRequest(BaseModel):
             settings["increment"] = self.clock.increment
         return settings
 
+    # The configuration overrides and deck as documents for the engine to validate: open to it
+    # (triage.web.limits.check_table_limits), whatever this schema checked of their form.
     def config_overrides(self) -> dict[str, Any] | None:
         """The configuration as the engine reads it: only the keys the request gave."""
         return None if self.config is None else self.config.model_dump(exclude_unset=True, by_alias=True)
@@ -308,9 +310,10 @@ ERROR_MEANINGS: dict[int, str] = {
 }
 
 
+# In FastAPI's type for a route's ``responses``: OpenAPI response objects (with FastAPI's own
+# ``model`` key), an open document.
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of a route that answers these refusal statuses (in FastAPI's
-    type for them: an OpenAPI response object with FastAPI's ``model``, open)."""
+    """The OpenAPI ``responses`` of a route that answers these refusal statuses."""
     return {status: {"model": ErrorBody, "description": ERROR_MEANINGS[status]} for status in statuses}
 
 

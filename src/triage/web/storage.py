@@ -635,8 +635,8 @@ def bound_connections(engine: Engine, watchdog: Watchdog, reads: bool) -> None:
     :func:`ping_idle_connections`, so that the check of an idle connection is bounded too."""
     longest = READ_SECONDS if reads else waits.WRITE_SECONDS
 
-    @event.listens_for(engine, "do_connect")
     # ``parameters``: the keyword arguments SQLAlchemy hands the driver's connect(), open by nature.
+    @event.listens_for(engine, "do_connect")
     def _connect(_dialect: Any, record: Any, _args: Any, parameters: dict[str, Any]) -> None:
         left = min(waits.remaining(longest), CONNECT_SECONDS)
         if reads:

@@ -40,7 +40,8 @@ from triage.engine.choices import sample
 from triage.web.limits import MAX_CARD_VALUES, MAX_INCOME, MAX_START
 from triage.web.loadtest import free_port, percentile, start_server
 
-#: A configuration and deck at the limits: the most work a table may ask for.
+#: A configuration and deck at the limits: the most work a table may ask for (configuration
+#: overrides as a request sends them: an open document until the engine validates it).
 LIMIT_CONFIG: dict[str, Any] = {
     "rounds": 12,
     "arrivals": 4,
@@ -90,7 +91,8 @@ async def timed(
 
 
 async def new_table(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[str, dict[int, str]]:
-    """A new table's id and the token of each of its seats."""
+    """A new table's id and the token of each of its seats; ``body`` is the request's JSON as sent
+    (open: the server checks it)."""
     created = (await client.post("/api/tables", json=body)).json()
     return created["table_id"], {entry["seat"]: entry["token"] for entry in created["seats"]}
 

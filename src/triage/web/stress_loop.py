@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import httpx
 from sqlalchemy.engine import make_url
@@ -105,14 +105,40 @@ def new_table(client: httpx.Client, bots: list[str | None], seed: int) -> tuple[
     return created["table_id"], created["seats"][0]["token"] if created["seats"] else None
 
 
-def measure_stall(base_url: str, db_url: str, seconds: float) -> dict[str, Any]:
+class StallResult(TypedDict):
+    """``stall``: ``GET /api/bots`` while the database was held ``held_s`` (ms), and the
+    waiting action's status and seconds."""
+
+    held_s: float
+    bots_requests: int
+    bots_median_ms: float
+    bots_p99_ms: float
+    bots_max_ms: float
+    action_status: int
+    action_s: float
+
+
+class ExpertsResult(TypedDict):
+    """``experts``: the seconds of a human's expert opponent's moves, alone then beside
+    ``busy_tables`` all-expert tables."""
+
+    busy_tables: int
+    moves: int
+    alone_median_s: float
+    alone_p90_s: float
+    median_s: float
+    p90_s: float
+    max_s: float
+
+
+def measure_stall(base_url: str, db_url: str, seconds: float) -> StallResult:
     """``GET /api/bots`` latencies while the database is held for ``seconds`` and a seat's
     action waits for it (and the action's status and time)."""
     with httpx.Client(base_url=base_url, timeout=120) as client:
         table_id, token = new_table(client, [None, "random"], 1)
         assert token is not None
         action = choices_of(client, table_id, token)[0]
-        acted: dict[str, Any] = {}
+        acted: list[tuple[int, float]] = []  # the action's status and seconds
 
         def act() -> None:
             started = time.perf_counter()
@@ -122,7 +148,7 @@ def measure_stall(base_url: str, db_url: str, seconds: float) -> dict[str, Any]:
                     headers={"Authorization": f"Bearer {token}"},
                     json=action,
                 )
-            acted.update(status=response.status_code, seconds=time.perf_counter() - started)
+            acted.append((response.status_code, time.perf_counter() - started))
 
         bots_ms: list[float] = []
         with database_held(db_url, seconds):
@@ -142,8 +168,8 @@ def measure_stall(base_url: str, db_url: str, seconds: float) -> dict[str, Any]:
         "bots_median_ms": statistics.median(bots_ms),
         "bots_p99_ms": percentile(bots_ms, 0.99),
         "bots_max_ms": max(bots_ms),
-        "action_status": acted["status"],
-        "action_s": acted["seconds"],
+        "action_status": acted[0][0],
+        "action_s": acted[0][1],
     }
 
 
@@ -167,7 +193,7 @@ def bot_move_times(client: httpx.Client, table_id: str, token: str, limit: float
     raise RuntimeError(f"table {table_id}: the bot did not move for {limit:.0f} s")
 
 
-def measure_experts(base_url: str, tables: int, moves: int) -> dict[str, Any]:
+def measure_experts(base_url: str, tables: int, moves: int) -> ExpertsResult:
     """Per-move times of a human's expert opponent alone, then while ``tables`` all-expert
     tables play (the same machine, the same run)."""
     with httpx.Client(base_url=base_url, timeout=120) as client:
@@ -229,6 +255,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, default=12, help="experts: all-expert tables playing")
     parser.add_argument("--moves", type=int, default=20, help="experts: the opponent's moves timed")
     options = parser.parse_args(argv)
+    result: StallResult | ExpertsResult
     with serving(options.db) as (base_url, db_url):
         if options.check == "stall":
             result = measure_stall(base_url, db_url, options.seconds)

@@ -35,7 +35,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Required, TypedDict
 
 import httpx
 
@@ -80,17 +80,89 @@ def time_reads(
     return times
 
 
-def figures(values: list[float], reference: list[float] | None = None) -> dict[str, Any]:
+class Spread(TypedDict, total=False):
+    """Timings' count, percentiles and most (ms), each percentile also as a ratio to a
+    reference's (when there is one)."""
+
+    n: Required[int]
+    p50_ms: Required[float]
+    p50_ratio: float
+    p90_ms: Required[float]
+    p90_ratio: float
+    p99_ms: Required[float]
+    p99_ratio: float
+    max_ms: Required[float]
+
+
+def figures(values: list[float], reference: list[float] | None = None) -> Spread:
     """p50, p90, p99 and the most (ms), with each as a ratio to ``reference``'s."""
-    result: dict[str, Any] = {"n": len(values)}
-    for label, fraction in (("p50", 0.5), ("p90", 0.9), ("p99", 0.99)):
-        result[f"{label}_ms"] = round(percentile(values, fraction), 2)
-        if reference:
-            result[f"{label}_ratio"] = round(
-                percentile(values, fraction) / percentile(reference, fraction), 2
-            )
-    result["max_ms"] = round(max(values), 2)
-    return result
+    p50, p90, p99 = (percentile(values, fraction) for fraction in (0.5, 0.9, 0.99))
+    if not reference:
+        return {
+            "n": len(values),
+            "p50_ms": round(p50, 2),
+            "p90_ms": round(p90, 2),
+            "p99_ms": round(p99, 2),
+            "max_ms": round(max(values), 2),
+        }
+    r50, r90, r99 = (percentile(reference, fraction) for fraction in (0.5, 0.9, 0.99))
+    return {
+        "n": len(values),
+        "p50_ms": round(p50, 2),
+        "p50_ratio": round(p50 / r50, 2),
+        "p90_ms": round(p90, 2),
+        "p90_ratio": round(p90 / r90, 2),
+        "p99_ms": round(p99, 2),
+        "p99_ratio": round(p99 / r99, 2),
+        "max_ms": round(max(values), 2),
+    }
+
+
+class Compared(TypedDict):
+    """One kind of read (or move), timed unloaded and loaded (alone and flooded)."""
+
+    unloaded: Spread
+    loaded: Spread
+
+
+class ReadsResult(TypedDict):
+    """``reads``: the reads while the database was held ``held_s`` with ``writers`` waiting,
+    and each write's (status, seconds)."""
+
+    held_s: float
+    writers: int
+    reads: dict[str, Compared]
+    writes: list[tuple[int, float]]
+
+
+class FrozenResult(TypedDict):
+    """``frozen``: the reads and repeated writes while the database was stopped, and the
+    seconds until a write went through once it answered again."""
+
+    stopped_s: float
+    first_read_ms: float
+    reads: dict[str, Compared]
+    writes: int
+    write_statuses: list[int]
+    write_s: Spread | None
+    stored_after_thaw_s: float
+
+
+class Flooded(TypedDict):
+    alone: Spread
+    flooded: Spread
+
+
+class HintsResult(TypedDict):
+    """``hints``: the measuring client's moves, its expert opponent's replies and its hints,
+    alone then under the flood (ms)."""
+
+    flood_tables: int
+    flood_answers: dict[int, int]
+    flood_hints_per_s: float
+    greedy_move_ms: Flooded
+    expert_reply_ms: Flooded
+    hint_ms: Flooded
 
 
 def one_seat_tables(client: httpx.Client, count: int) -> list[tuple[str, str, Action]]:
@@ -114,14 +186,14 @@ def timed_write(base_url: str, table_id: str, token: str, body: Any, out: list[t
         out.append((response.status_code, round(time.perf_counter() - started, 2)))
 
 
-def compare(unloaded: dict[str, list[float]], loaded: dict[str, list[float]]) -> dict[str, Any]:
+def compare(unloaded: dict[str, list[float]], loaded: dict[str, list[float]]) -> dict[str, Compared]:
     return {
         name: {"unloaded": figures(unloaded[name]), "loaded": figures(loaded[name], unloaded[name])}
         for name in READS
     }
 
 
-def measure_reads(base_url: str, db_url: str, seconds: float, writers: int) -> dict[str, Any]:
+def measure_reads(base_url: str, db_url: str, seconds: float, writers: int) -> ReadsResult:
     """Reads unloaded, then while the database is held ``seconds`` and ``writers`` writes wait."""
     with httpx.Client(base_url=base_url, timeout=300) as client:
         tables = one_seat_tables(client, writers + 1)
@@ -149,7 +221,7 @@ def measure_reads(base_url: str, db_url: str, seconds: float, writers: int) -> d
     }
 
 
-def measure_frozen(seconds: float) -> dict[str, Any]:
+def measure_frozen(seconds: float) -> FrozenResult:
     """Reads and repeated writes while a throwaway PostgreSQL cluster is stopped ``seconds``."""
     from triage.web.scratch_pg import throwaway_cluster
 
@@ -300,7 +372,7 @@ def flood(base_url: str, tables: int, stop: threading.Event, tally: Counter[int]
     return threads
 
 
-def measure_hints(tables: int, moves: int) -> dict[str, Any]:
+def measure_hints(tables: int, moves: int) -> HintsResult:
     """The measuring client's figures alone, then under the flood, on one server."""
     with (
         server_with_default_limits() as base_url,
@@ -324,14 +396,17 @@ def measure_hints(tables: int, moves: int) -> dict[str, Any]:
         stop.set()
         for thread in flooders:
             thread.join(60)
+
+    def both(name: str) -> Flooded:
+        return {"alone": figures(alone[name]), "flooded": figures(flooded[name], alone[name])}
+
     return {
         "flood_tables": tables,
         "flood_answers": dict(tally),
         "flood_hints_per_s": round(tally[200] / (seconds + 2.0), 2),
-        **{
-            name: {"alone": figures(alone[name]), "flooded": figures(flooded[name], alone[name])}
-            for name in alone
-        },
+        "greedy_move_ms": both("greedy_move_ms"),
+        "expert_reply_ms": both("expert_reply_ms"),
+        "hint_ms": both("hint_ms"),
     }
 
 
@@ -356,6 +431,7 @@ def main(argv: list[str] | None = None) -> None:
     options = parser.parse_args(argv)
     if options.server_src:  # the server process reads its sources from there (this one is loaded)
         os.environ["PYTHONPATH"] = options.server_src
+    result: HintsResult | ReadsResult | FrozenResult
     if options.check == "hints":
         result = measure_hints(options.tables, options.moves)
     elif options.check == "reads":

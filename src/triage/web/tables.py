@@ -104,6 +104,7 @@ def new_game(players: int, seed: int | None, config: Config, deck: list[CardSpec
         raise WebError(422, "invalid_request", str(error)) from None
 
 
+# ``config``, ``deck``: open documents until the engine validates them (see check_table_limits).
 def deal(
     players: int, seed: int | None, config: dict[str, Any] | None, deck: list[dict[str, Any]] | None
 ) -> Game:
@@ -305,6 +306,7 @@ class TableService:
         players: int,
         bots: list[str | None] | None,
         seed: int | None,
+        # Open documents until the engine validates them (see check_table_limits).
         config: dict[str, Any] | None,
         deck: list[dict[str, Any]] | None,
         public: bool = False,
