@@ -26,7 +26,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from limits import RateLimitItem, parse_many
 from limits.errors import ConfigurationError
@@ -46,6 +46,9 @@ from triage.web import (
     DEFAULT_WATCH_RATE,
 )
 from triage.web.errors import WebError
+
+if TYPE_CHECKING:
+    from triage.web.schemas import CardFields, ConfigFields
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -310,10 +313,8 @@ def check_deck_limits(deck: list[CardSpec]) -> None:
                 raise _over(f"deck card {index} ({card.id}) field '{name}'", value, most)
 
 
-# ``config`` and ``deck`` are documents for the engine to validate (make_config, parse_deck), as
-# open as a configuration or deck file: the request's schema checked their form only.
 def check_table_limits(
-    config: dict[str, Any] | None, deck: list[dict[str, Any]] | None
+    config: ConfigFields | None, deck: list[CardFields] | None
 ) -> tuple[Config, list[CardSpec] | None]:
     """A table request's configuration and deck, validated and held to the limits."""
     if deck is not None and len(deck) > MAX_DECK_CARDS:

@@ -6,12 +6,13 @@ themselves are plain JSON data, sent as they are built (:mod:`triage.web.payload
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Required, Self, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Required, Self, TypedDict, cast
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from triage.engine.config import ITEM_KEYS, MAX_HELP, MAX_LABEL
+from triage.engine.shapes import SoloTierShown
 from triage.engine.vocabulary import KINDS, SUPPLIES
 from triage.web.limits import MAX_DECK_CARDS, MAX_GIFT, MAX_MARKET_ITEMS
 from triage.web.names import MAX_NAME
@@ -177,6 +178,67 @@ class DeckCard(Closed):
     note: str | Omitted = OMITTED
 
 
+# ---------------------------------------------------------------------- as the engine reads them
+
+
+class ItemFields(TypedDict, total=False):
+    """A market item's overrides as a request gives them (T8): :class:`MarketItemOverride`'s keys
+    that it set."""
+
+    price: int
+    limit: int | None
+    gives: dict[str, int]
+    label: str
+    help: str
+
+
+class SoloFields(TypedDict, total=False):
+    tiers: list[SoloTierShown]
+
+
+class ConfigFields(TypedDict, total=False):
+    """Configuration overrides as a request gives them (:meth:`TableRequest.config_overrides`):
+    the keys it set, a table by player count keyed by the count, for the engine's
+    ``make_config`` to merge into the defaults and check."""
+
+    rounds: int | dict[str, int]
+    arrivals: int
+    end_on_zero_quality: bool
+    return_to: str | dict[str, str]
+    helicopter_draws: str
+    terminal_upkeep: str
+    final_round_order: str
+    quality_floor: int | None
+    income: dict[str, int]
+    start: dict[str, int]
+    market: dict[str, ItemFields]
+    solo: SoloFields
+    seat_credits: dict[str, list[int]]
+    seat_vp: dict[str, list[int]]
+
+
+class CardFields(TypedDict, total=False):
+    """A deck card as a request gives it (:class:`DeckCard`'s keys that it set), for the
+    engine's ``parse_deck`` to check (K1: a kind's missing number is refused by name)."""
+
+    id: Required[str]
+    kind: Required[str]
+    diagnosis: int
+    healing: int
+    credits: int
+    vp: int
+    name: str
+    note: str
+
+
+# The engine reads what the request models hold: the same keys (a key added to one goes in both).
+assert tuple(ItemFields.__annotations__) == ITEM_KEYS, "ItemFields: a market item's keys"
+assert set(ConfigFields.__annotations__) == set(ConfigOverrides.model_fields), (
+    "ConfigFields: ConfigOverrides' keys"
+)
+assert set(CardFields.__annotations__) == set(DeckCard.model_fields), "CardFields: DeckCard's keys"
+
+
 class ClockRequest(Closed):
     """A time bank per seat and the seconds each seat gains when a round starts."""
 
@@ -252,14 +314,17 @@ class TableRequest(BaseModel):
             settings["increment"] = self.clock.increment
         return settings
 
-    # The configuration overrides and deck as documents for the engine to validate: open to it
-    # (triage.web.limits.check_table_limits), whatever this schema checked of their form.
-    def config_overrides(self) -> dict[str, Any] | None:
+    def config_overrides(self) -> ConfigFields | None:
         """The configuration as the engine reads it: only the keys the request gave."""
-        return None if self.config is None else self.config.model_dump(exclude_unset=True, by_alias=True)
+        if self.config is None:
+            return None
+        return cast(ConfigFields, self.config.model_dump(exclude_unset=True, by_alias=True))
 
-    def deck_cards(self) -> list[dict[str, Any]] | None:
-        return None if self.deck is None else [card.model_dump(exclude_unset=True) for card in self.deck]
+    def deck_cards(self) -> list[CardFields] | None:
+        """The deck as the engine reads it: each card with the keys the request gave."""
+        if self.deck is None:
+            return None
+        return [cast(CardFields, card.model_dump(exclude_unset=True)) for card in self.deck]
 
 
 class JoinRequest(BaseModel):

@@ -32,17 +32,17 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Required, TypedDict
 
 import httpx
 
 from triage.engine.choices import sample
 from triage.web.limits import MAX_CARD_VALUES, MAX_INCOME, MAX_START
 from triage.web.loadtest import free_port, percentile, start_server
+from triage.web.schemas import CardFields, ConfigFields
 
-#: A configuration and deck at the limits: the most work a table may ask for (configuration
-#: overrides as a request sends them: an open document until the engine validates it).
-LIMIT_CONFIG: dict[str, Any] = {
+#: A configuration and deck at the limits: the most work a table may ask for.
+LIMIT_CONFIG: ConfigFields = {
     "rounds": 12,
     "arrivals": 4,
     "end_on_zero_quality": False,
@@ -51,8 +51,8 @@ LIMIT_CONFIG: dict[str, Any] = {
 }
 #: The same for four seats: with 12 rounds the length check refuses it (a game could pass the
 #: 5,000 actions a table holds, triage.engine.length); 8 rounds is the most it accepts.
-LIMIT_CONFIG_4P: dict[str, Any] = {**LIMIT_CONFIG, "rounds": 8}
-LIMIT_DECK = [
+LIMIT_CONFIG_4P: ConfigFields = {**LIMIT_CONFIG, "rounds": 8}
+LIMIT_DECK: list[CardFields] = [
     {
         "id": f"C{number}",
         "kind": "non_severe",
@@ -90,9 +90,18 @@ async def timed(
     return response, (time.perf_counter() - start) * 1000
 
 
-async def new_table(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[str, dict[int, str]]:
-    """A new table's id and the token of each of its seats; ``body`` is the request's JSON as sent
-    (open: the server checks it)."""
+class TableBody(TypedDict, total=False):
+    """The parts of a ``POST /api/tables`` body this tool sends (triage.web.schemas.TableRequest)."""
+
+    players: Required[int]
+    bots: list[str | None]
+    seed: int
+    config: ConfigFields
+    deck: list[CardFields]
+
+
+async def new_table(client: httpx.AsyncClient, body: TableBody) -> tuple[str, dict[int, str]]:
+    """A new table's id and the token of each of its seats."""
     created = (await client.post("/api/tables", json=body)).json()
     return created["table_id"], {entry["seat"]: entry["token"] for entry in created["seats"]}
 
@@ -256,7 +265,7 @@ async def slow(count: int) -> None:
     async with server_process() as (client, process):
         memory = psutil.Process(process.pid)
         for watching in (0, count):
-            body = {
+            body: TableBody = {
                 "players": 4,
                 "bots": [None] * 4,
                 "seed": 3,

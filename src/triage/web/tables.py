@@ -55,6 +55,7 @@ from triage.web.journal import Journal
 from triage.web.limits import MAX_LIVE_BYTES, check_table_length, check_table_limits, check_table_room
 from triage.web.live_table import LiveTable, Step, facts
 from triage.web.payloads import hello, lobby_message, update_messages
+from triage.web.schemas import CardFields, ConfigFields
 from triage.web.sealing import sealed
 from triage.web.seats import (
     check_bot_names,
@@ -104,10 +105,7 @@ def new_game(players: int, seed: int | None, config: Config, deck: list[CardSpec
         raise WebError(422, "invalid_request", str(error)) from None
 
 
-# ``config``, ``deck``: open documents until the engine validates them (see check_table_limits).
-def deal(
-    players: int, seed: int | None, config: dict[str, Any] | None, deck: list[dict[str, Any]] | None
-) -> Game:
+def deal(players: int, seed: int | None, config: ConfigFields | None, deck: list[CardFields] | None) -> Game:
     """A table request's game: its configuration and deck held to the server's limits, dealt by
     the engine (which refuses what it cannot play, T7, T8), and refused when its game could
     outlast the actions a table holds (:func:`check_table_length`, issue 40): every game dealt
@@ -306,9 +304,8 @@ class TableService:
         players: int,
         bots: list[str | None] | None,
         seed: int | None,
-        # Open documents until the engine validates them (see check_table_limits).
-        config: dict[str, Any] | None,
-        deck: list[dict[str, Any]] | None,
+        config: ConfigFields | None,
+        deck: list[CardFields] | None,
         public: bool = False,
         creator_seats: list[int] | None = None,
         name: str | None = None,
