@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import typer
 
 from triage.engine import Config, DataError, load_config, load_deck
 from triage.engine.cards import CardSpec, deck_names, named_deck_path
-from triage.engine.config import config_names, named_config_path, parse_assignment
+from triage.engine.config import config_names, named_config_path, parse_assignments
 
 
 def load_settings(
@@ -34,9 +33,7 @@ def load_settings(
     >>> config.rounds, len(deck or [])
     (1, 4)
     """
-    overrides: dict[str, Any] = {}
-    for text in settings:
-        _deep_update(overrides, parse_assignment(text))
+    overrides = parse_assignments(settings)
     if (
         deck is None
         and config is not None
@@ -68,13 +65,3 @@ def game_settings(
     except DataError as error:
         typer.echo(f"triage: {error}", err=True)
         raise typer.Exit(2) from None
-
-
-def _deep_update(target: dict[str, Any], source: dict[str, Any]) -> None:
-    """Merge nested overrides, so ``--set market.staff.price=5 --set market.staff.count=2``
-    keeps both."""
-    for key, value in source.items():
-        if isinstance(value, dict) and isinstance(target.get(key), dict):
-            _deep_update(target[key], value)
-        else:
-            target[key] = value

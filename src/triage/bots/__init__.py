@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any, Callable
 
-from triage.bots.base import Bot
+from triage.bots.base import Bot, BotForm
 from triage.bots.expert import ExpertBot
 from triage.bots.fast import FastBot
 from triage.bots.greedy import GreedyBot
@@ -106,12 +106,12 @@ def make_bot(name: str) -> Bot:
         ) from None
 
 
-def bot_form(bot: Bot, seat_view: View) -> dict[str, Any]:
+def bot_form(bot: Bot, seat_view: View) -> BotForm:
     """What ``bot`` is, exactly, in the game of ``seat_view``, for a result file: a searching bot
     says its search, budget and value file (its ``form``); any other bot its name and class."""
     describe = getattr(bot, "form", None)
     if callable(describe):
-        described: dict[str, Any] = describe(seat_view)
+        described: BotForm = describe(seat_view)
         return described
     kind = type(bot)
     return {"bot": getattr(bot, "name", kind.__name__), "class": f"{kind.__module__}:{kind.__qualname__}"}

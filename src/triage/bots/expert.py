@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from triage.bots.base import Action
+from triage.bots.base import Action, BotForm
 from triage.bots.greedy import GreedyBot
 from triage.bots.habits import FarmFirstBot
 from triage.bots.policy import Policy, farming_policy, greedy_policy, play_out
@@ -204,21 +204,23 @@ class ExpertBot:
             budget = Budget(max(1, round(playouts * 2 / players)), budget.time_limit)
         return budget
 
-    def form(self, view: View) -> dict[str, Any]:
+    def form(self, view: View) -> BotForm:
         """What this bot is in the view's game, exactly: its search (none, whole playouts, or
         short playouts scored by a fitted value), the playouts and CPU cap of a decision, the
         playout policy, the slips, and the value file with its SHA-256. Result files record it."""
-        described: dict[str, Any] = {"bot": self.name, "level": self.level, "slips": self.slips}
+        described: BotForm = {"bot": self.name, "level": self.level, "slips": self.slips}
         if self.budget is None:
-            return described | {"search": "none: plays its priorities", "policy": type(self._player).__name__}
+            described["search"] = "none: plays its priorities"
+            described["policy"] = type(self._player).__name__
+            return described
         value = value_for(view) if self.valued else None
         budget = self._budget_for(view, value)
-        described |= {
-            "search": "short playouts scored by a fitted value" if value is not None else "whole playouts",
-            "playouts": budget.playouts,
-            "time_limit": budget.time_limit,
-            "policy": getattr(self.policy, "__name__", repr(self.policy)),
-        }
+        described["search"] = (
+            "short playouts scored by a fitted value" if value is not None else "whole playouts"
+        )
+        described["playouts"] = budget.playouts
+        described["time_limit"] = budget.time_limit
+        described["policy"] = getattr(self.policy, "__name__", repr(self.policy))
         if value is not None:
             described["value"] = value.provenance()
         elif self.valued and len(view["players"]) > 1:

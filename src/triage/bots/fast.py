@@ -26,9 +26,9 @@ import random
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
-from triage.bots.base import Action
+from triage.bots.base import Action, BotForm, Provenance
 from triage.bots.expert import ExpertBot, Search, candidate_actions, order_only
 from triage.bots.habits import FarmFirstBot
 from triage.bots.value import by_fingerprint, features, fingerprint, value_dirs
@@ -42,6 +42,47 @@ from triage.engine.views import seat_of
 MOVE_TYPES = tuple(ACTION_FIELDS)
 #: What a fast policy file says it is (and what :meth:`FastPolicy.load` accepts).
 FORMAT = "triage.fast/1"
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+#: The network's arrays by name while it is fitted: ``hidden`` (features x width), ``bias`` and
+#: ``output`` (width), and once fitted the features' ``mean`` and ``scale``.
+Weights = dict[str, "NDArray[np.float64]"]
+
+
+class Measured(TypedDict):
+    """How a fitted policy did on the fifth of the games held out: the share of decisions where
+    its best-scored move is the expert's, the same for the club level's move, and how many."""
+
+    agreement: float
+    club_agreement: float
+    held_out_decisions: int
+
+
+class Training(TypedDict, total=False):
+    """How a policy file was trained (its ``trained``): the player count, the games and
+    decisions it learned from, the first deal's seed, and what :class:`Measured` found."""
+
+    players: int
+    games: int
+    decisions: int
+    seed: int
+    agreement: float
+    club_agreement: float
+    held_out_decisions: int
+
+
+class DecisionRows(TypedDict):
+    """One searched decision of the expert: each candidate's features ``x``, centred search
+    mean ``y`` and playouts ``n``, the candidate it chose, and the round."""
+
+    x: list[list[float]]
+    y: list[float]
+    n: list[int]
+    chosen: int
+    round: int
 
 
 def move_features(action: Action, club: bool, rounds_left: int) -> list[float]:
@@ -86,7 +127,7 @@ class FastPolicy:
     hidden: list[list[float]]
     hidden_bias: list[float]
     output: list[float]
-    trained: dict[str, Any] = field(default_factory=dict)
+    trained: Training = field(default_factory=Training)
     source: str = field(default="", compare=False)
     sha256: str = field(default="", compare=False)
 
@@ -102,9 +143,16 @@ class FastPolicy:
         x = (np.asarray(table, dtype=float) - mean) / scale
         return np.tanh(x @ hidden + bias) @ output
 
-    def provenance(self) -> dict[str, Any]:
-        return {"file": self.source, "sha256": self.sha256} | {
-            key: self.trained.get(key) for key in ("players", "decisions", "games", "seed", "agreement")
+    def provenance(self) -> Provenance:
+        trained = self.trained
+        return {
+            "file": self.source,
+            "sha256": self.sha256,
+            "players": trained.get("players"),
+            "decisions": trained.get("decisions"),
+            "games": trained.get("games"),
+            "seed": trained.get("seed"),
+            "agreement": trained.get("agreement"),
         }
 
     def to_json(self) -> str:
@@ -136,7 +184,7 @@ class FastPolicy:
                 [[float(v) for v in row] for row in data["hidden"]],
                 [float(v) for v in data["hidden_bias"]],
                 [float(v) for v in data["output"]],
-                dict(data.get("trained", {})),
+                data.get("trained", {}),  # the file's own record of its training (Training)
                 str(path),
                 hashlib.sha256(raw).hexdigest(),
             )
@@ -241,15 +289,17 @@ class FastBot:
         scores = policy.scores(candidate_table(view, candidates, candidates.index(club), rng))
         return candidates[int(scores.argmax())]
 
-    def form(self, view: View) -> dict[str, Any]:
+    def form(self, view: View) -> BotForm:
         """What this bot is in the view's game: the policy file (its SHA-256, what it was trained
         on) and whether it was trained on this very game."""
         policy, own = policy_for(view)
-        described: dict[str, Any] = {"bot": self.name, "search": "none: a trained scorer of afterstates"}
+        described: BotForm = {"bot": self.name, "search": "none: a trained scorer of afterstates"}
         if policy is None:
-            return described | {"policy": "none trained at this player count"}
-        trained_on = "this game" if own else "another configuration at this player count"
-        return described | {"policy": policy.provenance(), "trained on": trained_on}
+            described["policy"] = "none trained at this player count"
+            return described
+        described["policy"] = policy.provenance()
+        described["trained on"] = "this game" if own else "another configuration at this player count"
+        return described
 
 
 # ---------------------------------------------------------------------- the expert's decisions
@@ -292,12 +342,12 @@ def decision_rows(
 
 def play_recorded(
     players: int, seed: int, config: Any, deck: Any, playouts: int | None = None
-) -> list[dict[str, Any]]:
+) -> list[DecisionRows]:
     """One game of the expert in every seat (deal ``seed``; ``playouts`` a decision, or the
     expert level's own); each searched decision's rows."""
     bots = [RecordingExpert(playouts) for _ in range(players)]
     game = Game.new(players=players, deck=deck, seed=seed, config=config)
-    rows = []
+    rows: list[DecisionRows] = []
     feature_rng = random.Random(f"fast:{seed}")
     while (seat := game.turn) is not None:
         from triage.engine.views import view as seat_view
@@ -329,7 +379,7 @@ class Decisions:
     game: Any
 
     @classmethod
-    def gather(cls, games: list[tuple[int, list[dict[str, Any]]]]) -> Decisions:
+    def gather(cls, games: list[tuple[int, list[DecisionRows]]]) -> Decisions:
         import numpy as np
 
         x: list[list[float]] = []
@@ -383,7 +433,7 @@ class Decisions:
         )
 
 
-def _play_seed(task: tuple[int, int, Any, Any, int | None]) -> tuple[int, list[dict[str, Any]]]:
+def _play_seed(task: tuple[int, int, Any, Any, int | None]) -> tuple[int, list[DecisionRows]]:
     players, seed, config, deck, playouts = task
     return seed, play_recorded(players, seed, config, deck, playouts)
 
@@ -406,7 +456,7 @@ def record_decisions(
 
     deadline = time.monotonic() + time_budget if time_budget is not None else float("inf")
     tasks = [(players, seed + index, config, deck, playouts) for index in range(games)]
-    played: list[tuple[int, list[dict[str, Any]]]] = []
+    played: list[tuple[int, list[DecisionRows]]] = []
     if workers <= 1:
         for task in tasks:
             if time.monotonic() > deadline and played:
@@ -426,16 +476,14 @@ def record_decisions(
     return Decisions.gather(sorted(played, key=lambda item: item[0]))
 
 
-def _forward(weights: dict[str, Any], x: Any) -> tuple[Any, Any]:
+def _forward(weights: Weights, x: Any) -> tuple[Any, Any]:
     import numpy as np
 
     hidden = np.tanh(x @ weights["hidden"] + weights["bias"])
     return hidden, hidden @ weights["output"]
 
 
-def _gradients(
-    weights: dict[str, Any], data: Decisions, x: Any, choice_weight: float
-) -> tuple[float, dict[str, Any]]:
+def _gradients(weights: Weights, data: Decisions, x: Any, choice_weight: float) -> tuple[float, Weights]:
     """The loss (the candidates' squared error against the centred search means, weighed by
     their share of the decision's playouts, and the cross-entropy of the expert's choice under a
     softmax of the scores) and its gradients."""
@@ -477,27 +525,28 @@ def agreement(policy_scores: Any, data: Decisions) -> float:
 
 def fit_policy(
     data: Decisions, width: int = 32, steps: int = 800, choice_weight: float = 0.1, seed: int = 0
-) -> tuple[dict[str, Any], dict[str, float]]:
+) -> tuple[Weights, Measured]:
     """Fit the network on four fifths of the games (Adam, whole batch), measure how often it
     picks the expert's choice on the fifth held out, then fit again on every game."""
     held = data.game % 5 == 0
     fitted, _ = _fit(data.select(~held), width, steps, choice_weight, seed)
     test = data.select(held)
     scores = _score(fitted, test.x)
-    measured = {"agreement": round(agreement(scores, test), 4), "held_out_decisions": len(test.chosen)}
     club = test.x[:, -2] == 1.0  # the club level's move (move_features)
-    measured["club_agreement"] = round(float(club[test.chosen].mean()), 4)
+    measured: Measured = {
+        "agreement": round(agreement(scores, test), 4),
+        "club_agreement": round(float(club[test.chosen].mean()), 4),
+        "held_out_decisions": len(test.chosen),
+    }
     weights, _ = _fit(data, width, steps, choice_weight, seed)
     return weights, measured
 
 
-def _score(weights: dict[str, Any], x: Any) -> Any:
+def _score(weights: Weights, x: Any) -> Any:
     return _forward(weights, (x - weights["mean"]) / weights["scale"])[1]
 
 
-def _fit(
-    data: Decisions, width: int, steps: int, choice_weight: float, seed: int
-) -> tuple[dict[str, Any], float]:
+def _fit(data: Decisions, width: int, steps: int, choice_weight: float, seed: int) -> tuple[Weights, float]:
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -523,7 +572,7 @@ def _fit(
     return weights | {"mean": mean, "scale": scale}, loss
 
 
-def make_policy(weights: dict[str, Any], game_fingerprint: str, trained: dict[str, Any]) -> FastPolicy:
+def make_policy(weights: Weights, game_fingerprint: str, trained: Training) -> FastPolicy:
     """The fitted weights as a :class:`FastPolicy` (rounded, for a readable file)."""
 
     def rounded(values: Any) -> Any:

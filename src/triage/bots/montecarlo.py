@@ -24,7 +24,7 @@ import random
 import time
 from typing import Any
 
-from triage.bots.base import Action
+from triage.bots.base import Action, BotForm
 from triage.bots.expert import candidate_actions, order_only
 from triage.bots.greedy import GreedyBot
 from triage.bots.policy import Policy, greedy_policy, play_out
@@ -83,7 +83,7 @@ class MonteCarloBot:
             self.name = "montecarlo"
         self._greedy = GreedyBot()
 
-    def form(self, view: View) -> dict[str, Any]:
+    def form(self, view: View) -> BotForm:
         """What this bot is, exactly, for a result file: its worlds, playouts or CPU seconds a
         decision, and its playout policy."""
         return {

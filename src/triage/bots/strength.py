@@ -22,13 +22,36 @@ import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from triage.bots import Bot, ExpertBot, bot_form, make_bot
 from triage.bots.fast import FastBot
 from triage.engine import CardSpec, Config, DataError, Game, view
 from triage.engine.cards import load_deck
-from triage.engine.config import load_config, parse_assignment
+from triage.engine.config import load_config, parse_assignments
+
+
+class DecisionTimes(TypedDict):
+    """One bot's CPU seconds a decision over a measurement."""
+
+    decisions: int
+    mean_s: float
+    p95_s: float
+    max_s: float
+
+
+class StrengthSummary(TypedDict):
+    """What ``python -m triage.bots.strength`` prints: the first bot's share of the games won
+    and its score margin, per deal (both seats), each with its 95% half-width."""
+
+    bots: list[str]
+    deals: int
+    games: int
+    win_rate: float
+    win_rate_95: float
+    margin: float
+    margin_95: float
+    cpu_seconds_per_decision: dict[str, DecisionTimes]
 
 
 @dataclass
@@ -47,10 +70,10 @@ class Tally:
             return mean, math.inf
         return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> StrengthSummary:
         win, win_half = self.interval(self.deal_wins)
         margin, margin_half = self.interval(self.deal_margins)
-        timing = {}
+        timing: dict[str, DecisionTimes] = {}
         for bot, times in self.seconds.items():
             ordered = sorted(times)
             timing[bot] = {
@@ -195,9 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     if not 2 <= args.players <= 4:
         parser.error(f"--players must be 2 to 4, got {args.players}")
     try:
-        overrides: dict[str, Any] = {}
-        for text in args.settings:
-            _merge(overrides, parse_assignment(text))
+        overrides = parse_assignments(args.settings)
         setting = Setting(
             args.players,
             load_config(None, overrides) if overrides else None,
@@ -213,14 +234,6 @@ def main(argv: list[str] | None = None) -> int:
     forms = {name: bot_form(make_bot(name), first) for name in pair}
     print(json.dumps(tally.summary() | {"bot_forms": forms}, indent=2))
     return 0
-
-
-def _merge(target: dict[str, Any], source: dict[str, Any]) -> None:
-    for key, value in source.items():
-        if isinstance(value, dict) and isinstance(target.get(key), dict):
-            _merge(target[key], value)
-        else:
-            target[key] = value
 
 
 if __name__ == "__main__":

@@ -32,8 +32,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
+from triage.bots.base import Provenance
 from triage.engine.cards import KINDS, CardSpec
 from triage.engine.config import Config
 from triage.engine.game import Game
@@ -104,7 +105,7 @@ def fingerprint(seat_view: View) -> str:
     """What a value belongs to: the player count, the configuration and the deck list, as every
     seat's view shows them (so a bot finds its value from the view alone)."""
     deck = sorted(json.dumps(back) for back in seat_view["catalogue"])
-    config: dict[str, Any] = dict(seat_view["config"])
+    config: dict[str, Any] = dict(seat_view["config"])  # JSON to fingerprint, items reshaped below
     # T8: what each item costs and gives decides the game; its words for players do not.
     config["market"] = {
         name: {key: value for key, value in item.items() if key not in ("label", "help")}
@@ -142,7 +143,7 @@ class Value:
             }
         )
 
-    def provenance(self) -> dict[str, Any]:
+    def provenance(self) -> Provenance:
         """Which value this is, for a result file: its file, the file's SHA-256, the games and
         seed it was fitted on."""
         return {"file": self.source, "sha256": self.sha256, "games": self.games, "seed": self.seed}
@@ -189,10 +190,21 @@ def value_dirs() -> list[Path]:
 FAST_PREFIX = "fast-"
 
 
-def by_fingerprint(directories: tuple[Path, ...], fast: bool, load: Callable[[Path], Any]) -> dict[str, Any]:
+class _Fingerprinted(Protocol):
+    @property
+    def fingerprint(self) -> str: ...
+
+
+#: A data file read by its fingerprint: a :class:`Value` or a fast policy.
+Found = TypeVar("Found", bound=_Fingerprinted)
+
+
+def by_fingerprint(
+    directories: tuple[Path, ...], fast: bool, load: Callable[[Path], Found]
+) -> dict[str, Found]:
     """Every data file of the directories (the fast policies, or the values) by its fingerprint;
     the first directory named wins a fingerprint."""
-    found: dict[str, Any] = {}
+    found: dict[str, Found] = {}
     for directory in reversed(directories):
         for path in sorted(directory.glob("*.json")):
             if path.name.startswith(FAST_PREFIX) == fast:

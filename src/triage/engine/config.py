@@ -651,6 +651,28 @@ def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | N
     return _validate(values, source)
 
 
+def parse_assignments(texts: Iterable[str]) -> dict[str, Any]:
+    """Several ``--set`` settings as one nested override, merged key by key, so that
+    ``market.staff.price=5`` and ``market.staff.limit=2`` keep both (a later setting of the same
+    key wins). The override is a TOML table: open until :func:`load_config` validates it.
+
+    >>> parse_assignments(["market.staff.price=5", "market.staff.limit=2", "rounds=4"])
+    {'market': {'staff': {'price': 5, 'limit': 2}}, 'rounds': 4}
+    """
+    merged: dict[str, Any] = {}
+    for text in texts:
+        _merge_tables(merged, parse_assignment(text))
+    return merged
+
+
+def _merge_tables(target: dict[str, Any], source: Mapping[str, Any]) -> None:
+    for key, value in source.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge_tables(target[key], value)
+        else:
+            target[key] = value
+
+
 def parse_assignment(text: str) -> dict[str, Any]:
     """Turn ``market.staff.price=5`` into a nested override (values read as TOML).
 

@@ -26,6 +26,7 @@ from rich.text import Text
 if TYPE_CHECKING:  # the commands import their machinery when they run, keeping --help fast
     import pandas as pd
 
+    from triage.bots.fast import Measured
     from triage.engine import CardSpec, Config
     from triage.sim.games import SimJob
     from triage.sim.ladder import LadderJob
@@ -481,7 +482,7 @@ def train_fast(
 ) -> None:
     """Train expert-fast for one game: play the expert in every seat, keep its searches, fit a
     small network to its candidates' search means. Put the file's directory in TRIAGE_VALUES."""
-    from triage.bots.fast import Decisions, fit_policy, make_policy, record_decisions
+    from triage.bots.fast import Decisions, Training, fit_policy, make_policy, record_decisions
     from triage.bots.value import fingerprint
     from triage.options import game_settings
     from triage.sim.provenance import first_view
@@ -510,13 +511,15 @@ def train_fast(
             decisions.save(data)
     weights, measured = fit_policy(decisions)
     played = len(set(decisions.game.tolist()))
-    trained: dict[str, Any] = {
+    trained: Training = {
         "players": players,
         "games": played,
         "decisions": len(decisions.chosen),
         "seed": seed,
+        "agreement": measured["agreement"],
+        "club_agreement": measured["club_agreement"],
+        "held_out_decisions": measured["held_out_decisions"],
     }
-    trained |= measured
     policy = make_policy(weights, fingerprint(first_view(players, game_config, game_deck)), trained)
     out.write_text(policy.to_json() + "\n")
     typer.echo(
@@ -528,7 +531,7 @@ def train_fast(
         typer.echo(caution)
 
 
-def untaught(measured: dict[str, Any]) -> str | None:
+def untaught(measured: Measured) -> str | None:
     """What to say of a fast policy that picks the expert's move on held-out games no more often
     than the club level's priorities do (it has learned nothing of the search), else None."""
     if measured["agreement"] > measured["club_agreement"]:

@@ -20,6 +20,7 @@ from typing import Any
 
 import triage
 from triage.bots import bot_form, make_bot
+from triage.bots.base import BotForm
 from triage.engine import CardSpec, Config, Game, view
 from triage.engine.shapes import View
 
@@ -66,7 +67,7 @@ def first_view(players: int, config: Config, deck: Sequence[CardSpec] | None) ->
 
 def bot_forms(
     names: Sequence[str], players: int, config: Config, deck: Sequence[CardSpec] | None
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, BotForm]:
     """Each distinct bot name's exact form in this game (:func:`triage.bots.bot_form`)."""
     seen = first_view(players, config, deck)
     return {name: bot_form(make_bot(name), seen) for name in dict.fromkeys(names)}
