@@ -18,6 +18,10 @@ from triage.engine.errors import DataError
 from triage.engine.files import read_toml
 from triage.engine.vocabulary import SPENT_SUPPLIES, SUPPLY, SUPPLIES, MarketItem
 
+#: A table of a configuration file (or of ``--set`` overrides) as TOML reads it, before
+#: validation: open by nature, its keys and values are what :func:`_validate` checks.
+TomlTable = dict[str, Any]
+
 RETURN_TO: tuple[str, ...] = ("top", "bottom", "discard")
 #: V1: the cases ``return_to`` may name one by one (a missing case takes ``top``).
 RETURN_CASES: tuple[str, ...] = ("cured", "died", "rejected")
@@ -197,10 +201,10 @@ def load_named_config(name: str, overrides: Mapping[str, Any] | None = None) -> 
     return load_config(named_config_path(name), overrides)
 
 
-_DEFAULTS: dict[str, Any] | None = None
+_DEFAULTS: TomlTable | None = None
 
 
-def default_values() -> dict[str, Any]:
+def default_values() -> TomlTable:
     """The default configuration as plain data (a fresh copy each call)."""
     global _DEFAULTS
     if _DEFAULTS is None:
@@ -212,12 +216,12 @@ def default_values() -> dict[str, Any]:
     return copy.deepcopy(_DEFAULTS)
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = read_toml(path, "configuration file")
+def _read_toml(path: Path) -> TomlTable:
+    data: TomlTable = read_toml(path, "configuration file")
     return data
 
 
-def merge(base: dict[str, Any], overrides: Mapping[str, Any], source: str, path: str = "") -> None:
+def merge(base: TomlTable, overrides: Mapping[str, Any], source: str, path: str = "") -> None:
     """Merge ``overrides`` into ``base`` key by key, refusing keys the configuration lacks."""
     if not isinstance(overrides, Mapping):
         raise DataError(f"{source}: {path or 'configuration'} must be a table, got {overrides!r}")
@@ -267,7 +271,7 @@ def make_config(overrides: Mapping[str, Any] | None = None, source: str = "confi
     return _validate(values, source)
 
 
-def _validate(values: dict[str, Any], source: str) -> Config:
+def _validate(values: TomlTable, source: str) -> Config:
     rounds_by_players = _rounds(values["rounds"], source)
     rounds = max(rounds_by_players.values())
     if len(set(rounds_by_players.values())) == 1:
@@ -651,7 +655,7 @@ def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | N
     return _validate(values, source)
 
 
-def parse_assignments(texts: Iterable[str]) -> dict[str, Any]:
+def parse_assignments(texts: Iterable[str]) -> TomlTable:
     """Several ``--set`` settings as one nested override, merged key by key, so that
     ``market.staff.price=5`` and ``market.staff.limit=2`` keep both (a later setting of the same
     key wins). The override is a TOML table: open until :func:`load_config` validates it.
@@ -659,13 +663,13 @@ def parse_assignments(texts: Iterable[str]) -> dict[str, Any]:
     >>> parse_assignments(["market.staff.price=5", "market.staff.limit=2", "rounds=4"])
     {'market': {'staff': {'price': 5, 'limit': 2}}, 'rounds': 4}
     """
-    merged: dict[str, Any] = {}
+    merged: TomlTable = {}
     for text in texts:
         _merge_tables(merged, parse_assignment(text))
     return merged
 
 
-def _merge_tables(target: dict[str, Any], source: Mapping[str, Any]) -> None:
+def _merge_tables(target: TomlTable, source: Mapping[str, Any]) -> None:
     for key, value in source.items():
         if isinstance(value, dict) and isinstance(target.get(key), dict):
             _merge_tables(target[key], value)
@@ -673,7 +677,7 @@ def _merge_tables(target: dict[str, Any], source: Mapping[str, Any]) -> None:
             target[key] = value
 
 
-def parse_assignment(text: str) -> dict[str, Any]:
+def parse_assignment(text: str) -> TomlTable:
     """Turn ``market.staff.price=5`` into a nested override (values read as TOML).
 
     >>> parse_assignment("market.staff.price=5")
@@ -688,7 +692,7 @@ def parse_assignment(text: str) -> dict[str, Any]:
         value = tomllib.loads(f"v = {raw_value}")["v"]
     except tomllib.TOMLDecodeError:
         value = raw_value
-    result: dict[str, Any] = {}
+    result: TomlTable = {}
     node = result
     parts = key.strip().split(".")
     for part in parts[:-1]:

@@ -29,7 +29,7 @@ from triage.engine.game import Game
 from triage.engine.memory import restore_memory
 from triage.engine.shapes import Board, CardShown, View
 from triage.engine.state import BASE_SPACES, PLAYER_NUMBERS, Patient, PlayerState
-from triage.engine.views import ViewConfig
+from triage.engine.views import ViewConfig, Worked
 from triage.engine.vocabulary import KIND, STANDARD_FRONT, STANDARD_KINDS
 
 Back = tuple[str, int | None, int | None, int, int]
@@ -229,7 +229,7 @@ def determinize(view: View, rng: random.Random) -> Game:
     return game
 
 
-def _kept(view: View) -> dict[str, Any]:
+def _kept(view: View) -> Worked:
     """Where what is worked out from a view's unchanging parts is kept: on its configuration
     (:class:`~triage.engine.views.ViewConfig`, shared by the views of one game or one deck's
     deals), or nowhere for a view that came back from JSON or a copy (a fresh table each call)."""

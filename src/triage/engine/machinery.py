@@ -10,7 +10,16 @@ count the stamps come from, the plan and the caches, and copy the stamps themsel
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, TypedDict
+
+
+class MachineryState(TypedDict):
+    """What a pickle keeps of a game's machinery: the number its count has reached, and the
+    stamps (the plan and the caches are worked out again where needed)."""
+
+    count: int
+    stamps: list[int]
+    deck_stamp: int
 
 
 class Machinery:
@@ -50,12 +59,12 @@ class Machinery:
         count = self.count
         self.stamps = [next(count) for _ in self.stamps]
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> MachineryState:
         """Pickled as the number its count has reached (a count itself does not pickle on every
         Python) and its stamps; the plan and the caches are rebuilt where needed."""
         return {"count": next(self.count), "stamps": self.stamps, "deck_stamp": self.deck_stamp}
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
+    def __setstate__(self, state: MachineryState) -> None:
         self.count = itertools.count(state["count"])
         self.stamps = state["stamps"]
         self.deck_stamp = state["deck_stamp"]

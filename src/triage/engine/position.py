@@ -180,7 +180,7 @@ class Position:
         other.machinery = self.machinery.copy()
         return other
 
-    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:  # pickle's slot state: name -> value
         """Pickle the slots (the machinery as its own state: see :class:`Machinery`)."""
         return None, {name: getattr(self, name) for name in Position.__slots__ if hasattr(self, name)}
 

@@ -11,7 +11,7 @@ module that reads the players' knowledge.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from triage.engine.cards import CardSpec
 from triage.engine.config import Config
@@ -20,6 +20,9 @@ from triage.engine.observer import FRONT, FULL, PRIORITY, Seat, card_at_level
 from triage.engine.shapes import Board, CardShown, Flow, Knowledge, State, TerminalShown, View
 from triage.engine.state import PLAYER_NUMBERS, Patient, PlayerState
 from triage.engine.vocabulary import KIND, KIND_WORDS, counted_items
+
+if TYPE_CHECKING:
+    from triage.engine.determinize import Pool
 
 VIEW_FORMAT = "triage.view/1"
 
@@ -237,6 +240,16 @@ def _deck_parts(game: Game) -> tuple[list[str], list[list[Any]], ViewConfig]:
     return parts
 
 
+class Worked(TypedDict, total=False):
+    """What is worked out once from a view's unchanging parts (:class:`ViewConfig`): the
+    validated configuration, and what determinize keeps (its pool of card backs, the cards'
+    origins)."""
+
+    config: Config
+    pool: Pool
+    origins: dict[str, str]
+
+
 class ViewConfig(dict):  # type: ignore[type-arg]
     """A view's ``config``: the configuration as plain data (scenario-format.md section 1), which
     also carries what is worked out from the view's unchanging parts (its card ids, catalogue
@@ -249,7 +262,7 @@ class ViewConfig(dict):  # type: ignore[type-arg]
 
     def __init__(self, config: Config, data: dict[str, Any]) -> None:
         super().__init__(data)
-        self.derived: dict[str, Any] = {"config": config}
+        self.derived: Worked = {"config": config}
 
     def __reduce__(self) -> tuple[Any, ...]:
         return dict, (dict(self),)

@@ -10,12 +10,24 @@ from __future__ import annotations
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from triage.bots import make_bot
 from triage.engine import Config, Game, view
 from triage.engine.cards import CardSpec
 from triage.play.session import bot_rng
+
+
+class MatchSummary(TypedDict):
+    """A match's figures as ``triage match --json`` prints them: per bot, the games won, the
+    share won and the microseconds a decision."""
+
+    bots: list[str]
+    games: int
+    ties: int
+    wins: dict[str, int]
+    win_rate: dict[str, float]
+    us_per_decision: dict[str, float]
 
 
 @dataclass
@@ -45,7 +57,7 @@ class MatchResult:
             )
         return lines
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MatchSummary:
         return {
             "bots": self.bots,
             "games": self.games,

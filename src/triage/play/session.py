@@ -23,7 +23,6 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from triage.bots import PLAYER_LEVELS, Bot, make_bot, seat_names
 from triage.bots.hints import hint_reason, suggest_move
@@ -32,7 +31,7 @@ from triage.engine.cards import CardSpec
 from triage.engine.choices import action_choices
 from triage.engine.forecast import forecast
 from triage.engine.records import load_record, make_record, replay_steps
-from triage.engine.shapes import Action, Event, Hint, Record, View
+from triage.engine.shapes import Action, Event, Hint, PlayerRow, Record, View
 from triage.engine.summary import player_rows
 from triage.engine.text import describe_action, describe_event
 from triage.engine.undo import UndoError, UndoReach, undo, undo_reach, undo_refusal
@@ -80,6 +79,13 @@ def parse_seats(text: str | list[str] | None, players: int) -> list[str]:
 def bot_rng(seed: int, actions_taken: int) -> random.Random:
     """The generator a bot uses for one decision: fixed by the game, so resuming changes nothing."""
     return random.Random(f"triage-bot:{seed}:{actions_taken}")
+
+
+class NamedRow(PlayerRow):
+    """A finished game's line for one player (:func:`~triage.engine.summary.player_rows`) with
+    the name the terminal game shows for its seat."""
+
+    name: str
 
 
 @dataclass
@@ -326,7 +332,7 @@ class Session:
 
     # ------------------------------------------------------------------ the end
 
-    def summary(self) -> list[dict[str, Any]]:
+    def summary(self) -> list[NamedRow]:
         """Per player at the end: score, VP, QoC, and patients cured, dead and rejected by kind.
 
         Only once the game is over, when every card is public (records.record_for)."""

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from triage.engine.cards import parse_card
-from triage.engine.config import check_bounded_rounds, make_config
+from triage.engine.config import TomlTable, check_bounded_rounds, make_config
 from triage.engine.errors import DataError, RuleError
 from triage.engine.files import read_json
 from triage.engine.flow import cleanup, round_first_player, run
@@ -127,7 +127,7 @@ def build_game(data: Any, source: str = "scenario") -> tuple[Game, list[Event]]:
     return game, events
 
 
-def _items(game: Game, values: dict[str, Any], where: str) -> dict[str, int]:
+def _items(game: Game, values: TomlTable, where: str) -> dict[str, int]:
     """T8, K4: the market items the player owns, from ``items`` and section 3's own names for
     two of them (``outpatient_clinics``, ``clinical_trials``), which must agree."""
     counted = counted_items(game.config.market)
@@ -361,7 +361,7 @@ def _snapshot(game: Game) -> Any:
     return (state_dict(game), [view(game, seat) for seat in range(game.num_players)], list(game.history))
 
 
-def _do_step(game: Game, step: dict[str, Any], events: list[Event]) -> None:
+def _do_step(game: Game, step: TomlTable, events: list[Event]) -> None:
     by = step.get("by")
     action = step["do"]
     expected_error = step.get("error")
