@@ -14,7 +14,7 @@ from triage.bots import make_bot, seat_names
 from triage.engine import DataError, Game, events_for, state_dict, view
 from triage.engine.records import load_record, make_record, replay, replay_steps
 from triage.engine.shapes import Action, Event
-from triage.engine.text import describe_action, describe_event, render_position
+from triage.engine.text import default_names, describe_action, event_words, render_position
 from triage.options import game_settings
 from triage.play import commands as play_commands
 from triage.scenario import run_file
@@ -65,6 +65,7 @@ def demo(
     except ValueError as error:
         fail(str(error))
     game = Game.new(players=players, deck=game_deck, seed=seed, config=game_config)
+    names = default_names(players)
     rng = random.Random(seed)
 
     def show(events: list[Event], action: Action | None, by: int | None) -> None:
@@ -72,9 +73,8 @@ def demo(
             return
         if action is not None:
             typer.echo(f"\n>>> player {by}: {describe_action(action)}")
-        shown = events if seat is None else events_for(events, seat)
-        for event in shown:
-            typer.echo(f"  . {describe_event(event)}")
+        for event in events_for(events, seat):
+            typer.echo(f"  . {event_words(event, seat, names, game.config.market)}")
         doc = state_dict(game) if seat is None else view(game, seat)
         typer.echo(render_position(doc))
 
@@ -115,11 +115,12 @@ def replay_command(
                 f"{file}: this game is not over, so its record holds cards its players have not seen: "
                 "show it as one seat saw it (--seat P), or pass --referee"
             )
+        names = default_names(players)
         for number, (game, events, entry) in enumerate(replay_steps(record, str(file))):
             if entry is not None:
                 typer.echo(f"\n>>> action {number}: player {entry['by']}: {describe_action(entry['do'])}")
-            for event in events if seat is None else events_for(events, seat):
-                typer.echo(f"  . {describe_event(event)}")
+            for event in events_for(events, seat):
+                typer.echo(f"  . {event_words(event, seat, names, game.config.market)}")
             typer.echo(render_position(state_dict(game) if seat is None else view(game, seat)))
             if step and sys.stdin.isatty():
                 input("-- Enter for the next position --")

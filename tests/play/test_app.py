@@ -7,6 +7,7 @@ from textual import events
 from triage.engine import make_config, parse_deck
 from triage.engine.records import load_record
 from triage.engine.text import describe_action
+from triage.engine.vocabulary import KIND
 from triage.play.app import ConfirmScreen, GameOverScreen, HelpScreen, PassDeviceScreen, TriageApp
 from triage.play.session import Session
 
@@ -169,16 +170,14 @@ def test_the_log_shows_checks_as_this_seat_may_see_them():
             checks = [e for e in session.events if e["type"] == "checked"]
             assert {e["player"] for e in checks} == {0, 1}, "this seed must check patients of both seats"
             for event in checks:
-                shown = [
-                    line
-                    for line in lines
-                    if f"{event['card']} of player {event['player']} is checked" in line
-                ]
+                owner = "Your" if event["player"] == 1 else f"{session.seat_name(0)}'s"
+                shown = [line for line in lines if f"{owner} {event['card']} is checked" in line]
                 assert shown
                 if event["player"] == 1:
-                    assert all(line.endswith("is checked") for line in shown)
+                    assert all(line.endswith(f"seen by {session.seat_name(0)}") for line in shown)
                 else:
-                    assert all(line.endswith(f"is checked: {event['secret']['kind']}") for line in shown)
+                    kind = KIND[event["secret"]["kind"]].label
+                    assert all(line.endswith(f"seen by you ({kind})") for line in shown)
 
     run(scenario())
 
@@ -216,7 +215,7 @@ def test_the_helicopter_accident_of_seed_11_cannot_happen():
             assert [action["type"] for action in mine] == ["admit", "admit", "heal", "pass"]
             assert not [e for e in session.events if e["type"] == "helicopter" and e["player"] == 0]
             assert session.view_for(0)["players"][0]["helicopters"] == 1
-            assert "player 0 passes" in session.log_for(0)
+            assert "You pass" in session.log_for(0)
             assert app.focused is app.query_one("#command") and command_text(app) == ""
 
     run(scenario())

@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 from triage.cli import app
 from triage.engine import make_config, parse_deck
 from triage.engine.records import load_record
+from triage.engine.vocabulary import KINDS
 from triage.play.plain import run_plain
 from triage.play.session import Session
 
@@ -121,7 +122,9 @@ def test_watching_bots_shows_only_public_events():
         run_plain(session, io.StringIO(""), out)
         checked = [line for line in out.getvalue().splitlines() if " is checked" in line]
         if checked:
-            assert all(line.rstrip().endswith("is checked") for line in checked)
+            kinds = tuple(f"({kind.label})" for kind in KINDS)
+            assert not [line for line in checked if line.rstrip().endswith(kinds)]
+            assert all("seen by you" not in line for line in checked)
             return
     raise AssertionError("no seed gave a check")
 
@@ -194,5 +197,5 @@ def test_a_designer_market_item_is_listed_and_bought_by_its_words(tmp_path):
     ]
     result = runner.invoke(app, args, input=lines)
     assert "19. buy night_shift" in result.output
-    assert "player 0 buys night shift" in result.output
+    assert "You buy a Night shift for 1 Credit" in result.output
     assert "healing 5" in result.output  # 3 of income and 2 of the night shift

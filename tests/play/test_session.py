@@ -7,6 +7,7 @@ import pytest
 
 from triage.engine import DataError, make_config, state_dict
 from triage.engine.records import load_record, replay
+from triage.engine.vocabulary import KIND
 from triage.play.session import Session, parse_seats
 
 
@@ -126,18 +127,19 @@ def test_a_seat_log_never_shows_a_check_to_the_owner():
         owner = checks[0]["player"]
         other = 1 - owner
         owner_lines = [
-            line
-            for line in session.log_for(owner)
-            if f"{checks[0]['card']} of player {owner} is checked" in line
+            line for line in session.log_for(owner) if f"Your {checks[0]['card']} is checked" in line
         ]
+        owner_name = session.seat_name(owner)
         other_lines = [
             line
             for line in session.log_for(other)
-            if f"{checks[0]['card']} of player {owner} is checked" in line
+            if f"{owner_name}'s {checks[0]['card']} is checked" in line
         ]
-        kind = checks[0]["secret"]["kind"]
-        assert owner_lines and all(":" not in line for line in owner_lines)
-        assert other_lines and any(line.endswith(f": {kind}") for line in other_lines)
+        kind = KIND[checks[0]["secret"]["kind"]].label
+        assert owner_lines and all(
+            line.endswith(f"seen by {session.seat_name(other)}") for line in owner_lines
+        )
+        assert other_lines and all(line.endswith(f"seen by you ({kind})") for line in other_lines)
         return
     pytest.fail("no seed gave a check")
 

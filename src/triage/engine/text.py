@@ -4,15 +4,19 @@ Both have the same shape (scenario-format.md sections 3 and 5); a card field mis
 view is drawn as ``?``, so what this prints for a seat is exactly what that seat may know.
 The terminal game, the ``triage`` command and the research adapters' ``ansi`` render all draw
 with it, so none of those shells imports another (standard library only, like the engine).
+
+An event is put into words here once (:func:`event_words`), for a viewer and with the players'
+names, with its phase heading (:func:`event_phases`): the terminal game, the ``triage`` command
+and the web (which sends the words with each event, so the page keeps no wording of its own).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from triage.engine.shapes import Action, CardShown, Event
-from triage.engine.vocabulary import KINDS
+from triage.engine.vocabulary import KIND, KINDS, STANDARD_FRONT, SUPPLY, MarketItem
 
 #: Each card kind's short tag (the vocabulary's ``short``).
 KIND_SHORT = {kind.name: kind.short for kind in KINDS}
@@ -131,49 +135,196 @@ def describe_action(action: Action | Mapping[str, Any]) -> str:
     return text
 
 
-def describe_event(event: Event | Mapping[str, Any]) -> str:
-    """One event as a log line."""
+#: The log's heading for each phase of a round (R1, R2: Income and Arrival, Treatment, Cleanup).
+PHASE_HEADINGS: dict[str, str] = {
+    "arrival": "Income and arrival",
+    "treatment": "Treatment",
+    "cleanup": "Cleanup",
+    "over": "End of the game",
+}
+
+#: The phase each type of event belongs to. A draw, an admission, a rejection and what the deck
+#: does are left out: they happen in Arrival (A1-A8) or after a Helicopter's draw in Treatment (T7),
+#: so they belong to the phase of the events before them.
+EVENT_PHASE: dict[str, str] = {
+    "round_started": "arrival",
+    "income": "arrival",
+    "diagnosed": "treatment",
+    "healed": "treatment",
+    "cured": "treatment",
+    "treated": "treatment",
+    "helicopter": "treatment",
+    "removed": "treatment",
+    "bought": "treatment",
+    "passed": "treatment",
+    "time_added": "cleanup",
+    "checked": "cleanup",
+    "died": "cleanup",
+    "game_over": "over",
+}
+
+
+def event_phases(events: Iterable[Event | Mapping[str, Any]], phase: str | None = None) -> list[str]:
+    """Each event's heading in a log (:data:`PHASE_HEADINGS`), in order; ``phase`` is the game's
+    phase (``Position.phase``) before the first of them (None: the deal, which starts in Arrival).
+
+    >>> event_phases([{"type": "helicopter"}, {"type": "drawn"}, {"type": "passed"},
+    ...               {"type": "died"}, {"type": "round_started"}, {"type": "drawn"}], "treatment")
+    ['Treatment', 'Treatment', 'Treatment', 'Cleanup', 'Income and arrival', 'Income and arrival']
+    """
+    current = phase or "arrival"
+    headings = []
+    for event in events:
+        current = EVENT_PHASE.get(event["type"], current)
+        headings.append(PHASE_HEADINGS[current])
+    return headings
+
+
+def default_names(players: int) -> list[str]:
+    """Seats named by number, where no one chose a name (the terminal's ``triage game``).
+
+    >>> default_names(2)
+    ['Player 0', 'Player 1']
+    """
+    return [f"Player {seat}" for seat in range(players)]
+
+
+def count_of(amount: int, one: str, many: str | None = None) -> str:
+    """``amount`` things in words, singular or plural.
+
+    >>> count_of(1, "Credit"), count_of(3, "Credit"), count_of(0, "patient")
+    ('1 Credit', '3 Credits', '0 patients')
+    """
+    return f"{amount} {one if amount == 1 else many or one + 's'}"
+
+
+class _Speaker:
+    """The words around one event for one viewer: "You" for the viewer, names for the others."""
+
+    def __init__(self, viewer: int | None, names: Sequence[str]) -> None:
+        self.viewer = viewer
+        self.names = names
+
+    def name(self, seat: int) -> str:
+        if seat == self.viewer:
+            return "You"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"Player {seat}"
+
+    def says(self, seat: int, verb: str, third: str | None = None) -> str:
+        """ "You heal" / "Alice heals"."""
+        return f"{self.name(seat)} {verb if seat == self.viewer else third or verb + 's'}"
+
+    def whose(self, seat: int) -> str:
+        """ "Your" / "Alice's", before a card."""
+        return "Your" if seat == self.viewer else f"{self.name(seat)}'s"
+
+    def listed(self, seats: Iterable[int]) -> str:
+        return ", ".join("you" if seat == self.viewer else self.name(seat) for seat in seats)
+
+
+def kind_words(event: Event | Mapping[str, Any]) -> str:
+    """ " (severe)" where the event (as the viewer sees it) tells the patient's kind."""
+    kind = event.get("kind")
+    return f" ({KIND[kind].label if kind in KIND else kind})" if kind else ""
+
+
+def item_label(item: str, market: Mapping[str, MarketItem] | None) -> str:
+    """A market item's label, as the table's configuration declares it (T8)."""
+    entry = market.get(item) if market else None
+    return entry.label if entry is not None else MarketItem(item, 0, None, ()).label
+
+
+def with_article(label: str) -> str:
+    """ "a Helicopter", "an Outpatient Clinic"."""
+    return f"{'an' if label[:1].lower() in 'aeiou' else 'a'} {label}"
+
+
+def event_words(
+    event: Event | Mapping[str, Any],
+    viewer: int | None,
+    names: Sequence[str],
+    market: Mapping[str, MarketItem] | None = None,
+) -> str:
+    """One event in a player's words, for ``viewer`` (a seat, who reads "You"; None: a
+    spectator), with each seat's player by ``names`` and the market's items by their labels.
+
+    The event must be the viewer's copy (:func:`~triage.engine.observer.event_for`): the words
+    say what it holds and nothing else (a secret part is never read).
+
+    >>> names = ["Ann", "Bob"]
+    >>> event_words({"type": "admitted", "player": 0, "card": "P03", "space": 2}, 0, names)
+    'You admit P03 to space 2'
+    >>> event_words({"type": "admitted", "player": 1, "card": "P09", "space": None}, 0, names)
+    'Bob admits P09 beside the board'
+    >>> event_words({"type": "checked", "player": 0, "card": "P04", "seen_by": [1]}, 1, names)
+    "Ann's P04 is checked: seen by you"
+    """
+    words = _Speaker(viewer, names)
     kind = event["type"]
-    who = f"player {event['player']}" if "player" in event else ""
-    card = event.get("card", "")
-    if kind == "round_started":
-        return f"-- round {event['round']} (first player {event['first_player']})"
-    if kind == "income":
-        return f"{who} gains {event['diagnostics']} diagnostics and {event['healing']} healing"
-    if kind == "drawn":
-        return f"{who} draws {card} ({event['front']})"
-    if kind == "admitted":
-        where = f"space {event['space']}" if event.get("space") else "beside the board"
-        return f"{who} admits {card} to {where}"
-    if kind == "rejected":
-        return f"{who} rejects {card} (-1 QoC)"
-    if kind == "diagnosed":
-        return f"{who} diagnoses {card}: {event['kind']}, healing {event['healing']}"
-    if kind == "healed":
-        return f"{who} places {event['amount']} healing on {card}"
-    if kind == "cured":
-        return f"{who} cures {card} (+{event['credits']} credits, +{event['vp']} VP)"
-    if kind == "treated":
-        return f"{who} treats terminal {card} (+{event['credits']} credits, +{event['vp']} VP)"
-    if kind == "time_added":
-        return f"{card} of {who} now has {event['time']} Time"
-    if kind == "checked":
-        seen = f": {event['kind']}" if "kind" in event else ""
-        return f"{card} of {who} is checked{seen}"
-    if kind == "died":
-        return f"{card} of {who} dies (-{event['quality_lost']} QoC)"
-    if kind == "removed":
-        return f"{who} removes {card} by Helicopter"
-    if kind == "helicopter":
-        return f"{who} flies a Helicopter"
-    if kind == "bought":
-        return f"{who} buys {event['item'].replace('_', ' ')}"
-    if kind == "passed":
-        return f"{who} passes"
-    if kind == "deck_reshuffled":
-        return f"the discard pile is shuffled into a new deck of {event['cards']} cards"
-    if kind == "deck_empty":
-        return f"{who} finds the deck empty"
-    if kind == "game_over":
-        return f"== game over: scores {event['scores']}, winner {event['winner']}"
-    return f"{kind} {who} {card}".strip()
+    wording = _WORDINGS.get(kind)
+    return wording(event, words, market) if wording is not None else kind.replace("_", " ")
+
+
+_Wording = Callable[[Mapping[str, Any], _Speaker, "Mapping[str, MarketItem] | None"], str]
+
+
+def _drawn(e: Mapping[str, Any], w: _Speaker, market: Mapping[str, MarketItem] | None) -> str:
+    front = e.get("front", "")
+    seen = f", diagnosis {e.get('diagnosis')}" if front == STANDARD_FRONT else ""
+    return f"{w.says(e['player'], 'draw')} {e['card']} ({front}{seen})"
+
+
+def _admitted(e: Mapping[str, Any], w: _Speaker, market: Mapping[str, MarketItem] | None) -> str:
+    where = f"to space {e['space']}" if e.get("space") else "beside the board"
+    return f"{w.says(e['player'], 'admit')} {e['card']} {where}"
+
+
+def _cured(e: Mapping[str, Any], w: _Speaker, market: Mapping[str, MarketItem] | None) -> str:
+    gain = w.says(e["player"], "gain")
+    return f"{e['card']} is cured: {gain} {count_of(e['credits'], 'Credit')} and {e['vp']} VP"
+
+
+def _checked(e: Mapping[str, Any], w: _Speaker, market: Mapping[str, MarketItem] | None) -> str:
+    saw = w.listed(e.get("seen_by") or [])
+    return (
+        f"{w.whose(e['player'])} {e['card']} is checked" + (f": seen by {saw}" if saw else "") + kind_words(e)
+    )
+
+
+def _bought(e: Mapping[str, Any], w: _Speaker, market: Mapping[str, MarketItem] | None) -> str:
+    price = f" for {count_of(e['price'], 'Credit')}" if "price" in e else ""
+    return f"{w.says(e['player'], 'buy')} {with_article(item_label(e['item'], market))}{price}"
+
+
+def _game_over(e: Mapping[str, Any], w: _Speaker, market: Mapping[str, MarketItem] | None) -> str:
+    scores = " / ".join(str(score) for score in e.get("scores", []))
+    winner = e.get("winner")
+    return f"Game over: scores {scores}" + (f"; {w.says(winner, 'win')}" if winner is not None else "")
+
+
+_WORDINGS: dict[str, _Wording] = {
+    "round_started": lambda e, w, m: f"Round {e['round']} begins",
+    "income": lambda e, w, m: (
+        f"{w.says(e['player'], 'receive')} {SUPPLY['diagnostics'].count(e['diagnostics'])} "
+        f"and {SUPPLY['healing'].count(e['healing'])}"
+    ),
+    "drawn": _drawn,
+    "admitted": _admitted,
+    "rejected": lambda e, w, m: f"{w.says(e['player'], 'reject')} {e['card']}: \u2212{e['quality_lost']} QoC",
+    "diagnosed": lambda e, w, m: f"{w.says(e['player'], 'diagnose')} {e['card']}{kind_words(e)}",
+    "healed": lambda e, w, m: f"{w.says(e['player'], 'place')} {e['amount']} healing on {e['card']}",
+    "cured": _cured,
+    "treated": lambda e, w, m: f"{w.says(e['player'], 'treat')} terminal {e['card']}",
+    "time_added": lambda e, w, m: f"{w.whose(e['player'])} {e['card']} has {e['time']} Time now",
+    "checked": _checked,
+    "died": lambda e, w, m: f"{w.whose(e['player'])} {e['card']} dies: \u2212{e['quality_lost']} QoC",
+    "removed": lambda e, w, m: f"{w.says(e['player'], 'remove')} {e['card']} by Helicopter",
+    "helicopter": lambda e, w, m: f"{w.says(e['player'], 'fly', 'flies')} a Helicopter",
+    "bought": _bought,
+    "passed": lambda e, w, m: w.says(e["player"], "pass", "passes"),
+    "deck_reshuffled": lambda e, w, m: (
+        f"The discard pile is shuffled into a new deck of {count_of(e['cards'], 'card')}"
+    ),
+    "deck_empty": lambda e, w, m: f"The deck is empty: {w.says(e['player'], 'draw')} nothing",
+    "game_over": _game_over,
+}

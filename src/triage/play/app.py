@@ -41,9 +41,9 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
 from triage.bots.hints import suggest_move
-from triage.engine import RuleError, public_event
+from triage.engine import RuleError
 from triage.engine.shapes import Action, View
-from triage.engine.text import describe_action, describe_event, render_position
+from triage.engine.text import describe_action, render_position
 from triage.engine.undo import UndoError
 from triage.play.help import help_lines
 from triage.play.layout import LAYOUT_CSS, layout_classes, own_board
@@ -557,12 +557,7 @@ class TriageApp(App[None]):
             count = 0
         watching = not self.session.human_seats()
         upto = len(self.session.events) if upto is None else upto
-        new_events = self.session.events[count:upto]
-        lines = (
-            [describe_event(public_event(event)) for event in new_events]
-            if watching
-            else self.session.log_for(seat, count, upto)
-        )
+        lines = self.session.log_for(None if watching else seat, count, upto)
         for line in lines:
             log.write(Text(line))
         self.logged = (seat, upto)

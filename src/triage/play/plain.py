@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from triage.engine import RuleError, public_event
-from triage.engine.text import describe_action, describe_event, render_position
+from triage.engine import RuleError
+from triage.engine.text import describe_action, render_position
 from triage.engine.undo import UndoError
 from triage.play.help import help_lines
 from triage.play.parse import CommandError, choose
@@ -71,8 +71,8 @@ class PlainGame:
         humans = session.human_seats()
         if not humans:
             self.say("Every seat is a bot: watching the game.")
-            for event in session.events:
-                self.say(f"  . {describe_event(public_event(event))}")
+            for text in session.log_for(None):
+                self.say(f"  . {text}")
         while session.turn is not None:
             if not session.is_human(session.turn):
                 self.bot_moves(watching=not humans)
@@ -95,8 +95,8 @@ class PlainGame:
                 self.pause(self.delay)
             if watching:
                 self.say(f"{self.session.seat_name(seat)}: {describe_action(action)}")
-                for event in events:
-                    self.say(f"  . {describe_event(public_event(event))}")
+                for text in self.session.words(events, None):
+                    self.say(f"  . {text}")
             elif len(humans) == 1:
                 self.say(f"{self.session.seat_name(seat)}: {describe_action(action)}")
                 self.show_news(humans[0])

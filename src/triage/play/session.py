@@ -33,7 +33,7 @@ from triage.engine.forecast import forecast
 from triage.engine.records import load_record, make_record, replay_steps
 from triage.engine.shapes import Action, Event, Hint, PlayerRow, Record, View
 from triage.engine.summary import player_rows
-from triage.engine.text import describe_action, describe_event
+from triage.engine.text import describe_action, event_words
 from triage.engine.undo import UndoError, UndoReach, undo, undo_reach, undo_refusal
 from triage.engine.vocabulary import KIND
 
@@ -201,9 +201,16 @@ class Session:
                 lines += [f"    - {way}" for way in found["rescue"].get(patient["card"], [])]
         return lines
 
-    def log_for(self, seat: int, start: int = 0, end: int | None = None) -> list[str]:
-        """Seat ``seat``'s log lines for the events from index ``start`` to ``end`` (filtered, I4)."""
-        return [describe_event(event) for event in events_for(self.events[start:end], seat)]
+    def log_for(self, seat: int | None, start: int = 0, end: int | None = None) -> list[str]:
+        """Seat ``seat``'s log lines for the events from index ``start`` to ``end`` (filtered, I4;
+        None: what every player knows, for watching bots play)."""
+        return self.words(self.events[start:end], seat)
+
+    def words(self, events: list[Event], seat: int | None) -> list[str]:
+        """``events`` (all-seeing) in words as ``seat`` may see them: worded after the engine's
+        filter, so a line never tells what the seat cannot know (I4)."""
+        names, market = self.names(), self.game.config.market
+        return [event_words(event, seat, names, market) for event in events_for(events, seat)]
 
     # ------------------------------------------------------------------ acting
 
