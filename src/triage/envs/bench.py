@@ -39,11 +39,14 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from pyspiel import GameParameter
 
 #: The vector environment's games, and its steps per timed batch.
 VECTOR_ENVS = 16
@@ -309,7 +312,12 @@ def gymnasium_env(seconds: float) -> _Path:
 
 
 def ismcts(
-    name: str, game_name: str, params: dict[str, Any], evaluator: object, simulations: int, seconds: float
+    name: str,
+    game_name: str,
+    params: Mapping[str, GameParameter],
+    evaluator: object,
+    simulations: int,
+    seconds: float,
 ) -> _Path:
     """IS-MCTS iterations per second on the first decision of ``game_name``."""
     import pyspiel

@@ -40,7 +40,7 @@ from triage.engine.actions import (
     decode,
     encode,
 )
-from triage.engine.cards import KINDS
+from triage.engine.cards import KINDS, CardSpec
 from triage.engine.game import PHASES, Game
 from triage.engine.observer import Seat
 from triage.engine.shapes import Action, CardShown, View
@@ -561,7 +561,7 @@ class _FeatureMemory:
         #: How many times the memory was cleared: numbers handed out before are stale.
         self.generation = 0
 
-    def number(self, cards: dict[str, Any]) -> dict[str, int]:
+    def number(self, cards: dict[str, CardSpec]) -> dict[str, int]:
         """Each card's content number, for one card table (worked out once per game)."""
         if len(self.contents) + len(self.cards) + len(self.slots) > _KEPT:
             # Content numbers are reused after this, so every table that holds them goes too

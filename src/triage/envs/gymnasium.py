@@ -55,6 +55,8 @@ ENV_ID = "Triage-v0"
 class TriageEnv(gymnasium.Env):
     """The solo game of Triage, one decision per step."""
 
+    #: Gymnasium's API leaves ``metadata``, ``options`` and every ``info`` open (string keys, any
+    #: values): each environment adds its own keys; ours are in the module's docstring.
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(
@@ -135,6 +137,7 @@ class TriageEnv(gymnasium.Env):
         return values(scores, self.returns, self._start)[0]
 
     def _info(self, scores: list[int], over: bool) -> dict[str, Any]:
+        """The step's Gymnasium ``info`` (open by its API: ``step`` adds ``illegal_action``)."""
         info: dict[str, Any] = {"score": scores[0]}
         if self.flat:
             info["action_mask"] = self.table.mask(0)

@@ -51,15 +51,16 @@ import json
 import random
 import zlib
 from array import array
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Mapping
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import pyspiel
 from open_spiel.python import policy as openspiel_policy
 from open_spiel.python.algorithms import mcts
 
-from triage.bots import make_bot
+from triage.bots import Bot, make_bot
 from triage.engine import Config, Game, spectator_view, view
 from triage.engine.actions import action_to_id
 from triage.engine.cards import CardSpec
@@ -76,19 +77,28 @@ from triage.envs.variants import Variant, arrangements, deal_arranged, load_vari
 DEAL_BASE = 256
 DEAL_DIGITS = DEAL_NODES
 
-_DEFAULTS: dict[str, Any] = {
-    "players": 2,
-    "seed": -1,
-    "config": "default",
-    "rounds": 0,
-    "return_to": "top",
-    "helicopter_draws": "wait",
-    "terminal_upkeep": "death",
-    "quality_floor": -1,
-    "returns": "score",
-    "tensors": "scaled",
-    "opponents": "",
-}
+
+@dataclass(frozen=True)
+class GameParameters:
+    """The game's parameters (the module's docstring says each), as :func:`_parameters` checked
+    them. Their defaults, :data:`_DEFAULTS`, are OpenSpiel's ``parameter_specification``, which
+    gives each its type (``load_game`` refuses another)."""
+
+    players: int = 2
+    seed: int = -1
+    config: str = "default"
+    rounds: int = 0
+    return_to: str = "top"
+    helicopter_draws: str = "wait"
+    terminal_upkeep: str = "death"
+    quality_floor: int = -1
+    returns: str = "score"
+    tensors: str = "scaled"
+    opponents: str = ""
+
+
+_DEFAULTS = GameParameters()
+_NAMES = tuple(parameter.name for parameter in fields(GameParameters))
 
 #: The tensors' forms: every entry in [-1, 1] (the observation by its proven bounds, the record
 #: by its largest entry), or the counts and event codes as they are.
@@ -110,41 +120,51 @@ def _game_type(utility: pyspiel.GameType.Utility) -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=_DEFAULTS,
+        parameter_specification=asdict(_DEFAULTS),
     )
 
 
 GAME_TYPE = _game_type(pyspiel.GameType.Utility.GENERAL_SUM)
 
 
-def _parameters(params: dict[str, Any] | None) -> dict[str, Any]:
-    values = dict(_DEFAULTS)
-    values.update(params or {})
-    unknown = sorted(set(values) - set(_DEFAULTS))
+_Parameter = TypeVar("_Parameter", int, str)
+
+
+def _given(params: Mapping[str, pyspiel.GameParameter], key: str, default: _Parameter) -> _Parameter:
+    """``params[key]``, or ``default`` when it is not given; of ``default``'s type (OpenSpiel's
+    ``load_game`` checks it against the specification before the game sees it)."""
+    value = params.get(key, default)
+    if not isinstance(value, type(default)) or isinstance(value, bool):
+        raise TypeError(f"triage parameter {key!r} must be {type(default).__name__}, got {value!r}")
+    return value
+
+
+def _parameters(params: Mapping[str, pyspiel.GameParameter] | None) -> GameParameters:
+    given = params or {}
+    unknown = sorted(set(given) - set(_NAMES))
     if unknown:
-        raise ValueError(f"unknown triage parameter {unknown[0]!r} (known: {', '.join(_DEFAULTS)})")
-    if not 1 <= values["players"] <= 4:
-        raise ValueError(f"players must be 1 to 4 (R1), got {values['players']!r}")
-    if values["seed"] < -1:
+        raise ValueError(f"unknown triage parameter {unknown[0]!r} (known: {', '.join(_NAMES)})")
+    values = GameParameters(**{name: _given(given, name, getattr(_DEFAULTS, name)) for name in _NAMES})
+    if not 1 <= values.players <= 4:
+        raise ValueError(f"players must be 1 to 4 (R1), got {values.players!r}")
+    if values.seed < -1:
+        raise ValueError(f"seed must be -1 (a chance node deals) or a whole number >= 0, got {values.seed}")
+    if values.rounds < 0:
         raise ValueError(
-            f"seed must be -1 (a chance node deals) or a whole number >= 0, got {values['seed']}"
+            f"rounds must be 0 (the configuration's) or a whole number >= 1, got {values.rounds}"
         )
-    if values["rounds"] < 0:
-        raise ValueError(
-            f"rounds must be 0 (the configuration's) or a whole number >= 1, got {values['rounds']}"
-        )
-    check_returns(values["returns"])
+    check_returns(values.returns)
     opponent_names(values)  # refuses a bad list early, with the players it names
-    if values["tensors"] not in TENSORS:
-        raise ValueError(f"tensors must be one of {TENSORS}, got {values['tensors']!r}")
+    if values.tensors not in TENSORS:
+        raise ValueError(f"tensors must be one of {TENSORS}, got {values.tensors!r}")
     return values
 
 
-def opponent_names(values: dict[str, Any]) -> list[str]:
+def opponent_names(values: GameParameters) -> list[str]:
     """The bots of the ``opponents`` parameter for seats 1.. (empty: every seat is a player's):
     one name for all of them, or one per seat separated by commas."""
-    names = [name.strip() for name in str(values["opponents"]).split(",") if name.strip()]
-    players = int(values["players"])
+    names = [name.strip() for name in values.opponents.split(",") if name.strip()]
+    players = values.players
     if len(names) == 1 and players > 2:
         names *= players - 1
     if names and len(names) != players - 1:
@@ -155,15 +175,15 @@ def opponent_names(values: dict[str, Any]) -> list[str]:
     return names
 
 
-def _variant(values: dict[str, Any]) -> Variant:
+def _variant(values: GameParameters) -> Variant:
     """The configuration the parameters name, with the variants' parameters on top."""
-    floor = int(values["quality_floor"])
+    floor = values.quality_floor
     return load_variant(
-        str(values["config"]),
-        rounds=int(values["rounds"]) or None,
-        return_to=str(values["return_to"]),
-        helicopter_draws=str(values["helicopter_draws"]),
-        terminal_upkeep=str(values["terminal_upkeep"]),
+        values.config,
+        rounds=values.rounds or None,
+        return_to=values.return_to,
+        helicopter_draws=values.helicopter_draws,
+        terminal_upkeep=values.terminal_upkeep,
         quality_floor=None if floor < 0 else floor,
     )
 
@@ -194,7 +214,7 @@ class Settings:
     orders: tuple[tuple[CardSpec, ...], ...]
     #: The built-in bots that play seats 1.. inside the game (``opponents``), by seat; then
     #: OpenSpiel sees one player, seat 0.
-    bots: dict[int, Any]
+    bots: dict[int, Bot]
 
     @property
     def seats(self) -> int:
@@ -212,11 +232,11 @@ class Settings:
 class TriageGame(pyspiel.Game):
     """The OpenSpiel game: parameters, sizes, and the observers of seat views."""
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: Mapping[str, pyspiel.GameParameter] | None = None) -> None:
         values = _parameters(params)
-        self.players = int(values["players"])
-        self.seed = int(values["seed"])
-        self.returns = str(values["returns"])
+        self.players = values.players
+        self.seed = values.seed
+        self.returns = values.returns
         self.variant = _variant(values)
         self.config = self.variant.config
         orders = tuple(arrangements(self.variant.deck)) if self.variant.deck and self.seed < 0 else ()
@@ -238,14 +258,14 @@ class TriageGame(pyspiel.Game):
             max_game_length=self.bounds.max_decisions + _chance_nodes(self.seed, orders),
         )
         utility = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
-        super().__init__(_game_type(utility), info, {key: values[key] for key in _DEFAULTS})
+        super().__init__(_game_type(utility), info, asdict(values))
         record = PublicRecord(
             self.players,
             self.layout.num_actions,
             sorted(probe.cards),
             self.bounds.max_decisions + self.players * self.bounds.draws,
         )
-        self.scales = _tensor_scales(self, record, str(values["tensors"]))
+        self.scales = _tensor_scales(self, record, values.tensors)
         fast = (
             TriageObserver(self.scales, pyspiel.IIGObservationType(perfect_recall=False), None),
             TriageObserver(self.scales, pyspiel.IIGObservationType(perfect_recall=True), None),

@@ -132,6 +132,7 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper[str, Observation, ActionTyp
         self.raw = env  # self.env, typed as the environment it is
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``; its API leaves the info dict open (string keys, any values)."""
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         raw = self.raw
@@ -195,6 +196,8 @@ def parallel_env(**kwargs: Any) -> ParallelEnv[str, Observation, ActionType]:
 class raw_env(AECEnv[str, Observation, ActionType]):
     """The unwrapped AEC environment."""
 
+    #: PettingZoo's AECEnv leaves ``metadata``, ``options`` and each agent's ``info`` open (string
+    #: keys, any values): each environment adds its own keys; ours are in the module's docstring.
     metadata: dict[str, Any] = {
         "render_modes": ["human", "ansi"],
         "name": "triage_v0",

@@ -62,7 +62,8 @@ class TriageVecEnv(VecEnv):
         return observations, rewards.astype(np.float32), dones, listed
 
     def _info(self, infos: dict[str, Any], index: int) -> dict[str, Any]:
-        """Game ``index``'s info as SB3 lists them: its score and, where refused, why."""
+        """Game ``index``'s info as SB3 lists them: its score and, where refused, why (SB3's
+        and Gymnasium's APIs leave infos open, string keys and any values: ``step_wait`` adds more)."""
         info: dict[str, Any] = {"score": int(infos["score"][index])}
         if "illegal_action" in infos and infos["_illegal_action"][index]:
             info["illegal_action"] = infos["illegal_action"][index]

@@ -41,6 +41,8 @@ Opponent = Any
 class SelfPlayEnv(gymnasium.Env):
     """One learner seat of a turn-based PettingZoo AEC game; ``opponent`` plays the others."""
 
+    #: Gymnasium's API leaves ``metadata``, ``options`` and every ``info`` open (string keys, any
+    #: values); the infos read here are any wrapped PettingZoo game's own.
     metadata: dict[str, Any] = {"render_modes": []}
 
     def __init__(
@@ -144,6 +146,7 @@ class SelfPlayEnv(gymnasium.Env):
         return vector, reward, bool(aec.terminations[learner]), bool(aec.truncations[learner])
 
     def _info(self) -> dict[str, Any]:
+        """Gymnasium's ``info`` of the learner seat (open by its API)."""
         return {"seat": int(self.learner.rsplit("_", 1)[-1]), "action_mask": self._mask}
 
 

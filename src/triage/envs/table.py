@@ -26,13 +26,16 @@ from typing import Any
 import numpy as np
 
 from triage.engine import Config, Game, RuleError, events_for, make_config, view
+from triage.engine.config import TomlTable
 from triage.engine.shapes import Event, View
 from triage.envs.encoding import IllegalActionError, Layout, view_text
 
 
 def make_game_config(rounds: int | None = None, return_to: str | None = None, **overrides: Any) -> Config:
-    """A configuration from the few options the research interfaces expose."""
-    changes: dict[str, Any] = dict(overrides)
+    """A configuration from the few options the research interfaces expose. ``overrides`` are
+    configuration settings as a file would hold them (config.md): a raw table, open until
+    ``make_config`` validates it."""
+    changes: TomlTable = dict(overrides)
     if rounds is not None:
         changes["rounds"] = rounds
     if return_to is not None:

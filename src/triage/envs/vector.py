@@ -82,6 +82,8 @@ class _Slot:
 class TriageVectorEnv(VectorEnv):
     """``num_envs`` games of ``Triage-v0`` stepped together (seat 0 of each; bots elsewhere)."""
 
+    #: Gymnasium's VectorEnv leaves ``metadata``, ``options`` and the ``infos`` open (string keys,
+    #: any values): arrays by key with ``_key`` masks, as each environment fills them.
     metadata: dict[str, Any] = {
         "autoreset_mode": AutoresetMode.NEXT_STEP,
         "render_modes": ["ansi", "rgb_array"],
