@@ -105,13 +105,13 @@ def fingerprint(seat_view: View) -> str:
     """What a value belongs to: the player count, the configuration and the deck list, as every
     seat's view shows them (so a bot finds its value from the view alone)."""
     deck = sorted(json.dumps(back) for back in seat_view["catalogue"])
-    config: dict[str, Any] = dict(seat_view["config"])  # JSON to fingerprint, items reshaped below
+    config = seat_view["config"]
     # T8: what each item costs and gives decides the game; its words for players do not.
-    config["market"] = {
+    market = {
         name: {key: value for key, value in item.items() if key not in ("label", "help")}
         for name, item in config["market"].items()
     }
-    return json.dumps([len(seat_view["players"]), config, deck], sort_keys=True)
+    return json.dumps([len(seat_view["players"]), {**config, "market": market}, deck], sort_keys=True)
 
 
 @dataclass(frozen=True)
