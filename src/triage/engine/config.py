@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping
 from triage.engine.cards import CardSpec
 from triage.engine.errors import DataError
 from triage.engine.files import read_toml
+from triage.engine.shapes import ConfigFile
 from triage.engine.vocabulary import SPENT_SUPPLIES, SUPPLY, SUPPLIES, MarketItem
 
 #: A table of a configuration file (or of ``--set`` overrides) as TOML reads it, before
@@ -138,7 +139,7 @@ class Config:
         """Whether any case goes to the V1 discard pile."""
         return any(self.return_place(case) == "discard" for case in RETURN_CASES)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ConfigFile:
         """The configuration in the file's shape (``limit`` None where there is none)."""
         return {
             "rounds": (

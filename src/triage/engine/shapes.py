@@ -199,14 +199,13 @@ class SoloShown(TypedDict):
     tiers: list[SoloTierShown]
 
 
-class ConfigShown(TypedDict):
-    """The configuration as its file holds it ([O] values, V1-V4, T8), as views and records
-    carry it (:meth:`triage.engine.config.Config.to_dict`)."""
+class _ConfigValues(TypedDict):
+    """The configuration's values but ``rounds`` ([O] values, V1-V4, T8), as its file holds them."""
 
-    rounds: int
     arrivals: int
     end_on_zero_quality: bool
-    return_to: str
+    #: V1: one place for every case, or a place by case (a missing case: ``top``).
+    return_to: str | dict[str, str]
     helicopter_draws: str
     terminal_upkeep: str
     quality_floor: int | None
@@ -217,6 +216,20 @@ class ConfigShown(TypedDict):
     solo: SoloShown
     seat_credits: dict[str, list[int]]
     seat_vp: dict[str, list[int]]
+
+
+class ConfigShown(_ConfigValues):
+    """The configuration of one game as views carry it (:meth:`~triage.engine.config.Config.to_dict`
+    of the configuration for the game's player count): its rounds one number."""
+
+    rounds: int
+
+
+class ConfigFile(_ConfigValues):
+    """The configuration as its file holds it and records carry it
+    (:meth:`triage.engine.config.Config.to_dict`): rounds one number, or one per player count."""
+
+    rounds: int | dict[str, int]
 
 
 class Board(TypedDict):
@@ -331,7 +344,7 @@ class Setup(TypedDict):
 
     players: int
     #: The configuration as its file holds it; the deck in the deck file's form (K1).
-    config: dict[str, Any]
+    config: ConfigFile
     deck: list[DeckEntry]
     seed: int
 
@@ -369,7 +382,7 @@ class SeatRecord(TypedDict):
 
     format: str
     players: int
-    config: dict[str, Any]
+    config: ConfigFile
     viewer: int | None
     actions: list[Step]
     events: list[Event]

@@ -17,7 +17,7 @@ from triage.engine.cards import CardSpec
 from triage.engine.config import Config
 from triage.engine.game import Game
 from triage.engine.observer import FRONT, FULL, PRIORITY, Seat, card_at_level
-from triage.engine.shapes import Board, CardShown, Flow, Knowledge, State, TerminalShown, View
+from triage.engine.shapes import Board, CardShown, ConfigFile, Flow, Knowledge, State, TerminalShown, View
 from triage.engine.state import PLAYER_NUMBERS, Patient, PlayerState
 from triage.engine.vocabulary import KIND, KIND_WORDS, counted_items
 
@@ -260,7 +260,7 @@ class ViewConfig(dict):  # type: ignore[type-arg]
 
     __slots__ = ("derived",)
 
-    def __init__(self, config: Config, data: dict[str, Any]) -> None:
+    def __init__(self, config: Config, data: ConfigFile) -> None:
         super().__init__(data)
         self.derived: Worked = {"config": config}
 

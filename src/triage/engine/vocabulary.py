@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from triage.engine.shapes import KindWords
+from triage.engine.shapes import KindWords, MarketItemShown
 
 # ---------------------------------------------------------------------- card kinds (K1, K2)
 
@@ -247,7 +247,7 @@ class MarketItem:
                 return amount
         return 0
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> MarketItemShown:
         """The item in the configuration file's shape."""
         return {
             "price": self.price,
