@@ -379,11 +379,11 @@ def _write_ladder(
     import pyarrow.parquet as pq
 
     from triage.sim.ladder import format_lineups, ladder_schema
-    from triage.sim.provenance import bot_forms, software
+    from triage.sim.provenance import LadderMetadata, bot_forms, software
     from triage.sim.report import Results, build_report
     from triage.sim.runner import METADATA_KEY, side_path
 
-    metadata = {
+    metadata: LadderMetadata = {
         "format": "triage.ladder/1",
         "games": int(rows["game"].nunique()),
         "players": list(job.players),

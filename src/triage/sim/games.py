@@ -14,8 +14,8 @@ import hashlib
 import random
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from typing import TypedDict
 
 from triage.bots import Bot, ExpertBot, make_bot
 from triage.bots.fast import FastBot
@@ -208,24 +208,101 @@ class GameStats:
         self.per_card[card]["rounds_in_hospital"] += self.round - stay.since_round + 1
 
 
-Rows = list[dict[str, Any]]
+@dataclass(frozen=True)
+class PlayerRow:
+    """A player row's fixed columns (one row per player per game); its counters follow them in
+    the file (:attr:`GameRows.counts`)."""
+
+    game: int
+    deal: int
+    game_seed: int
+    players: int
+    seat: int
+    bot: str
+    score: int
+    vp: int
+    quality: int
+    credits: int
+    treated: int
+    won: bool
+    rounds: int
+    #: R1: seat 0 is the first player of round 1 (the seat order then rotates).
+    first_player: bool
+    actions: int
+    #: R4 solo: the score tier reached (None with several players or on a loss).
+    tier: str | None
+    #: Score minus the best other score (0 in a solo game): what the win was by.
+    margin: int
+
+
+class CardRow(TypedDict):
+    """One deck-file card in one game: what happened to it (:data:`CARD_COUNTS`)."""
+
+    game: int
+    card: str
+    kind: str
+    drawn: int
+    admitted: int
+    rejected: int
+    cured: int
+    died: int
+    removed: int
+    rounds_in_hospital: int
+
+
+class RoundRow(TypedDict):
+    """One seat in one round: its :data:`ROUND_COUNTS`."""
+
+    game: int
+    deal: int
+    round: int
+    seat: int
+    bot: str
+    died: int
+    cured: int
+    flights: int
+    flights_draw: int
+    bought: int
+
+
+class TimeRow(TypedDict):
+    """One seat's decision times in one game (CPU seconds of the deciding thread)."""
+
+    game: int
+    seat: int
+    bot: str
+    decisions: int
+    seconds: float
+    longest: float
+
+
+#: A cell of a result file: a number, a flag, a name or nothing.
+Cell = int | float | bool | str | None
 
 
 @dataclass
 class GameRows:
-    """What one game gives: player rows, card rows, round rows (one per seat per round) and the
-    decision times of each seat (kept apart: they depend on the machine, the rest never does)."""
+    """What one game gives: player rows with each player's counters, card rows, round rows (one
+    per seat per round) and the decision times of each seat (kept apart: they depend on the
+    machine, the rest never does)."""
 
-    players: Rows
-    cards: Rows
-    rounds: Rows
-    times: Rows
+    players: list[PlayerRow]
+    #: Each player's counters by column name: the fates by patient kind and the economy, whose
+    #: columns depend on the configuration's market (T8), hence a plain mapping.
+    counts: list[dict[str, int]]
+    cards: list[CardRow]
+    rounds: list[RoundRow]
+    times: list[TimeRow]
+
+    def player_rows(self) -> list[dict[str, Cell]]:
+        """The player rows as a result file holds them: the fixed columns, then the counters."""
+        return [{**asdict(row), **counts} for row, counts in zip(self.players, self.counts)]
 
 
-def play_game(job: SimJob, index: int) -> tuple[Rows, Rows]:
+def play_game(job: SimJob, index: int) -> tuple[list[dict[str, Cell]], list[CardRow]]:
     """Play game ``index`` of ``job`` to the end: its player rows and its card rows."""
     rows = play_game_rows(job, index)
-    return rows.players, rows.cards
+    return rows.player_rows(), rows.cards
 
 
 def sim_bot(name: str) -> Bot:
@@ -262,71 +339,89 @@ def play_game_rows(job: SimJob, index: int) -> GameRows:
         stats.feed(game.apply(action))
         actions += 1
     return GameRows(
-        _player_rows(job, index, seed, names, game, stats, actions),
+        _player_rows(job, index, seed, names, game, actions),
+        stats.per_player,
         _card_rows(index, game, stats),
         _round_rows(job, index, names, stats),
         [
-            {"game": index, "seat": seat, "bot": names[seat], "decisions": int(decisions)}
-            | {"seconds": seconds, "longest": longest}
+            {
+                "game": index,
+                "seat": seat,
+                "bot": names[seat],
+                "decisions": int(decisions),
+                "seconds": seconds,
+                "longest": longest,
+            }
             for seat, (seconds, longest, decisions) in enumerate(thinking)
         ],
     )
 
 
-def _round_rows(job: SimJob, index: int, names: list[str], stats: GameStats) -> Rows:
+def _round_rows(job: SimJob, index: int, names: list[str], stats: GameStats) -> list[RoundRow]:
     return [
-        {"game": index, "deal": job.deal(index), "round": round_number, "seat": seat, "bot": names[seat]}
-        | counts
+        {
+            "game": index,
+            "deal": job.deal(index),
+            "round": round_number,
+            "seat": seat,
+            "bot": names[seat],
+            "died": counts["died"],
+            "cured": counts["cured"],
+            "flights": counts["flights"],
+            "flights_draw": counts["flights_draw"],
+            "bought": counts["bought"],
+        }
         for (round_number, seat), counts in sorted(stats.per_round.items())
     ]
 
 
 def _player_rows(
-    job: SimJob, index: int, seed: int, names: list[str], game: Game, stats: GameStats, actions: int
-) -> list[dict[str, Any]]:
-    rows = []
-    for seat, player in enumerate(game.players):
-        rows.append(
-            {
-                "game": index,
-                "deal": job.deal(index),
-                "game_seed": seed,
-                "players": job.players,
-                "seat": seat,
-                "bot": names[seat],
-                "score": player.score,
-                "vp": player.vp,
-                "quality": player.quality,
-                "credits": player.credits,
-                "treated": player.treated,
-                "won": game.winner == seat,
-                "rounds": game.round,
-                # R1: seat 0 is the first player of round 1 (the seat order then rotates).
-                "first_player": seat == 0,
-                "actions": actions,
-                # R4 solo: the score tier reached (None with several players or on a loss).
-                "tier": game.solo_tier(),
-                # Score minus the best other score (0 in a solo game): what the win was by.
-                "margin": player.score
-                - max(
-                    (other.score for number, other in enumerate(game.players) if number != seat),
-                    default=player.score,
-                ),
-                **stats.per_player[seat],
-            }
+    job: SimJob, index: int, seed: int, names: list[str], game: Game, actions: int
+) -> list[PlayerRow]:
+    return [
+        PlayerRow(
+            game=index,
+            deal=job.deal(index),
+            game_seed=seed,
+            players=job.players,
+            seat=seat,
+            bot=names[seat],
+            score=player.score,
+            vp=player.vp,
+            quality=player.quality,
+            credits=player.credits,
+            treated=player.treated,
+            won=game.winner == seat,
+            rounds=game.round,
+            first_player=seat == 0,
+            actions=actions,
+            tier=game.solo_tier(),
+            margin=player.score
+            - max(
+                (other.score for number, other in enumerate(game.players) if number != seat),
+                default=player.score,
+            ),
         )
-    return rows
+        for seat, player in enumerate(game.players)
+    ]
 
 
-def _card_rows(index: int, game: Game, stats: GameStats) -> list[dict[str, Any]]:
-    rows = []
+def _card_rows(index: int, game: Game, stats: GameStats) -> list[CardRow]:
+    rows: list[CardRow] = []
     for handle in sorted(game.cards, key=lambda handle: game.origins[handle]):
+        counts = stats.per_card[handle]
         rows.append(
             {
                 "game": index,
                 "card": game.origins[handle],
                 "kind": game.cards[handle].kind,
-                **stats.per_card[handle],
+                "drawn": counts["drawn"],
+                "admitted": counts["admitted"],
+                "rejected": counts["rejected"],
+                "cured": counts["cured"],
+                "died": counts["died"],
+                "removed": counts["removed"],
+                "rounds_in_hospital": counts["rounds_in_hospital"],
             }
         )
     return rows

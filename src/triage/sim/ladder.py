@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
-from typing import Any
+from typing import TypedDict
 
 import pandas as pd
 import pyarrow as pa
@@ -174,11 +174,22 @@ def ratings(rows: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values("mu", ascending=False, ignore_index=True)
 
 
+class Pair(TypedDict):
+    """How often ``bot`` finished ahead of ``against`` in the ``games`` both played (a tie counts
+    half), with the half-width of its 95% interval clustered by deal (NaN with no game)."""
+
+    bot: str
+    against: str
+    games: int
+    ahead: float
+    ci95: float
+
+
 def head_to_head(rows: pd.DataFrame) -> pd.DataFrame:
     """For each ordered pair of bots (row bot, column bot): the share of their shared games in
     which the row bot finished ahead (a tie counts half), with a 95% interval clustered by deal;
     long form: ``bot``, ``against``, ``games``, ``ahead``, ``ci95``."""
-    results: list[dict[str, Any]] = []
+    results: list[Pair] = []
     key = rows["won"].astype(int) * 10_000 + rows["score"]
     frame = rows.assign(place=key.groupby(rows["game"]).rank(ascending=False, method="min"))
     bots = sorted(frame["bot"].unique())
@@ -190,7 +201,7 @@ def head_to_head(rows: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(results)
 
 
-def _pair(frame: pd.DataFrame, bot: str, against: str) -> dict[str, Any]:
+def _pair(frame: pd.DataFrame, bot: str, against: str) -> Pair:
     """How often ``bot`` finished ahead of ``against`` in the games both played."""
     mine = frame[frame["bot"] == bot][["game", "deal", "place"]]
     theirs = frame[frame["bot"] == against][["game", "place"]]

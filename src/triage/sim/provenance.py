@@ -16,24 +16,78 @@ import subprocess
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import triage
 from triage.bots import bot_form, make_bot
 from triage.bots.base import BotForm
 from triage.engine import CardSpec, Config, Game, view
-from triage.engine.shapes import View
+from triage.engine.shapes import DeckEntry, View
 
 #: The keys of a bot's form that name a place on one machine, not what the bot is: left out when
 #: two runs' forms are compared.
 LOCAL_KEYS = ("file",)
 
 
+class Software(TypedDict):
+    """Triage's version; the git commit it ran from and whether the checkout had changes (None
+    when not known)."""
+
+    triage: str
+    commit: str | None
+    modified: bool | None
+
+
+class Produced(TypedDict, total=False):
+    """What produced a result file, as its Parquet metadata holds it (under
+    :data:`triage.sim.runner.METADATA_KEY`): what a run and a ladder both say. Files of older
+    versions may lack keys, so readers ask with ``get``; a pooled report's ``seed`` lists the
+    seed of each run pooled."""
+
+    format: str
+    games: int
+    bots: list[str]
+    seed: int | list[int | None]
+    duplicate: bool
+    #: The ``--set`` overrides as given.
+    set: list[str]
+    #: The configuration in its file's shape (:meth:`triage.engine.Config.to_dict`, untyped
+    #: there: a per-player-count ``rounds`` or per-case ``return_to`` is a table).
+    config: dict[str, Any]
+    deck: list[DeckEntry] | None
+    software: Software
+
+
+class RunMetadata(Produced, total=False):
+    """A simulation's (:func:`triage.sim.runner.job_metadata`): the games asked for and whether
+    all were played, the seats' bots and how they were dealt, each bot's exact form."""
+
+    planned_games: int
+    complete: bool
+    players: int
+    rotate: bool
+    #: Each bot name's form: whatever the bot says of itself (:func:`triage.bots.bot_form`).
+    bot_forms: dict[str, dict[str, Any]]
+
+
+class LadderMetadata(Produced, total=False):
+    """A ladder's (``triage ladder``): the player counts, the deals of a line-up and of each bot
+    named, the line-ups played, each bot's form per player count."""
+
+    players: list[int]
+    deals: int
+    deals_for: dict[str, int]
+    time_budget: float | None
+    lineups: list[str]
+    #: Player count (as text) -> each bot name's form, as a run's ``bot_forms``.
+    bot_forms_by_players: dict[str, dict[str, dict[str, Any]]]
+
+
 @cache
-def software() -> dict[str, Any]:
+def software() -> Software:
     """Triage's version and, when it runs from a git checkout, the commit and whether the
     checkout had changes."""
-    found: dict[str, Any] = {"triage": triage.__version__, "commit": None, "modified": None}
+    found: Software = {"triage": triage.__version__, "commit": None, "modified": None}
     source = Path(triage.__file__).resolve().parent
     try:
         commit = subprocess.run(

@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 
 from triage.sim import balance
 from triage.sim.games import CARD_COUNTS, KINDS, market_items
-from triage.sim.provenance import comparable
+from triage.sim.provenance import LadderMetadata, RunMetadata, comparable
 from triage.sim.runner import PLAYER_SCHEMA, cards_path, read_metadata, side_path
 
 
@@ -40,7 +40,7 @@ class Results:
     path: Path
     players: pd.DataFrame
     cards: pd.DataFrame | None
-    metadata: dict[str, Any]
+    metadata: RunMetadata | LadderMetadata
     #: Round rows and decision times (side files; None when missing, as in older runs).
     rounds: pd.DataFrame | None = None
     times: pd.DataFrame | None = None
@@ -112,7 +112,9 @@ def pool_results(runs: list[Results], label: str | None = None) -> Results:
                 frame["deal"] += offset
             parts[name].append(frame)
         offset = int(run.players["game"].max()) + offset + 1
-    metadata = dict(first, games=sum(run.metadata.get("games", 0) for run in runs), seed=seeds)
+    metadata = first.copy()
+    metadata["games"] = sum(run.metadata.get("games", 0) for run in runs)
+    metadata["seed"] = seeds
 
     def joined(name: str) -> pd.DataFrame | None:
         return pd.concat(parts[name], ignore_index=True) if len(parts[name]) == len(runs) else None
@@ -289,7 +291,7 @@ def _describe(run: Results) -> str:
     return f"{html.escape(str(run.path))}: " + html.escape("; ".join(configuration_lines(meta)))
 
 
-def configuration_lines(meta: dict[str, Any]) -> list[str]:
+def configuration_lines(meta: RunMetadata | LadderMetadata) -> list[str]:
     """What a run played, from its metadata: games, players, bots, dealing, seed, every
     ``--set`` as given and every configuration value that differs from the default."""
     from triage.engine.config import make_config
@@ -319,7 +321,9 @@ def configuration_lines(meta: dict[str, Any]) -> list[str]:
         lines.append(
             "configuration: " + (", ".join(changed) + " (against the default)" if changed else "the default")
         )
-    lines += [form_line(form) for form in (meta.get("bot_forms") or {}).values()]
+    forms = meta.get("bot_forms")  # a ladder's are by player count: not listed here
+    if isinstance(forms, dict):
+        lines += [form_line(form) for form in forms.values()]
     made = meta.get("software")
     if isinstance(made, dict):
         commit = made.get("commit")

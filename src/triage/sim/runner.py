@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -32,7 +32,7 @@ from triage.sim.games import (
     kind_column,
     play_game_rows,
 )
-from triage.sim.provenance import bot_forms, software
+from triage.sim.provenance import LadderMetadata, RunMetadata, bot_forms, software
 
 #: How many rows a Parquet row group holds: fixed, so the bytes never depend on the chunking.
 ROW_GROUP = 65536
@@ -144,16 +144,14 @@ class SimResult:
 
 def play_chunk(job: SimJob, chunk: Chunk) -> ChunkTables:
     """Play a chunk of games; its rows as Arrow tables (cheap to send between processes)."""
-    rows: tuple[list[dict[str, Any]], ...] = ([], [], [], [])
-    for index in range(chunk.start, chunk.stop):
-        game = play_game_rows(job, index)
-        for gathered, new in zip(rows, (game.players, game.cards, game.rounds, game.times)):
-            gathered.extend(new)
-    players, cards, rounds, times = (
-        pa.Table.from_pylist(gathered, schema=schema)
-        for gathered, schema in zip(rows, schemas(job.config.market))
+    games = [play_game_rows(job, index) for index in range(chunk.start, chunk.stop)]
+    player_schema, card_schema, round_schema, time_schema = schemas(job.config.market)
+    return (
+        pa.Table.from_pylist([row for game in games for row in game.player_rows()], schema=player_schema),
+        pa.Table.from_pylist([row for game in games for row in game.cards], schema=card_schema),
+        pa.Table.from_pylist([row for game in games for row in game.rounds], schema=round_schema),
+        pa.Table.from_pylist([row for game in games for row in game.times], schema=time_schema),
     )
-    return players, cards, rounds, times
 
 
 def make_chunks(games: int, workers: int, start: int = 0, align: int = 1, most: int = 200) -> list[Chunk]:
@@ -238,6 +236,13 @@ def run_local(
         return _gather(chunks, finished(), progress, limits)
 
 
+class RayOptions(TypedDict):
+    """What every ``ray.init`` of a run says: no dashboard, no worker output in this terminal."""
+
+    include_dashboard: bool
+    log_to_driver: bool
+
+
 def run_ray(
     job: SimJob,
     games: int,
@@ -254,7 +259,7 @@ def run_ray(
 
     started = not ray.is_initialized()
     if started:
-        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        options: RayOptions = {"include_dashboard": False, "log_to_driver": False}
         if address == "local":
             ray.init(address="local", num_cpus=workers, **options)
         elif address == "auto":
@@ -337,7 +342,7 @@ def cards_path(out: Path) -> Path:
 
 def job_metadata(
     job: SimJob, games: int, settings: list[str] | None = None, played: int | None = None
-) -> dict[str, Any]:
+) -> RunMetadata:
     """What produced a result file (no worker count or backend: they never change the rows):
     ``games`` asked for, ``played`` (fewer when stopped early), the ``--set`` overrides as given."""
     return {
@@ -358,7 +363,7 @@ def job_metadata(
     }
 
 
-def write_results(result: SimResult, out: Path, metadata: dict[str, Any]) -> tuple[Path, Path]:
+def write_results(result: SimResult, out: Path, metadata: RunMetadata) -> tuple[Path, Path]:
     """Write the player rows to ``out`` and the card, round and time rows beside it
     (:func:`side_path`). Each file is written whole under a temporary name, then renamed: a run
     killed while writing keeps the previous checkpoint's file."""
@@ -379,7 +384,9 @@ def write_results(result: SimResult, out: Path, metadata: dict[str, Any]) -> tup
     return out, cards_path(out)
 
 
-def read_metadata(path: Path) -> dict[str, Any]:
-    """The job description stored in a result file (empty if it has none)."""
+def read_metadata(path: Path) -> RunMetadata | LadderMetadata:
+    """The job description stored in a result file (empty if it has none): a ladder's says so by
+    its ``format``."""
     raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
-    return json.loads(raw) if raw else {}
+    found: RunMetadata | LadderMetadata = json.loads(raw) if raw else {}
+    return found

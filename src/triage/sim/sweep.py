@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
+from typing import Any, TypedDict
 
 import pandas as pd
 
@@ -69,12 +69,22 @@ def point_label(point: tuple[str, ...]) -> str:
     return ",".join(point).replace("/", "_").replace(" ", "")
 
 
-def outcomes(players: pd.DataFrame) -> list[dict[str, Any]]:
+class Outcome(TypedDict):
+    """One outcome of a run: its value, the half-width of its 95% interval clustered by deal and
+    the deals it rests on."""
+
+    outcome: str
+    value: float
+    ci95: float
+    deals: int
+
+
+def outcomes(players: pd.DataFrame) -> list[Outcome]:
     """A run's outcomes, each with its 95% interval clustered by deal and the deals it rests on:
     every seat's win rate and mean score, each market item bought per player-game, deaths and
     cures per player-game, rounds played."""
     clusters = balance.cluster_series(players)
-    found: list[dict[str, Any]] = []
+    found: list[Outcome] = []
 
     def add(name: str, values: pd.Series, groups: pd.Series) -> None:
         mean, half = balance.clustered_mean(values, groups)
@@ -100,7 +110,7 @@ def sweep_table(points: list[tuple[tuple[str, ...], pd.DataFrame]]) -> pd.DataFr
     rows = []
     for point, players in points:
         values = dict(text.split("=", 1) for text in point)
-        rows += [values | found for found in outcomes(players)]
+        rows += [{**values, **found} for found in outcomes(players)]
     return pd.DataFrame(rows)
 
 
