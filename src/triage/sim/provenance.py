@@ -22,7 +22,7 @@ import triage
 from triage.bots import bot_form, make_bot
 from triage.bots.base import BotForm
 from triage.engine import CardSpec, Config, Game, view
-from triage.engine.shapes import DeckEntry, View
+from triage.engine.shapes import ConfigFile, DeckEntry, View
 
 #: The keys of a bot's form that name a place on one machine, not what the bot is: left out when
 #: two runs' forms are compared.
@@ -51,9 +51,8 @@ class Produced(TypedDict, total=False):
     duplicate: bool
     #: The ``--set`` overrides as given.
     set: list[str]
-    #: The configuration in its file's shape (:meth:`triage.engine.Config.to_dict`, untyped
-    #: there: a per-player-count ``rounds`` or per-case ``return_to`` is a table).
-    config: dict[str, Any]
+    #: The configuration as its file holds it (:meth:`triage.engine.Config.to_dict`).
+    config: ConfigFile
     deck: list[DeckEntry] | None
     software: Software
 
@@ -66,8 +65,8 @@ class RunMetadata(Produced, total=False):
     complete: bool
     players: int
     rotate: bool
-    #: Each bot name's form: whatever the bot says of itself (:func:`triage.bots.bot_form`).
-    bot_forms: dict[str, dict[str, Any]]
+    #: Each bot name's exact form (:func:`triage.bots.bot_form`).
+    bot_forms: dict[str, BotForm]
 
 
 class LadderMetadata(Produced, total=False):
@@ -80,7 +79,7 @@ class LadderMetadata(Produced, total=False):
     time_budget: float | None
     lineups: list[str]
     #: Player count (as text) -> each bot name's form, as a run's ``bot_forms``.
-    bot_forms_by_players: dict[str, dict[str, dict[str, Any]]]
+    bot_forms_by_players: dict[str, dict[str, BotForm]]
 
 
 @cache

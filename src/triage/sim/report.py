@@ -22,6 +22,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 from matplotlib.figure import Figure
 
+from triage.bots.base import BotForm
 from triage.sim import balance
 from triage.sim.games import CARD_COUNTS, KINDS, market_items
 from triage.sim.provenance import LadderMetadata, RunMetadata, comparable
@@ -334,7 +335,7 @@ def configuration_lines(meta: RunMetadata | LadderMetadata) -> list[str]:
     return lines
 
 
-def form_line(form: dict[str, Any]) -> str:
+def form_line(form: BotForm) -> str:
     """One bot's exact form in a few words: ``expert: short playouts scored by a fitted value,
     140 playouts a decision, CPU cap 0.25 s, value standard-2p.json (SHA-256 b985c6c7aa13)``."""
     parts = [str(form.get("search") or form.get("class") or "")]
