@@ -17,7 +17,11 @@ MARKET = make_config({}).market
 #: One event of each type (scenario-format.md section 6, and what the deck does), and its words
 #: for seat 0 ("You") and for seat 1.
 WORDED = [
-    ({"type": "round_started", "round": 3, "first_player": 1}, "Round 3 begins", "Round 3 begins"),
+    (
+        {"type": "round_started", "round": 3, "first_player": 1},
+        "Round 3 \u00b7 Gentle bot starts",
+        "Round 3 \u00b7 You start",
+    ),
     (
         {"type": "income", "player": 0, "diagnostics": 2, "healing": 1},
         "You receive 2 Diagnostics tokens and 1 Healing token",

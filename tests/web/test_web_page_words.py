@@ -6,10 +6,14 @@ header that follows the replay, and a compact scoreboard always in view."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from page_helpers import DESKTOP, PHONE, call, create, deck_of, open_seat, pass_round, sync_api
 from test_web_browser import admit_all, my_cards, open_card, refuse_next_action
 from web_server import ServerProcess
+
+from triage.engine import make_config
+from triage.engine.text import PHASE_HEADINGS, event_words
 
 #: Words a player never reads on the table page: seat numbers, zero-based players, bots' code
 #: names, rule ids outside a link.
@@ -135,3 +139,50 @@ def test_an_invitation_says_who_invites_and_the_tables_settings(
     for part in ("Ann invites you", "2 players", "5 minutes", "15 seconds", "3 minutes", "Club bot"):
         assert part in words, (part, words)
     assert not ENGINE_WORDS.search(words)
+
+
+#: The page's modules (types.js is generated from the server's schema).
+PAGE_MODULES = sorted(
+    path
+    for path in (Path(__file__).parents[2] / "src/triage/web/static/js").glob("*.js")
+    if path.name != "types.js"
+)
+
+
+def test_the_page_words_no_event_itself() -> None:
+    """Issue 38 point 3: the server words each event and heads it with its phase
+    (triage.engine.text); no module of the page keeps a wording or a table of phases."""
+    phrases = (
+        "eventText",
+        "PHASE_OF",
+        " is cured:",
+        " is checked",
+        "by Helicopter",
+        "Time now",
+        "Income and arrival",
+    )
+    assert PAGE_MODULES
+    for path in PAGE_MODULES:
+        source = path.read_text(encoding="utf-8")
+        assert [phrase for phrase in phrases if phrase in source] == [], path.name
+
+
+def test_the_log_shows_the_servers_words_and_phases(server: ServerProcess, page: sync_api.Page) -> None:
+    page.set_viewport_size(DESKTOP)
+    table, tokens = create(server, players=2, bots=[None, "greedy"], seed=5, name="Ann")
+    open_seat(page, server, table, 0, tokens[0])
+    admit_all(page)
+    shown = page.locator("#log li").all_inner_texts()
+    rounds = page.locator("#log h3").all_inner_texts()
+    phases = page.locator("#log h4").all_inner_texts()
+    # The seat's events so far (a record only grows), in the engine's words for seat 0.
+    events = call(server, "GET", f"/api/tables/{table}/record", token=tokens[0])["events"]
+    market = make_config({}).market
+    words = [event_words(event, 0, ["Ann", "Quick bot"], market) for event in events]
+    starts = [text for text, event in zip(words, events) if event["type"] == "round_started"]
+    assert len(shown) >= 4 and set(shown) <= set(words) - set(starts), set(shown) - set(words)
+    assert any(text.startswith("You admit ") for text in shown) and any(
+        t.startswith("Quick bot ") for t in shown
+    )
+    assert rounds and set(rounds) <= set(starts) and rounds[-1] == "Round 1 \u00b7 You start"
+    assert phases and set(phases) <= set(PHASE_HEADINGS.values())

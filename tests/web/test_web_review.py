@@ -8,7 +8,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 from web_helpers import auth, create, tokens_of
 
+from triage.engine.records import replay_steps
 from triage.engine.summary import DECIDED_BY, decided_by
+from triage.engine.vocabulary import KIND
 from triage.web.review import tie_break
 
 
@@ -63,6 +65,13 @@ def test_final_summary_counts_the_dead_by_kind_and_the_replay_steps_through_the_
     one = client.get(f"/api/tables/{table_id}/replay?step=1").json()
     assert one["action"] == record["actions"][0]
     assert [e["type"] for e in one["events"]] == ["admitted"]
+    # Each event with its words and phase heading: players by name, "You" for the seat asking.
+    card, space = record["actions"][0]["do"]["card"], record["actions"][0]["do"]["space"]
+    assert one["events"][0]["text"] == f"Player 1 admits {card} to space {space}"
+    assert one["events"][0]["phase"] == "Income and arrival"
+    mine = client.get(f"/api/tables/{table_id}/replay?step=1&seat=0").json()
+    assert mine["events"][0]["text"] == f"You admit {card} to space {space}"
+    assert client.get(f"/api/tables/{table_id}/replay?step=1&seat=1").json()["code"] == "invalid_request"
     last = client.get(f"/api/tables/{table_id}/replay?step={steps}").json()
     assert last["state"]["phase"] == "over"
     assert client.get(f"/api/tables/{table_id}/replay?step={steps + 1}").status_code == 422
@@ -98,3 +107,28 @@ def test_tie_break_names_what_decided() -> None:
     second.credits = first.credits
     assert tie_break(game) == "tie"
     assert decided_by(game) == "A full tie: same score, treated track and Credits."
+
+
+def test_a_finished_games_replay_words_each_check_whole(client: TestClient) -> None:
+    """Once the game is over everything is public: a replay step words a check (C3) with the
+    kind it showed, for every reader, and sends no secret part."""
+    created = create(client, players=2, bots=["greedy", "random"], seed=3)
+    table_id = created["table_id"]
+    for _ in range(400):
+        if client.get(f"/api/tables/{table_id}").json()["over"]:
+            break
+        time.sleep(0.05)
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    step, check = next(
+        (number, event)
+        for number, (_, events, _) in enumerate(replay_steps(record))
+        for event in events
+        if event["type"] == "checked"
+    )
+    answer = client.get(f"/api/tables/{table_id}/replay?step={step}").json()
+    (worded,) = [
+        event for event in answer["events"] if event["type"] == "checked" and event["card"] == check["card"]
+    ]
+    assert "secret" not in worded and worded["phase"] == "Cleanup"
+    assert worded["text"].endswith(f"({KIND[check['secret']['kind']].label})"), worded["text"]
+    assert worded["text"].startswith(("Quick bot's", "Random bot's"))

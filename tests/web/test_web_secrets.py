@@ -20,12 +20,16 @@ from web_helpers import auth, create, legal_actions, service_of, tokens_of
 from triage.engine import Game, RuleError, spectator_view, state_dict
 from triage.engine.choices import action_choices
 from triage.engine.determinize import determinize
+from triage.engine.text import event_words
 from triage.engine.views import view
+from triage.engine.vocabulary import KINDS
 from triage.web.errors import rule_refusal
 from triage.web.payloads import view_payload
 from triage.web.sealing import visible_game
 
 BACK_FIELDS = ("credits", "vp", "healing")
+#: How an event's words name a card's kind (triage.engine.text.kind_words): "(severe)".
+KIND_WORDS = tuple(f"({kind.label})" for kind in KINDS)
 
 
 def probe_actions(game: Game) -> Iterator[dict[str, Any]]:
@@ -139,6 +143,10 @@ def leaks(payload: Any, game: Game, seat: int | None) -> list[str]:
                 chronic_time = field == "healing" and data.get("kind") == "chronic"
                 if not chronic_time:
                     found.append(f"{card}: {field} of an unknown back {data}")
+        # An event's words (the web's ``text``) name a kind only where the receiver knows it.
+        text = data.get("text")
+        if isinstance(text, str) and card not in priority and any(word in text for word in KIND_WORDS):
+            found.append(f"{card}: its kind in the words {text!r}")
     text = set(strings(payload))
     for forbidden in ("secret", "seed", "deck", "origins"):
         if forbidden in text:
@@ -218,4 +226,15 @@ def test_the_scan_finds_a_secret_when_there_is_one() -> None:
         leaks({"card": "P01", "kind": "x", "credits": 1}, game, None) or game.cards["P01"].front == "terminal"
     )
     assert leaks({"record": {"seed": 41}}, game, 1)
+    # Words built from an all-seeing check (its secret merged in) name a kind the others cannot know.
+    standard = next(card for card, spec in game.cards.items() if spec.front == "standard")
+    checked = {
+        "type": "checked",
+        "player": 0,
+        "card": standard,
+        "seen_by": [1],
+        "kind": game.cards[standard].kind,
+    }
+    words = event_words(checked, 0, ["A", "B"])
+    assert leaks({"type": "checked", "card": standard, "text": words}, game, 0)
     assert not leaks(view(game, 0), game, 0)

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import auth, create, service_of, tokens_of
+from web_helpers import assert_worded, auth, create, service_of, tokens_of
 
-from triage.engine import Game, spectator_view, view
+from triage.engine import Game, events_for, spectator_view, view
 from triage.engine.undo import undo_reach
 from triage.web.app import create_app
 from triage.web.limits import RateLimits
@@ -149,6 +149,12 @@ def test_no_channel_shows_another_seat_an_undoable_or_undone_action(client: Test
                 record = client.get(f"/api/tables/{table_id}/record", headers=headers).json()
                 assert record["actions"] == [dict(entry) for entry in sealed_game.history]
                 assert len(record["events"]) == sealed(live).events
+            # A fresh socket's log: the events up to the sealed point, worded from those alone.
+            shown = live.events[: sealed(live).events]
+            for hello, viewer in ((url, other), (url, None)):
+                with client.websocket_connect(hello) as fresh:
+                    fresh.send_json({"token": tokens[other]} if viewer is not None else {"spectate": True})
+                    assert_worded(fresh.receive_json()["log"], events_for(shown, viewer), viewer, live)
 
         check_every_channel()  # held back while it may be undone
         assert post(client, table_id, tokens[seat], "undo", {"expected": number + 1}).status_code == 200

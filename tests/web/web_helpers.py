@@ -10,6 +10,8 @@ import httpx
 from fastapi.testclient import TestClient
 
 from triage.engine.choices import expand
+from triage.engine.text import PHASE_HEADINGS, event_words
+from triage.web.words import seat_names
 
 
 def auth(token: str) -> dict[str, str]:
@@ -79,3 +81,17 @@ def summary_when_over(get: Any, url: str, seconds: float = 120.0) -> dict[str, A
         if summary["over"] or time.monotonic() > deadline:
             return summary
         time.sleep(0.02)
+
+
+def assert_worded(sent: list[dict[str, Any]], expected: list[Any], viewer: int | None, live: Any) -> None:
+    """``sent`` (events as the web sent them to ``viewer``) are ``expected`` (the engine's copies for
+    that viewer), each with the engine's words for that copy (the table's names, "You" for the
+    viewer) and a phase heading: words built from anything else (the all-seeing event, an event
+    past the sealed point) fail here."""
+    names = seat_names(live.seats)
+    assert [
+        {key: value for key, value in event.items() if key not in ("text", "phase")} for event in sent
+    ] == expected
+    words = [event_words(event, viewer, names, live.game.config.market) for event in expected]
+    assert [event["text"] for event in sent] == words
+    assert {event["phase"] for event in sent} <= set(PHASE_HEADINGS.values())

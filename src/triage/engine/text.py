@@ -303,7 +303,7 @@ def _game_over(e: Mapping[str, Any], w: _Speaker, market: Mapping[str, MarketIte
 
 
 _WORDINGS: dict[str, _Wording] = {
-    "round_started": lambda e, w, m: f"Round {e['round']} begins",
+    "round_started": lambda e, w, m: f"Round {e['round']} \u00b7 {w.says(e['first_player'], 'start')}",
     "income": lambda e, w, m: (
         f"{w.says(e['player'], 'receive')} {SUPPLY['diagnostics'].count(e['diagnostics'])} "
         f"and {SUPPLY['healing'].count(e['healing'])}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import NotRequired, Required, TypedDict
 
 from triage.engine.shapes import (
     Action,
@@ -23,6 +23,15 @@ from triage.engine.shapes import (
     State,
     View,
 )
+
+
+class WordedEvent(Event, total=False):
+    """One event as the viewer may see it, with its words for that viewer (players by name,
+    "You" for the viewer; :func:`triage.engine.text.event_words`) and the heading of the phase
+    it belongs to (:func:`~triage.engine.text.event_phases`): the page shows both as they are."""
+
+    text: Required[str]
+    phase: Required[str]
 
 
 class UndoInfo(TypedDict):
@@ -218,7 +227,7 @@ class ReplayStep(TypedDict):
     step: int
     steps: int
     action: Any
-    events: list[Event]
+    events: list[WordedEvent]
     state: State
     rounds: list[RoundStart]
 
@@ -230,8 +239,8 @@ class MessageExtras(TypedDict, total=False):
     number: int
     by: int
     action: Action
-    events: list[Event]
-    log: list[Event]
+    events: list[WordedEvent]
+    log: list[WordedEvent]
     seats: list[SeatFacts]
     waiting: bool
     host: int | None

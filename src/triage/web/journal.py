@@ -14,10 +14,14 @@ the journal starts again from nothing.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 
 from triage.engine import Game, event_for
 from triage.engine.records import RECORD_FORMAT
 from triage.engine.shapes import Event
+from triage.engine.text import EVENT_PHASE, PHASE_HEADINGS
+from triage.engine.vocabulary import MarketItem
+from triage.web.words import worded
 
 
 class Journal:
@@ -36,6 +40,12 @@ class Journal:
         self.actions: list[str] = []
         #: For each viewer that asked, the JSON of each event as that viewer sees it.
         self.logs: dict[int | None, list[str]] = {}
+        #: For each viewer the page's log was sent to, the players' names it was worded with and
+        #: the JSON of each event as that viewer sees it, with its words (:mod:`triage.web.words`).
+        self.worded: dict[int | None, tuple[tuple[str, ...], list[str]]] = {}
+        #: The game's phase each event belongs to (``Position.phase``'s names), in order.
+        self.phases: list[str] = []
+        self._market: Mapping[str, MarketItem] = {}
         self._counted = 0
         #: Bytes of the all-seeing record so far: its actions and its events as JSON.
         self.record_bytes = 0
@@ -58,9 +68,13 @@ class Journal:
             text = json.dumps(entry)
             self.actions.append(text)
             self.record_bytes += len(text) + 1
+        phase = self.phases[-1] if self.phases else "arrival"
         for event in events[self._counted :]:
             self.record_bytes += len(json.dumps(event)) + 1
+            phase = EVENT_PHASE.get(event["type"], phase)
+            self.phases.append(phase)
         self._counted = len(events)
+        self._market = game.config.market
 
     def log(self, viewer: int | None) -> list[str]:
         """The JSON of every event so far as ``viewer`` sees it (call :meth:`follow` first)."""
@@ -71,6 +85,25 @@ class Journal:
             log.append(text)
             self.log_bytes += len(text) + 1
         return log
+
+    def worded_log(self, viewer: int | None, names: Sequence[str], shown: int) -> list[str]:
+        """The JSON of the first ``shown`` events (those ``viewer`` may be shown: the sealed
+        point, :func:`~triage.web.sealing.shown_events`) as ``viewer`` sees them, each with its
+        words and phase heading; kept per viewer, and worded again when a player's name changed
+        (call :meth:`follow` first)."""
+        assert self._events is not None, "follow the table first"
+        key = tuple(names)
+        known = self.worded.get(viewer)
+        if known is None or known[0] != key:
+            known = self.worded[viewer] = (key, [])
+        log = known[1]
+        for index in range(len(log), shown):
+            text = json.dumps(
+                worded(self._events[index], viewer, names, self._market, PHASE_HEADINGS[self.phases[index]])
+            )
+            log.append(text)
+            self.log_bytes += len(text) + 1
+        return log[:shown]
 
     def record_text(
         self,

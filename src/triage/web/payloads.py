@@ -1,8 +1,8 @@
 """What each one sees: every game document a client receives is built here.
 
-Only the engine's filters are used (``view``, ``events_for``, ``public_event``, and
-``event_for`` through the table's :mod:`~triage.web.journal`, which encodes what ``record_for``
-would give, event by event, once):
+Only the engine's filters are used (``view``, and ``event_for`` through
+:mod:`~triage.web.words`, which words each event from the viewer's copy, and through the table's
+:mod:`~triage.web.journal`, which encodes what ``record_for`` would give, event by event, once):
 a seat never gets what it cannot know, and a spectator (seat None) gets only what every player
 knows.
 """
@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from typing_extensions import Unpack
 
-from triage.engine import Game, events_for, public_event, spectator_view, view
+from triage.engine import Game, spectator_view, view
 from triage.engine.choices import action_choices
 from triage.engine.forecast import forecast
 from triage.engine.shapes import Event, View
@@ -31,20 +31,12 @@ from triage.web.answers import (
 from triage.web.live_table import LiveTable, Subscriber, facts
 from triage.web.sealing import sealed, shown_events, undo_info, visible_game
 from triage.web.storage import seat_facts
+from triage.web.words import seat_names, worded_events
 
 
 def view_payload(game: Game, seat: int | None) -> View:
     """The seat's view (the spectators' for None): the one place every payload takes it from."""
     return spectator_view(game) if seat is None else view(game, seat)
-
-
-def public_events(events: list[Event]) -> list[Event]:
-    """The events as spectators see them: what every player knows of each."""
-    return [public_event(event) for event in events]
-
-
-def events_seen(events: list[Event], seat: int | None) -> list[Event]:
-    return public_events(events) if seat is None else events_for(events, seat)
 
 
 def view_answer(table: LiveTable, seat: int) -> SeatView:
@@ -141,7 +133,7 @@ def message_for(
 def hello(table: LiveTable, seat: int | None) -> str:
     """The first message of a (re)connected client as JSON text: its current view and its log
     so far (from the table's journal, where each event is encoded once per viewer)."""
-    log = table.follow().log(seat)[: shown_events(table, seat)]
+    log = table.follow().worded_log(seat, seat_names(table.seats), shown_events(table, seat))
     first = message_for(
         table, seat, "hello", visible_game(table, seat), seats=seat_facts(table.seats), **lobby_facts(table)
     )
@@ -149,12 +141,14 @@ def hello(table: LiveTable, seat: int | None) -> str:
 
 
 def update_messages(
-    table: LiveTable, game: Game, number: int, entry: StepEntry, events: list[Event]
+    table: LiveTable, game: Game, number: int, entry: StepEntry, events: list[Event], phase: str
 ) -> list[tuple[Subscriber, str]]:
-    """Each subscriber's ``update`` message for one action, built from ``game`` just after it:
-    built and encoded once per seat, and once for all spectators."""
+    """Each subscriber's ``update`` message for one action, built from ``game`` just after it
+    (``phase``: the game's phase before it, which heads its first events): built and encoded
+    once per seat, and once for all spectators."""
     updates = []
     built: dict[int | None, str] = {}
+    names = seat_names(table.seats)
     for subscriber in table.subscribers:
         seat = subscriber.seat
         if seat not in built:
@@ -167,7 +161,7 @@ def update_messages(
                     number=number,
                     by=entry["by"],
                     action=entry["do"],
-                    events=events_seen(events, seat),
+                    events=worded_events(events, seat, names, game.config.market, phase),
                 )
             )
         updates.append((subscriber, built[seat]))

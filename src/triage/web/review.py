@@ -7,13 +7,13 @@ The page shows them on its game-over screen.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse
 
 from triage.engine.records import make_record, replay_steps
-from triage.engine.shapes import Record
+from triage.engine.shapes import Event, Record
 from triage.engine.summary import decided_by, player_rows, tie_break
 from triage.engine.views import state_dict
 from triage.web.answers import FinalRow, FinalSummary, ReplayStep, RoundStart
@@ -21,6 +21,7 @@ from triage.web.errors import WebError
 from triage.web.live_table import LiveTable
 from triage.web.routes import read_table, service_of
 from triage.web.schemas import errors
+from triage.web.words import seat_names, worded_events
 
 
 def final_summary(table: LiveTable) -> FinalSummary:
@@ -43,15 +44,27 @@ def final_summary(table: LiveTable) -> FinalSummary:
     }
 
 
-def replay_step(record: Record, step: int) -> ReplayStep:
+def whole(event: Event) -> Event:
+    """The event with its secret part in it (C3's check): a finished game is public."""
+    secret = event.get("secret")
+    if secret is None:
+        return event
+    shown = cast(Event, {**event, **secret})
+    del shown["secret"]
+    return shown
+
+
+def replay_step(record: Record, step: int, names: list[str], viewer: int | None = None) -> ReplayStep:
     """The all-seeing position after ``step`` actions of a finished game's record, with that
-    action and its events (step 0: the deal), and ``rounds``: the step each round starts at
-    (``[{"round", "step"}, ...]``), for stepping a whole round at a time."""
+    action and its events (step 0: the deal), worded for ``viewer`` (who reads "You"; the game is
+    over, so every event is whole) with the players' ``names``, and ``rounds``: the step each
+    round starts at (``[{"round", "step"}, ...]``), for stepping a whole round at a time."""
     total = len(record["actions"])
     if not 0 <= step <= total:
         raise WebError(422, "invalid_request", f"'step' must be from 0 to {total}, got {step}")
     answer: ReplayStep | None = None
     rounds: list[RoundStart] = []
+    phase: str | None = None  # the game's phase before the step (None: the deal)
     for number, (game, events, entry) in enumerate(replay_steps(record, "record")):
         if not rounds or rounds[-1]["round"] != game.round:
             rounds.append({"round": game.round, "step": number})
@@ -60,10 +73,13 @@ def replay_step(record: Record, step: int) -> ReplayStep:
                 "step": step,
                 "steps": total,
                 "action": entry,
-                "events": events,
+                "events": worded_events(
+                    [whole(event) for event in events], viewer, names, game.config.market, phase
+                ),
                 "state": state_dict(game),
                 "rounds": rounds,  # filled on to the last round
             }
+        phase = game.phase
     if answer is None:
         raise WebError(422, "invalid_request", f"'step' must be from 0 to {total}, got {step}")
     return answer
@@ -95,8 +111,19 @@ def add_review_routes(app: FastAPI) -> None:
         summary="A finished game's position after a number of actions",
     )
     async def replay(
-        table_id: str, step: int = Query(0, description="Actions played (0: the deal).")
+        table_id: str,
+        step: int = Query(0, description="Actions played (0: the deal)."),
+        seat: int | None = Query(None, description="The seat whose player reads 'You' in the events' words."),
     ) -> JSONResponse:
-        record = await read_table(app, table_id, lambda live: make_record(finished(live).game), on_loop=False)
+        record, names = await read_table(
+            app,
+            table_id,
+            lambda live: (make_record(finished(live).game), seat_names(live.seats)),
+            on_loop=False,
+        )
+        if seat is not None and not 0 <= seat < len(names):
+            raise WebError(
+                422, "invalid_request", f"'seat' must be a seat from 0 to {len(names) - 1}, got {seat}"
+            )
         # Replaying runs in a thread, outside the table's lock: a long game holds nothing.
-        return JSONResponse(await service_of(app).read(replay_step, record, step))
+        return JSONResponse(await service_of(app).read(replay_step, record, step, names, seat))

@@ -456,7 +456,7 @@ class TableService:
                 entries = self.store.actions_from(table.id, table.actions)
         before = sealed(table)
         for entry in entries:
-            number = table.actions
+            number, phase = table.actions, table.game.phase
             try:
                 events = table.game.apply(entry["do"], entry["by"])
             except RuleError:
@@ -466,7 +466,9 @@ class TableService:
                 return
             table.events.extend(events)
             applied = table.game.history[-1]
-            step = Step(number, applied, events, update_messages(table, table.game, number, applied, events))
+            step = Step(
+                number, applied, events, update_messages(table, table.game, number, applied, events, phase)
+            )
             deliver_steps(table, [step], before, sealed(table))
             before = sealed(table)
         if entries and table.bots_to_move():

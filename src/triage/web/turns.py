@@ -51,8 +51,9 @@ RETRY_SECONDS = 1.0
 #: Batches running at once when searching bots think in threads (no worker processes).
 THREAD_SLOTS = 3
 
-#: An action worked out: its number, its history entry, its events and the position just after it.
-Move = tuple[int, StepEntry, list[Event], Game]
+#: An action worked out: its number, its history entry, its events, the position just after it
+#: and the game's phase before it (which heads its first events in the seats' logs).
+Move = tuple[int, StepEntry, list[Event], Game, str]
 
 log = logging.getLogger("triage.web")
 
@@ -70,8 +71,8 @@ def check_expected(expected: Any) -> int:
 def steps_of(table: LiveTable, moves: list[Move]) -> list[Step]:
     """The moves with each subscriber's message, built from the position after each."""
     return [
-        Step(number, entry, events, update_messages(table, after, number, entry, events))
-        for number, entry, events, after in moves
+        Step(number, entry, events, update_messages(table, after, number, entry, events, phase))
+        for number, entry, events, after, phase in moves
     ]
 
 
@@ -83,13 +84,13 @@ def move_seed(table: LiveTable, game: Game) -> str:
 def play(table: LiveTable, game: Game, seat: int, action: Action, legal: list[Action], seed: str) -> Move:
     """``action`` played on ``game`` by the bot of ``seat`` (random's choice instead if the
     rules refuse it), with a copy of the position just after it."""
-    number = len(game.history)
+    number, phase = len(game.history), game.phase
     try:
         events = game.apply(action, seat)
     except RuleError as error:  # refused before anything changed
         name = table.bot_of(seat) or ""
         events = game.apply(fallback_action(table.id, name, legal, seed, f"refused: {error.message}"), seat)
-    return number, game.history[-1], events, game.copy()
+    return number, game.history[-1], events, game.copy(), phase
 
 
 def _runs(loop: asyncio.AbstractEventLoop) -> bool:
@@ -169,7 +170,7 @@ class Turns:
             events = game.apply(action, seat)
         except RuleError as error:
             raise rule_refusal(error) from None
-        steps = steps_of(table, [(number, game.history[-1], events, game)])
+        steps = steps_of(table, [(number, game.history[-1], events, game, table.game.phase)])
         deadline = time.perf_counter() + self.bot_budget
         # Quick bots move within the request; a bot that searches is left to the runner.
         steps.extend(steps_of(table, self.bot_moves(table, game, len(steps), deadline, quick_only=True)))

@@ -9,7 +9,6 @@
 // the page last drew for them while no stand-in played their seat.
 import { $, el, plural } from "./dom.js";
 import { levelLabel, state } from "./state.js";
-import { eventText } from "./log.js";
 import { standInOf, tableStandIn } from "./clocks.js";
 
 /** The types of events that are a seat's own moves (the rest the game does by itself). */
@@ -40,7 +39,7 @@ function lastSeen() {
 /**
  * The player is back with the log `log`: sum up what was added since they last looked, if any
  * move was made meanwhile. `bot`: the level that played for them (null: none did).
- * @param {import("./state.js").GameEvent[]} log
+ * @param {import("./state.js").WordedEvent[]} log
  * @param {string | null} bot
  */
 export function noteReturn(log, bot) {
@@ -103,10 +102,10 @@ export function drawAway() {
   const rounds = events.filter((event) => event.type === "round_started").map((event) => event.round);
   const heading = rounds.length ? `While you were away (${rounds.length > 1 ? `rounds ${rounds[0]} to ${rounds[rounds.length - 1]} began` : `round ${rounds[0]} began`})` : "While you were away";
   box.appendChild(Object.assign(el("h2", "", heading), { id: "away-title" }));
-  const worth = (/** @type {import("./state.js").GameEvent} */ event) => (MOVES.has(event.type) && event.type !== "passed") || OUTCOMES.has(event.type);
-  const yours = events.filter((event) => event.player === state.seat && worth(event)).map(eventText);
-  const theirs = events.filter((event) => event.player !== state.seat && worth(event)).map(eventText);
-  const died = events.filter((event) => event.type === "died").map(eventText);
+  const worth = (/** @type {import("./state.js").WordedEvent} */ event) => (MOVES.has(event.type) && event.type !== "passed") || OUTCOMES.has(event.type);
+  const yours = events.filter((event) => event.player === state.seat && worth(event)).map((event) => event.text);
+  const theirs = events.filter((event) => event.player !== state.seat && worth(event)).map((event) => event.text);
+  const died = events.filter((event) => event.type === "died").map((event) => event.text);
   if (yours.length) {
     // Moves of this seat it did not make here: the stand-in's (the table's level, if it has one).
     const bot = span.bot || tableStandIn();

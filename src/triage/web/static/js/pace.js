@@ -5,7 +5,6 @@
 // has already made: your own action is drawn at once, "Skip to my turn" shows the table as it is
 // now, and a (re)connecting page's `hello` draws the present at once.
 import { $, el } from "./dom.js";
-import { eventText } from "./log.js";
 import { state } from "./state.js";
 
 /** The paces on offer, in milliseconds a step stays on screen. */
@@ -136,9 +135,9 @@ export function drawTicker() {
   const own = [];
   for (const event of acting.events) {
     if (event.type === "time_added" || event.type === "round_started") break;
-    if (event.player === undefined || event.player === acting.by) own.push(eventText(event));
+    if (event.player === undefined || event.player === acting.by) own.push(event.text);
   }
-  ticker.textContent = own.slice(0, 3).join("; ") || eventText({ type: acting.action.type, player: acting.by });
+  ticker.textContent = own.slice(0, 3).join("; ") || (acting.events.length ? acting.events[0].text : "");
 }
 
 /** The pace setting of the table page, with the other settings of this browser. */

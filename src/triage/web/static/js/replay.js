@@ -4,7 +4,6 @@ import { api, refusal, setStatus } from "./api.js";
 import { drawBar } from "./bar.js";
 import { cardBody } from "./board.js";
 import { $, button, el, plural } from "./dom.js";
-import { eventText } from "./log.js";
 import { restoreFocus } from "./render.js";
 import { roundTargets, stepDeck, stepHoldings } from "./replay_round.js";
 import { besideKind, itemWords, says, seatName, state } from "./state.js";
@@ -14,12 +13,17 @@ import { besideKind, itemWords, says, seatName, state } from "./state.js";
  * @typedef {import("./types.js").Board} Board
  */
 
+/** @returns {string} the replay's query naming this page's seat, whose player reads "You" in the events' words */
+function seatQuery() {
+  return state.seat === null ? "" : `&seat=${state.seat}`;
+}
+
 export async function startReplay() {
   // The replay is drawn (also by redraws meanwhile) only once its record is here.
   let record, first;
   try {
     record = await api("GET", `/api/tables/${state.tableId}/record`, undefined, state.token);
-    first = await api("GET", `/api/tables/${state.tableId}/replay?step=0`, undefined, state.token);
+    first = await api("GET", `/api/tables/${state.tableId}/replay?step=0${seatQuery()}`, undefined, state.token);
   } catch (e) { setStatus(refusal(e).message, true); return; }
   state.replay = { step: 0, steps: record.actions.length, record, stepView: first, rounds: first.rounds || [] };
   drawReplay();
@@ -34,7 +38,7 @@ async function replayGo(step) {
   const replay = /** @type {import("./state.js").Replay} */ (state.replay);
   replay.step = Math.max(0, Math.min(replay.steps, step));
   try {
-    replay.stepView = await api("GET", `/api/tables/${state.tableId}/replay?step=${replay.step}`, undefined, state.token);
+    replay.stepView = await api("GET", `/api/tables/${state.tableId}/replay?step=${replay.step}${seatQuery()}`, undefined, state.token);
     replay.rounds = replay.stepView ? replay.stepView.rounds || replay.rounds : replay.rounds;
   } catch (e) { setStatus(refusal(e).message, true); }
   drawReplay();
@@ -132,7 +136,7 @@ export function drawReplay() {
   const position = replay.stepView.state;
   box.appendChild(el("p", "hint", `Round ${position.round}, ${position.phase}; deck ${plural(position.deck.length, "card")}`));
   box.appendChild(stepDeck(position));
-  const events = replay.stepView.events.map((event) => eventText(event));
+  const events = replay.stepView.events.map((event) => event.text);
   if (events.length) {
     const list = el("ul", "replay-events");
     for (const text of events) list.appendChild(el("li", "", text));

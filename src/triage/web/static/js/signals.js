@@ -4,7 +4,6 @@
 // added), read from the seat's own events.
 import { $, el, plural } from "./dom.js";
 import { isWaiting } from "./lobby.js";
-import { eventText } from "./log.js";
 import { MOVES, awayShown } from "./away.js";
 import { state } from "./state.js";
 
@@ -38,10 +37,10 @@ function speak() {
 
 /**
  * The events of the last Cleanup in the log, with its round (none before the first).
- * @returns {{round: number, events: import("./state.js").GameEvent[]} | null}
+ * @returns {{round: number, events: import("./state.js").WordedEvent[]} | null}
  */
 function lastCleanup() {
-  /** @type {import("./state.js").GameEvent[]} */
+  /** @type {import("./state.js").WordedEvent[]} */
   let events = [];
   let round = 0;
   let current = 0;
@@ -85,8 +84,8 @@ function drawCleanup() {
   const timed = found.events.filter((e) => e.type === "time_added");
   const list = el("ul");
   list.appendChild(el("li", died.length ? "dying" : "", died.length ? `${plural(died.length, "death")}:` : "Nobody died."));
-  for (const event of died) list.appendChild(el("li", "died", eventText(event)));
-  for (const event of checked) list.appendChild(el("li", "", eventText(event)));
+  for (const event of died) list.appendChild(el("li", "died", event.text));
+  for (const event of checked) list.appendChild(el("li", "", event.text));
   list.appendChild(el("li", "", `Time added to ${plural(timed.length, "patient")}.`));
   box.appendChild(list);
 }

@@ -7,7 +7,7 @@
  * The server's shapes (generated from its OpenAPI schema, see types.js):
  * @typedef {import("./types.js").View} View  a seat's view (scenario-format.md section 5)
  * @typedef {import("./types.js").Choice} Choice  one bounded choice (triage.engine.choices)
- * @typedef {import("./types.js").GameEvent} GameEvent  one event as the seat may see it
+ * @typedef {import("./types.js").WordedEvent} WordedEvent  one event as the seat may see it, with its words and phase heading
  * @typedef {import("./types.js").Payment} Pay
  * @typedef {import("./types.js").Deadline} Deadline
  * @typedef {import("./types.js").AtRisk} AtRisk
@@ -41,7 +41,7 @@
  * @property {Choice[]} choices
  * @property {Forecast | null} forecast  null until the server's message for this position brings it
  * @property {number | null} actions  the action number of the position drawn
- * @property {GameEvent[]} log
+ * @property {WordedEvent[]} log
  * @property {TableFacts | null} summary
  * @property {FinalSummary | null} final
  * @property {string | null} selected
@@ -60,7 +60,7 @@
  * @property {boolean} allOpen
  * @property {number} retries  reconnections tried since the last message of the server
  * @property {{steps: number, reason: string | null, rule?: string | null} | null} undo  how far the seat may undo now (js/undo.js)
- * @property {{by: number, action: Action, events: GameEvent[]} | null} acting  another seat's move on screen (js/pace.js)
+ * @property {{by: number, action: Action, events: WordedEvent[]} | null} acting  another seat's move on screen (js/pace.js)
  * @property {number | null} awaiting  the number of this seat's action whose position the WebSocket is to bring
  * @property {number} ownSeen  the number of this seat's latest action the WebSocket has brought (-1: none)
  * @property {boolean} sending  an action of this seat is on its way
