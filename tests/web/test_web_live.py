@@ -100,3 +100,29 @@ def test_a_socket_without_a_valid_token_is_refused(client: TestClient, hello: di
         assert "view" not in refusal
         with pytest.raises(WebSocketDisconnect):
             socket.receive_json()
+
+
+def test_updates_and_a_later_hello_word_and_head_each_event_alike(client: TestClient) -> None:
+    """An event's words and phase heading are the same whether it came in an update (headed from
+    the phase before its action) or in a later hello's log (headed from the whole game)."""
+    created = create(client, players=1, seed=23)
+    table_id, token = created["table_id"], tokens_of(created)[0]
+    live = service_of(client).get(table_id)
+    url = f"/api/tables/{table_id}/ws"
+    with client.websocket_connect(url) as socket:
+        socket.send_json({"token": token})
+        heard = socket.receive_json()["log"]
+        for _ in range(40):
+            if live.game.is_over():
+                break
+            legal = legal_actions(client, table_id, token)
+            client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=legal[-1])
+            heard += socket.receive_json()["events"]
+    with client.websocket_connect(url) as socket:
+        socket.send_json({"token": token})
+        again = socket.receive_json()["log"]
+    assert {event["phase"] for event in heard} >= {"Income and arrival", "Treatment", "Cleanup"}
+    assert [(event["text"], event["phase"]) for event in heard] == [
+        (event["text"], event["phase"]) for event in again
+    ]
+    assert_worded(again, events_for(live.events, 0), 0, live)

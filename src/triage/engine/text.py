@@ -172,12 +172,25 @@ def event_phases(events: Iterable[Event | Mapping[str, Any]], phase: str | None 
     ...               {"type": "died"}, {"type": "round_started"}, {"type": "drawn"}], "treatment")
     ['Treatment', 'Treatment', 'Treatment', 'Cleanup', 'Income and arrival', 'Income and arrival']
     """
-    current = phase or "arrival"
+    current = phase or DEAL_PHASE
     headings = []
     for event in events:
-        current = EVENT_PHASE.get(event["type"], current)
+        current = event_phase(event, current)
         headings.append(PHASE_HEADINGS[current])
     return headings
+
+
+#: The phase a game's first events (its deal: the first round's start) belong to.
+DEAL_PHASE = "arrival"
+
+
+def event_phase(event: Event | Mapping[str, Any], before: str) -> str:
+    """The game's phase ``event`` belongs to, ``before`` being the phase of the event before it.
+
+    >>> event_phase({"type": "drawn"}, "treatment"), event_phase({"type": "died"}, "treatment")
+    ('treatment', 'cleanup')
+    """
+    return EVENT_PHASE.get(event["type"], before)
 
 
 def default_names(players: int) -> list[str]:

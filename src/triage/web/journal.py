@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from triage.engine import Game, event_for
 from triage.engine.records import RECORD_FORMAT
 from triage.engine.shapes import Event
-from triage.engine.text import EVENT_PHASE, PHASE_HEADINGS
+from triage.engine.text import DEAL_PHASE, PHASE_HEADINGS, event_phase
 from triage.engine.vocabulary import MarketItem
 from triage.web.words import worded
 
@@ -68,10 +68,10 @@ class Journal:
             text = json.dumps(entry)
             self.actions.append(text)
             self.record_bytes += len(text) + 1
-        phase = self.phases[-1] if self.phases else "arrival"
+        phase = self.phases[-1] if self.phases else DEAL_PHASE
         for event in events[self._counted :]:
             self.record_bytes += len(json.dumps(event)) + 1
-            phase = EVENT_PHASE.get(event["type"], phase)
+            phase = event_phase(event, phase)
             self.phases.append(phase)
         self._counted = len(events)
         self._market = game.config.market
