@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import auth, create, service_of, tokens_of
+from web_helpers import assert_worded, auth, create, service_of, tokens_of
 
 from triage.engine import Game, events_for, make_config, public_event
 from triage.engine.choices import expand
@@ -138,7 +138,7 @@ def engine_record(table: LiveTable, seat: int | None) -> dict[str, Any]:
 
 def test_records_and_hellos_from_the_journal_are_the_engines() -> None:
     """The journal's text is the engine's record (``make_record``, ``record_for``) and the hello
-    its log (``events_for``, ``public_event``), for every viewer, while the game runs, as it
+    its log (``events_for``, ``public_event``, each worded for the viewer), for every viewer, while the game runs, as it
     grows, and once it is over."""
     table = long_table(60, rounds=8)
     for grown in (60, 61, 200, 100_000):
@@ -157,7 +157,8 @@ def test_records_and_hellos_from_the_journal_are_the_engines() -> None:
                 else events_for(table.events, seat)
             )
             lobby = {"seats": seat_facts(table.seats), **payloads.lobby_facts(table)}  # public facts
-            assert hello == {**payloads.message_for(table, seat, "hello"), **lobby, "log": seen}
+            assert_worded(hello.pop("log"), seen, seat, table)
+            assert hello == {**payloads.message_for(table, seat, "hello"), **lobby}
     assert table.game.is_over()
 
 

@@ -214,11 +214,22 @@ def event_for(event: Event, viewer: int | None) -> Event:
     secret = event.get("secret")
     if secret is None:
         return event
+    if viewer is not None and viewer in secret_audience(event):
+        return whole_event(event)
     shown = event.copy()
     del shown["secret"]
-    if viewer is not None and viewer in secret_audience(event):
-        return cast("Event", {**shown, **secret})  # the secret's keys are the event's (C3)
     return shown
+
+
+def whole_event(event: Event) -> Event:
+    """The event with its secret part shown: as its audience sees it, and as everyone may once
+    the game is over (its whole record is public then)."""
+    secret = event.get("secret")
+    if secret is None:
+        return event
+    shown = event.copy()
+    del shown["secret"]
+    return cast("Event", {**shown, **secret})  # the secret's keys are the event's (C3)
 
 
 def events_for(events: list[Event], viewer: int | None) -> list[Event]:

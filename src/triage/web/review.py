@@ -7,13 +7,14 @@ The page shows them on its game-over screen.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse
 
+from triage.engine.observer import whole_event
 from triage.engine.records import make_record, replay_steps
-from triage.engine.shapes import Event, Record
+from triage.engine.shapes import Record
 from triage.engine.summary import decided_by, player_rows, tie_break
 from triage.engine.views import state_dict
 from triage.web.answers import FinalRow, FinalSummary, ReplayStep, RoundStart
@@ -44,16 +45,6 @@ def final_summary(table: LiveTable) -> FinalSummary:
     }
 
 
-def whole(event: Event) -> Event:
-    """The event with its secret part in it (C3's check): a finished game is public."""
-    secret = event.get("secret")
-    if secret is None:
-        return event
-    shown = cast(Event, {**event, **secret})
-    del shown["secret"]
-    return shown
-
-
 def replay_step(record: Record, step: int, names: list[str], viewer: int | None = None) -> ReplayStep:
     """The all-seeing position after ``step`` actions of a finished game's record, with that
     action and its events (step 0: the deal), worded for ``viewer`` (who reads "You"; the game is
@@ -74,7 +65,7 @@ def replay_step(record: Record, step: int, names: list[str], viewer: int | None 
                 "steps": total,
                 "action": entry,
                 "events": worded_events(
-                    [whole(event) for event in events], viewer, names, game.config.market, phase
+                    [whole_event(event) for event in events], viewer, names, game.config.market, phase
                 ),
                 "state": state_dict(game),
                 "rounds": rounds,  # filled on to the last round
