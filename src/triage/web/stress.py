@@ -32,14 +32,16 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Required, TypedDict
+from typing import TYPE_CHECKING, Any, Required, TypedDict
 
 import httpx
 
 from triage.engine.choices import sample
 from triage.web.limits import MAX_CARD_VALUES, MAX_INCOME, MAX_START
 from triage.web.loadtest import free_port, percentile, start_server
-from triage.web.schemas import CardFields, ConfigFields
+
+if TYPE_CHECKING:
+    from triage.web.schemas import CardFields, ConfigFields
 
 #: A configuration and deck at the limits: the most work a table may ask for.
 LIMIT_CONFIG: ConfigFields = {

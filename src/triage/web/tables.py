@@ -38,7 +38,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from triage.engine import DataError, Game, RuleError
 from triage.engine.cards import CardSpec
@@ -55,7 +55,6 @@ from triage.web.journal import Journal
 from triage.web.limits import MAX_LIVE_BYTES, check_table_length, check_table_limits, check_table_room
 from triage.web.live_table import LiveTable, Step, facts
 from triage.web.payloads import hello, lobby_message, update_messages
-from triage.web.schemas import CardFields, ConfigFields
 from triage.web.sealing import sealed
 from triage.web.seats import (
     check_bot_names,
@@ -80,6 +79,9 @@ from triage.web.turns import BOT_BUDGET, Turns
 from triage.web.waits import Expired
 from triage.web.withhold import commit_point, deliver_steps, remember
 from triage.web.workers import Workers
+
+if TYPE_CHECKING:
+    from triage.web.schemas import CardFields, ConfigFields
 
 MAX_SEED = 2**63 - 1
 #: Threads doing the service's writes, bot moves and their game work (each holds at most one
