@@ -32,6 +32,6 @@ def db_url(tmp_path: Path) -> str:
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
     with TestClient(
-        create_app(db_url, RateLimits(create=UNLIMITED, act=UNLIMITED, watch=UNLIMITED))
+        create_app(db_url, RateLimits(create=UNLIMITED, act=UNLIMITED, watch=UNLIMITED, chat=UNLIMITED))
     ) as test_client:
         yield test_client

@@ -20,6 +20,7 @@ from triage.engine.records import make_record, record_for
 from triage.web import journal as journal_module
 from triage.web import limits, payloads, tables
 from triage.web.app import create_app
+from triage.web.chat import chat_feed
 from triage.web.limits import RateLimits
 from triage.web.live_table import LiveTable
 from triage.web.sealing import sealed
@@ -158,7 +159,8 @@ def test_records_and_hellos_from_the_journal_are_the_engines() -> None:
             )
             lobby = {"seats": seat_facts(table.seats), **payloads.lobby_facts(table)}  # public facts
             assert_worded(hello.pop("log"), seen, seat, table)
-            assert hello == {**payloads.message_for(table, seat, "hello"), **lobby}
+            said = chat_feed(table, seat)  # the chat so far (triage.web.chat)
+            assert hello == {**payloads.message_for(table, seat, "hello"), **lobby, "chat": said}
     assert table.game.is_over()
 
 

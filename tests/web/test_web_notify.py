@@ -7,7 +7,7 @@ import json
 import random
 from pathlib import Path
 
-from triage.web import notify
+from triage.web import chat, notify
 from triage.web.sealing import sealed
 from triage.web.storage import MAX_NOTICE, Store, notice
 from triage.web.tables import TableService
@@ -79,3 +79,26 @@ def test_a_rebuilt_table_keeps_its_subscribers_and_greets_them_again(tmp_path: P
         message = subscriber.queue.get_nowait()
         messages.append(json.loads(message) if isinstance(message, str) else message)
     assert messages[-1]["type"] == "hello" and messages[-1]["actions"] == table.actions
+
+
+def test_a_chat_line_another_process_stored_reaches_this_ones_clients_once(tmp_path: Path) -> None:
+    """PostgreSQL announces each chat line with the storing process's origin: every other process
+    keeps it and sends it to its clients (those that read the chat); the storing process, which
+    sent it already, skips its own announcement."""
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    acting, watching = TableService(Store(url)), TableService(Store(url))
+    table, _tokens, _ = acting.create(2, None, 5, None, None)
+    mirror = watching.get(table.id)
+    seat, spectator = mirror.subscribe(1), mirror.subscribe(None)
+    line = chat.post(acting.store, table, 0, "say", "from the other process")
+    announced = json.dumps({"table": table.id, "chat": line, "origin": acting.store.origin})
+    notify.on_notice(watching, announced)
+    notify.on_notice(acting, announced)  # its own: nothing again
+    assert mirror.chat == table.chat == [line]
+    for subscriber in (seat, spectator):
+        assert json.loads(subscriber.queue.get_nowait()) == {
+            "type": "chat",
+            "table_id": table.id,
+            "line": line,
+        }
+        assert subscriber.queue.empty()

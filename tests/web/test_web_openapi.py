@@ -109,7 +109,16 @@ def declared(client: TestClient, path: str, method: str = "get") -> set[str]:
 def test_review_routes_declare_their_refusals(client: TestClient) -> None:
     """Every 422 is the server's {code, message} body (a path it cannot read, a bad step)."""
     assert declared(client, "/api/tables/{table_id}/final") == {"200", "404", "409", "422", "503"}
-    assert declared(client, "/api/tables/{table_id}/replay") == {"200", "404", "409", "422", "503"}
+    # A replay step's chat is read with a seat's token, or as a spectator (triage.web.chat).
+    assert declared(client, "/api/tables/{table_id}/replay") == {
+        "200",
+        "401",
+        "403",
+        "404",
+        "409",
+        "422",
+        "503",
+    }
     running = create(client, players=1, seed=1)["table_id"]
     assert client.get(f"/api/tables/{running}/final").status_code == 409
     assert client.get("/api/tables/nothing/replay").status_code == 404

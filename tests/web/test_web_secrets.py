@@ -4,7 +4,7 @@ Two kinds of test. *Indistinguishability* (I4): a game drawn to fit seat 0's vie
 (:func:`determinize`) differs from the real one only in what seat 0 cannot know, so every
 channel must give seat 0 (and spectators) the same answer on both. *Scanning*: everything sent
 while a real game is played (views, legal actions, action responses, WebSocket messages,
-records, error bodies, the creation response) is searched for a card's back, the deck order,
+chat lines, records, error bodies, the creation response) is searched for a card's back, the deck order,
 the seed or the deck file's card ids where the receiver cannot know them.
 """
 
@@ -177,6 +177,7 @@ def test_nothing_sent_to_a_seat_or_spectator_holds_what_it_cannot_know(client: T
         for seat, socket in sockets.items():
             received[seat].append(socket.receive_json())
         heard = {seat: received[seat][-1]["actions"] for seat in sockets}
+        chat_heard, lines = dict.fromkeys(sockets, 0), 0
         for _ in range(80):
             if live.game.is_over():
                 break
@@ -201,18 +202,30 @@ def test_nothing_sent_to_a_seat_or_spectator_holds_what_it_cannot_know(client: T
                         f"/api/tables/{table_id}/actions", headers=headers, json=rng.choice(legal)
                     ).json()
                 )
+            # The chat channel: the seat to move (maybe holding undoable actions) says a line.
+            said = client.post(f"/api/tables/{table_id}/chat", headers=headers, json={"text": "my move"})
+            received[seat].append(said.json())
+            lines += 1
             # Each socket reads up to what it may see: a seat's undoable actions reach the others
-            # once sealed (undo, issue 20), then in one hello.
+            # once sealed (undo, issue 20), then in one hello; and every line said.
             for who, socket in sockets.items():
-                while heard[who] != len(visible_game(live, who).history):
-                    received[who].append(socket.receive_json())
-                    heard[who] = received[who][-1]["actions"]
+                while heard[who] != len(visible_game(live, who).history) or chat_heard[who] < lines:
+                    message = socket.receive_json()
+                    received[who].append(message)
+                    if message["type"] == "chat":
+                        chat_heard[who] += 1
+                        # A line is placed where every player could see: never beyond what the
+                        # receiver was shown, so it tells nothing of undoable actions.
+                        assert message["line"]["at"] <= heard[who], (who, message, heard[who])
+                    else:
+                        heard[who] = message["actions"]
     # Knowledge only grows, so judging against the knowledge at the end is fair to early messages.
     assert any(event["type"] == "checked" for event in live.events), "the game must reach a check (C3)"
     for who, payloads in received.items():
         problems = [problem for payload in payloads for problem in leaks(payload, live.game, who)]
         assert problems == [], (who, problems[:5])
     assert sum(len(payloads) for payloads in received.values()) > 300
+    assert min(chat_heard.values()) == lines > 20
 
 
 def test_the_scan_finds_a_secret_when_there_is_one() -> None:

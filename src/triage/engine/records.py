@@ -4,11 +4,14 @@ A record is plain JSON data::
 
     {"format": "triage.record/1", "players": 2, "config": {...}, "deck": [card, ...],
      "seed": 7, "actions": [{"by": 0, "do": {"type": "admit", ...}}, ...],
-     "hints": [{"by": 0, "at": 3, "do": {"type": "heal", ...}}, ...]}
+     "hints": [{"by": 0, "at": 3, "do": {"type": "heal", ...}}, ...],
+     "chat": [{"by": 1, "at": 3, "kind": "say", "text": "nice heal"}, ...]}
 
 ``hints`` is optional: the moves a seat was suggested (``by`` the seat, ``at`` the number of
 actions taken when it asked, ``do`` the move). They are never moves: a replay reads them only to
-check their shape, so a record with hints replays exactly as one without.
+check their shape, so a record with hints replays exactly as one without. ``chat`` is optional
+too: what the players said at a web table (``at`` the number of actions every player could see
+then, ``kind`` ``"say"`` or ``"react"``); a replay reads it only to check its shape.
 
 A record filtered for a seat (:func:`record_for`) leaves out what that seat cannot know while
 the game is running: the seed and the deck (which together give the shuffle), and the hidden
@@ -52,6 +55,15 @@ def make_record(game: Game, hints: list[Hint] | None = None) -> Record:
     return record
 
 
+def _check_by_at(entry: dict[str, Any], players: int, where: str) -> None:
+    """``DataError`` unless ``entry``'s ``by`` is a seat and its ``at`` an action number."""
+    seat, at = entry["by"], entry["at"]
+    if type(seat) is not int or not 0 <= seat < players:
+        raise DataError(f"{where}: 'by' must be a seat 0 to {players - 1}, got {seat!r}")
+    if type(at) is not int or at < 0:
+        raise DataError(f"{where}: 'at' must be an action number (0 or more), got {at!r}")
+
+
 def check_hints(hints: Any, players: int, source: str = "record") -> None:
     """``DataError`` unless ``hints`` is a list of ``{"by": SEAT, "at": N, "do": ACTION}``."""
     if not isinstance(hints, list):
@@ -60,13 +72,26 @@ def check_hints(hints: Any, players: int, source: str = "record") -> None:
         where = f"{source}: hint {number}"
         if not isinstance(entry, dict) or set(entry) != {"by", "at", "do"}:
             raise DataError(f"{where} must be an object with exactly 'by', 'at' and 'do'")
-        seat, at = entry["by"], entry["at"]
-        if type(seat) is not int or not 0 <= seat < players:
-            raise DataError(f"{where}: 'by' must be a seat 0 to {players - 1}, got {seat!r}")
-        if type(at) is not int or at < 0:
-            raise DataError(f"{where}: 'at' must be an action number (0 or more), got {at!r}")
+        _check_by_at(entry, players, where)
         if not isinstance(entry["do"], dict):
             raise DataError(f"{where}: 'do' must be an action object")
+
+
+#: The kinds of a chat line: a line typed, or a quick reaction (in words).
+CHAT_KINDS = ("say", "react")
+
+
+def check_chat(chat: Any, players: int, source: str = "record") -> None:
+    """``DataError`` unless ``chat`` is a list of ``{"by": SEAT, "at": N, "kind", "text"}``."""
+    if not isinstance(chat, list):
+        raise DataError(f"{source}: 'chat' must be a list")
+    for number, entry in enumerate(chat, start=1):
+        where = f"{source}: chat line {number}"
+        if not isinstance(entry, dict) or set(entry) != {"by", "at", "kind", "text"}:
+            raise DataError(f"{where} must be an object with exactly 'by', 'at', 'kind' and 'text'")
+        _check_by_at(entry, players, where)
+        if entry["kind"] not in CHAT_KINDS or not isinstance(entry["text"], str):
+            raise DataError(f"{where}: 'kind' must be one of {', '.join(CHAT_KINDS)} and 'text' text")
 
 
 def hints_for(hints: list[Hint], viewer: int | None) -> list[Hint]:
@@ -93,6 +118,8 @@ def new_game_from_record(record: Any, source: str = "record") -> Game:
         raise DataError(f"{source}: 'actions' must be a list")
     if "hints" in record:
         check_hints(record["hints"], players, source)
+    if "chat" in record:
+        check_chat(record["chat"], players, source)
     config = make_config(record["config"], source=f"{source}: config")
     deck = parse_deck({"cards": record["deck"]}, f"{source}: deck")
     return Game.new(players=players, deck=deck, seed=seed, config=config)
@@ -144,6 +171,8 @@ def record_for(record: Record, viewer: int | None) -> Record | SeatRecord:
     own_hints = hints_for(record.get("hints", []), viewer)
     if own_hints:
         filtered["hints"] = own_hints
+    if "chat" in record:  # said to the table: nothing of it is a seat's secret
+        filtered["chat"] = [line.copy() for line in record["chat"]]
     return filtered
 
 

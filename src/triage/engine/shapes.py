@@ -357,6 +357,17 @@ class Hint(TypedDict):
     do: Action
 
 
+class ChatLine(TypedDict):
+    """A line of a table's chat (the web's, :mod:`triage.web.chat`): never a move of the game.
+    ``by`` the seat that said it, ``at`` the actions every player could see then, ``kind``
+    ``"say"`` (plain text) or ``"react"`` (one of the quick reactions, in words)."""
+
+    by: int
+    at: int
+    kind: str
+    text: str
+
+
 class Result(TypedDict):
     """How a finished game ended (R4)."""
 
@@ -371,6 +382,7 @@ class Record(Setup):
     format: str
     actions: list[Step]
     hints: NotRequired[list[Hint]]
+    chat: NotRequired[list[ChatLine]]
     result: NotRequired[Result]
     #: The terminal game's saved seats (human or a bot name), to resume with.
     seats: NotRequired[list[str]]
@@ -387,6 +399,7 @@ class SeatRecord(TypedDict):
     actions: list[Step]
     events: list[Event]
     hints: NotRequired[list[Hint]]
+    chat: NotRequired[list[ChatLine]]
 
 
 # ---------------------------------------------------------------------- forecasts (the page's words)

@@ -25,3 +25,6 @@ DEFAULT_WATCH_RATE = "60/minute"
 
 #: Hints (the ``expert``'s suggested move) one seat may ask for: each costs a search.
 DEFAULT_HINT_RATE = "12/minute"
+
+#: Chat lines and reactions one seat may post: a burst of 5, then one every 2 seconds on average.
+DEFAULT_CHAT_RATE = "5/10seconds"

@@ -16,6 +16,7 @@ from typing_extensions import NotRequired, Required, TypedDict
 
 from triage.engine.shapes import (
     Action,
+    ChatLine,
     Choice,
     Event,
     Forecast,
@@ -186,13 +187,28 @@ class LobbyFacts(TypedDict):
     rematch: str | None
 
 
+#: The bots' pace a table shows others' moves at (the page's choice overrides it).
+Pace = Literal["instant", "quick", "normal", "slow"]
+#: What spectators get of a table's chat: they read it, or it is not shown to them.
+SpectatorChat = Literal["read", "off"]
+
+
+class TableSettings(TypedDict):
+    """A table's settings, chosen at its creation: the pace others' moves are shown at, and
+    whether spectators read the chat."""
+
+    pace: Pace
+    spectator_chat: SpectatorChat
+
+
 class TableFacts(PositionFacts, LobbyFacts):
-    """``GET /api/tables/{id}``: a table's public facts and its waiting room."""
+    """``GET /api/tables/{id}``: a table's public facts, its settings and its waiting room."""
 
     table_id: str
     seats: list[SeatFacts]
     public: bool
     seed_chosen: bool
+    settings: TableSettings
 
 
 class FinalRow(PlayerRow):
@@ -222,7 +238,8 @@ class RoundStart(TypedDict):
 
 class ReplayStep(TypedDict):
     """``GET .../replay?step=N``: the all-seeing position after N actions of a finished game,
-    that action and its events, and the step each round starts at."""
+    that action and its events, the chat said at that position (to the asker who may read it)
+    and the step each round starts at."""
 
     step: int
     steps: int
@@ -230,10 +247,37 @@ class ReplayStep(TypedDict):
     events: list[WordedEvent]
     state: State
     rounds: list[RoundStart]
+    chat: list[ChatLine]
+
+
+class Reaction(TypedDict):
+    """A quick reaction: its name (what a client posts) and its words (what the table reads)."""
+
+    name: str
+    words: str
+
+
+class ChatFeed(TypedDict):
+    """A table's chat as one client may read it: the lines so far (none for a spectator of a
+    table whose spectators do not read it), the quick reactions, and whether it may post."""
+
+    lines: list[ChatLine]
+    reactions: list[Reaction]
+    post: bool
+    readable: bool
+
+
+class ChatMessage(TypedDict):
+    """A WebSocket ``chat`` message: a line said at the table (to the seats, and to spectators
+    when they read the chat)."""
+
+    type: Literal["chat"]
+    table_id: str
+    line: ChatLine
 
 
 class MessageExtras(TypedDict, total=False):
-    """What a ``hello`` adds (the waiting room and the log so far) and what an ``update`` adds
+    """What a ``hello`` adds (the waiting room, the log and the chat so far) and what an ``update`` adds
     (the action's number, who took it, what it was and the seat's events of it)."""
 
     number: int
@@ -245,6 +289,7 @@ class MessageExtras(TypedDict, total=False):
     waiting: bool
     host: int | None
     rematch: str | None
+    chat: ChatFeed
 
 
 class TableMessage(MessageExtras):
@@ -312,4 +357,4 @@ class SocketError(TypedDict):
 
 
 #: The socket's messages, which no route answers with: added to the schema's components.
-MESSAGES: tuple[Any, ...] = (TableMessage, LobbyMessage, LiveMessage, SocketError)
+MESSAGES: tuple[Any, ...] = (TableMessage, LobbyMessage, LiveMessage, ChatMessage, SocketError)

@@ -24,7 +24,14 @@ from pydantic import TypeAdapter
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
-from triage.web import DEFAULT_DB_URL, DEFAULT_HINT_RATE, DEFAULT_LIMITS_STORAGE, DEFAULT_WATCH_RATE, notify
+from triage.web import (
+    DEFAULT_CHAT_RATE,
+    DEFAULT_DB_URL,
+    DEFAULT_HINT_RATE,
+    DEFAULT_LIMITS_STORAGE,
+    DEFAULT_WATCH_RATE,
+    notify,
+)
 from triage.web.answers import MESSAGES
 from triage.web.errors import WebError, error_response
 from triage.web.fast_lane import SeatFastLane
@@ -34,7 +41,13 @@ from triage.web.live import FIRST_MESSAGE_SECONDS
 from triage.web.lobby import add_lobby_routes
 from triage.web.pagetypes import SchemaNode
 from triage.web.review import add_review_routes
-from triage.web.routes import add_live_routes, add_seat_routes, add_table_routes, add_watch_routes
+from triage.web.routes import (
+    add_chat_routes,
+    add_live_routes,
+    add_seat_routes,
+    add_table_routes,
+    add_watch_routes,
+)
 from triage.web.schemas import ERROR_MEANINGS
 from triage.web.storage import Store
 from triage.web.tables import TableService
@@ -61,12 +74,13 @@ def save_statement_count(path: Path, kinds: dict[str, int]) -> None:
 def create_app_from_env() -> FastAPI:
     """The app of each process of ``triage serve --workers N``, configured by the environment
     that ``serve`` sets: TRIAGE_WEB_DB, TRIAGE_WEB_RATE_CREATE, TRIAGE_WEB_RATE_ACT,
-    TRIAGE_WEB_RATE_WATCH, TRIAGE_WEB_RATE_HINT and TRIAGE_WEB_LIMITS_STORAGE."""
+    TRIAGE_WEB_RATE_WATCH, TRIAGE_WEB_RATE_HINT, TRIAGE_WEB_RATE_CHAT and TRIAGE_WEB_LIMITS_STORAGE."""
     rates = RateLimits(
         create=os.environ["TRIAGE_WEB_RATE_CREATE"],
         act=os.environ["TRIAGE_WEB_RATE_ACT"],
         watch=os.environ.get("TRIAGE_WEB_RATE_WATCH", DEFAULT_WATCH_RATE),
         hint=os.environ.get("TRIAGE_WEB_RATE_HINT", DEFAULT_HINT_RATE),
+        chat=os.environ.get("TRIAGE_WEB_RATE_CHAT", DEFAULT_CHAT_RATE),
         storage=os.environ.get("TRIAGE_WEB_LIMITS_STORAGE", DEFAULT_LIMITS_STORAGE),
     )
     return create_app(os.environ["TRIAGE_WEB_DB"], rates)
@@ -98,6 +112,7 @@ def create_app(
     add_hint_routes(app)  # the expert's suggested move for a seat (kept as a hint)
     add_lobby_routes(app)  # the waiting room's bots and the rematch
     add_undo_routes(app)  # a seat takes back actions of its turn (issue 20)
+    add_chat_routes(app)  # what the players say: never a move (triage.web.chat)
     add_page_routes(app)
     declare_error_bodies(app)
     return app

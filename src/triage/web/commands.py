@@ -11,6 +11,7 @@ import typer
 from triage.web import (
     DEFAULT_ACT_RATE,
     DEFAULT_BODY_TIMEOUT,
+    DEFAULT_CHAT_RATE,
     DEFAULT_CREATE_RATE,
     DEFAULT_DB_URL,
     DEFAULT_HEADER_TIMEOUT,
@@ -60,6 +61,9 @@ def serve(
     rate_hint: str = typer.Option(
         DEFAULT_HINT_RATE, help="Hints (the expert's suggested move) one seat may ask for, e.g. 12/minute."
     ),
+    rate_chat: str = typer.Option(
+        DEFAULT_CHAT_RATE, help="Chat lines and reactions one seat may post, e.g. 5/10seconds."
+    ),
     limits_storage: str = typer.Option(
         DEFAULT_LIMITS_STORAGE,
         help="Where the rate limits are counted: memory:// (each process) or redis://host:6379 (shared by every process).",
@@ -85,7 +89,7 @@ def serve(
     from triage.web.limits import MAX_WS_MESSAGE
     from triage.web.server import ServerConfig, run
 
-    rates = _rates(rate_create, rate_act, rate_watch, limits_storage, rate_hint)
+    rates = _rates(rate_create, rate_act, rate_watch, limits_storage, rate_hint, rate_chat)
     _check_database(db)
     if workers > 1 and not db.startswith("postgresql"):
         _refuse(
@@ -127,18 +131,29 @@ def worker_environment(db: str, rates: RateLimits) -> dict[str, str]:
         "TRIAGE_WEB_LIMITS_STORAGE": rates.storage,
         "TRIAGE_WEB_RATE_WATCH": rates.watch,
         "TRIAGE_WEB_RATE_HINT": rates.hint,
+        "TRIAGE_WEB_RATE_CHAT": rates.chat,
     }
 
 
 def _rates(
-    rate_create: str, rate_act: str, rate_watch: str, storage: str, rate_hint: str = DEFAULT_HINT_RATE
+    rate_create: str,
+    rate_act: str,
+    rate_watch: str,
+    storage: str,
+    rate_hint: str = DEFAULT_HINT_RATE,
+    rate_chat: str = DEFAULT_CHAT_RATE,
 ) -> RateLimits:
     """The rate limits of the options, their store checked now rather than inside the server."""
     from triage.web.limits import RateLimits
 
     try:
         rates = RateLimits(
-            create=rate_create, act=rate_act, watch=rate_watch, storage=storage, hint=rate_hint
+            create=rate_create,
+            act=rate_act,
+            watch=rate_watch,
+            storage=storage,
+            hint=rate_hint,
+            chat=rate_chat,
         )
         rates.check_storage()
     except ValueError as error:

@@ -11,8 +11,8 @@ could otherwise hold the whole server. Everything here refuses early with the do
 - :func:`check_table_limits` bounds a new table's configuration and deck (422 ``limit_exceeded``);
 - :func:`check_table_room` stops a table that holds :data:`MAX_TABLE_ACTIONS` actions (409
   ``action_limit``) or a record of :data:`MAX_RECORD_BYTES` (409 ``record_limit``);
-- :class:`RateLimits` counts table creations, actions and spectators' records and hellos per
-  client (429 ``rate_limited`` with ``Retry-After``) in moving windows: in this process
+- :class:`RateLimits` counts table creations, actions, spectators' records and hellos, hints
+  and chat lines per client (429 ``rate_limited`` with ``Retry-After``) in moving windows: in this process
   (:class:`ProcessWindows`), or in a store every process shares (the ``limits`` library).
 """
 
@@ -40,6 +40,7 @@ from triage.engine.config import Config
 from triage.engine.length import Unbounded, length_bound
 from triage.web import (
     DEFAULT_ACT_RATE,
+    DEFAULT_CHAT_RATE,
     DEFAULT_CREATE_RATE,
     DEFAULT_HINT_RATE,
     DEFAULT_LIMITS_STORAGE,
@@ -491,18 +492,28 @@ class RateLimits:
     watch: str = DEFAULT_WATCH_RATE
     #: The ``expert``'s suggestions a seat may ask for (counted per seat, not per address).
     hint: str = DEFAULT_HINT_RATE
+    #: The chat lines and reactions a seat may post (counted per seat, :mod:`triage.web.chat`).
+    chat: str = DEFAULT_CHAT_RATE
     storage: str = DEFAULT_LIMITS_STORAGE
+    #: The time this process's windows count by (tests move it by hand).
+    clock: Callable[[], float] = time.time
     _limiter: Windows = field(init=False, repr=False)
     _local: ProcessWindows = field(init=False, repr=False)
     _items: dict[str, list[RateLimitItem]] = field(init=False, repr=False)
     _store_down_until: float = field(init=False, repr=False, default=0.0)
 
     def __post_init__(self) -> None:
-        self._local = ProcessWindows()
+        self._local = ProcessWindows(self.clock)
         shared = self.storage.split("://", 1)[0] != "memory"
         self._limiter = MovingWindowRateLimiter(rate_storage(self.storage)) if shared else self._local
         self._items = {}
-        kinds = (("create", self.create), ("act", self.act), ("watch", self.watch), ("hint", self.hint))
+        kinds = (
+            ("create", self.create),
+            ("act", self.act),
+            ("watch", self.watch),
+            ("hint", self.hint),
+            ("chat", self.chat),
+        )
         for kind, text in kinds:
             try:
                 self._items[kind] = parse_many(text)
@@ -535,7 +546,7 @@ class RateLimits:
         for item in self._items[kind]:
             if not limiter.hit(item, kind, client):
                 reset, _remaining = limiter.get_window_stats(item, kind, client)
-                wait = max(1, math.ceil(reset - time.time()))
+                wait = max(1, math.ceil(reset - self.clock()))
                 raise RateLimited(kind, str(item), wait)
 
 
@@ -548,6 +559,7 @@ class RateLimited(WebError):
             "act": "actions",
             "watch": "records and hellos watched",
             "hint": "hints",
+            "chat": "chat lines",
         }[kind]
         super().__init__(
             429, "rate_limited", f"too many {what} from this client (limit {rate}); retry in {retry_after} s"

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
 from triage.engine import Game
-from triage.engine.shapes import Event
+from triage.engine.shapes import ChatLine, Event
 from triage.engine.shapes import Step as StepEntry
 from triage.web import waits
-from triage.web.answers import PositionFacts
+from triage.web.answers import PositionFacts, TableSettings
 from triage.web.errors import WebError
 from triage.web.journal import Journal
-from triage.web.storage import SeatInfo
+from triage.web.storage import SeatInfo, stored_settings
 
 if TYPE_CHECKING:
     from triage.web.clocks import TableTiming
@@ -201,6 +201,12 @@ class LiveTable:
     sealed: Any = field(default=None, repr=False, compare=False)
     #: The last undo (seat, expected, steps, action count after, answer): a repeat gets the answer.
     last_undo: Any = field(default=None, repr=False, compare=False)
+    #: The table's settings, chosen at its creation (the bots' pace, spectators and the chat).
+    settings: TableSettings = field(default_factory=lambda: stored_settings(None, None))
+    #: What the players said, in order (:mod:`triage.web.chat`; the store keeps it too).
+    chat: list[ChatLine] = field(default_factory=list)
+    #: Bytes of the chat's text held (part of the table's memory estimate).
+    chat_bytes: int = 0
 
     @property
     def actions(self) -> int:
@@ -248,6 +254,7 @@ class LiveTable:
             TABLE_BASE_BYTES
             + BYTES_PER_RECORD_BYTE * journal.record_bytes
             + BYTES_PER_LOG_BYTE * journal.log_bytes
+            + BYTES_PER_LOG_BYTE * self.chat_bytes
         )
 
     @property

@@ -105,7 +105,17 @@ def deal_rematch(service: TableService, table: LiveTable, seat: int) -> RematchP
     for new, old in zip(seats, table.seats, strict=True):
         new.name = old.name if old.bot is None else None
     time_rules = table.timing.rules if table.timing is not None else None  # the same clock again
-    service.open_table(table_id, game, seats, False, False, seat, rematch_of=table.id, time_rules=time_rules)
+    service.open_table(
+        table_id,
+        game,
+        seats,
+        False,
+        False,
+        seat,
+        rematch_of=table.id,
+        time_rules=time_rules,
+        settings=table.settings,  # the same pace and chat
+    )
     table.rematch = table_id
     table.seats_version = -1  # the store counted the link as a seat change
     service.seats_changed(table, was_waiting=False)

@@ -19,6 +19,14 @@ MAX_NAME = 24
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
+def refused_character(text: str) -> str | None:
+    """The first control or invisible character of ``text`` (as ``U+XXXX``), None if it has none."""
+    for character in text:
+        if unicodedata.category(character) in REFUSED_CATEGORIES:
+            return f"U+{ord(character):04X}"
+    return None
+
+
 def check_name(name: Any) -> str | None:
     """The name as stored (trimmed), None when none was given; refuses anything else with
     422 ``invalid_name`` saying what is wrong."""
@@ -33,13 +41,11 @@ def check_name(name: Any) -> str | None:
         raise WebError(
             422, "invalid_name", f"'name' must be at most {MAX_NAME} characters, got {len(trimmed)}"
         )
-    for character in trimmed:
-        if unicodedata.category(character) in REFUSED_CATEGORIES:
-            raise WebError(
-                422,
-                "invalid_name",
-                f"'name' must not hold the control or invisible character U+{ord(character):04X}",
-            )
+    refused = refused_character(trimmed)
+    if refused is not None:
+        raise WebError(
+            422, "invalid_name", f"'name' must not hold the control or invisible character {refused}"
+        )
     if "  " in trimmed or any(c.isspace() and c != " " for c in trimmed):
         raise WebError(422, "invalid_name", "'name' may hold single spaces only (no tabs or runs of spaces)")
     return trimmed

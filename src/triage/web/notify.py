@@ -7,6 +7,9 @@ its own: for a table it holds in memory it takes in the new actions (read from t
 the payload lacks them or the process is further behind) and sends them on to its WebSocket
 subscribers, in order. A process that lost the connection catches up every table it
 holds when it is back (notifications sent meanwhile are gone). No extra server is needed.
+
+A chat line is announced the same way (``{"table", "chat", "origin"}``): every other process
+keeps it and sends it to its clients that read the chat; the storing process skips its own.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import logging
 
 from sqlalchemy.engine import make_url
 
+from triage.web.chat import said
 from triage.web.errors import WebError
 from triage.web.storage import CHANNEL, CONNECT_SECONDS
 from triage.web.tables import TableService
@@ -38,7 +42,9 @@ def on_notice(service: TableService, payload: str) -> None:
     payload when it carries them, else from the database)."""
     try:
         notice = json.loads(payload)
-        table_id, start, count, entries = notice["table"], notice["start"], notice["count"], notice["actions"]
+        table_id = notice["table"]
+        if "chat" not in notice:
+            start, count, entries = notice["start"], notice["count"], notice["actions"]
     except (ValueError, KeyError, TypeError):
         log.warning("a notification that is not one of ours: %.80r", payload)
         return
@@ -46,6 +52,11 @@ def on_notice(service: TableService, payload: str) -> None:
     if table is None:
         return
     try:
+        if "chat" in notice:  # a chat line another process stored (this one's own: sent already)
+            if notice.get("origin") != service.store.origin:
+                with table.writer():
+                    said(table, notice["chat"])
+            return
         if notice.get("undone"):  # a seat's undo took actions back: replay the table from the store
             service.rebuild(table)
             return

@@ -28,6 +28,7 @@ from triage.web.answers import (
     TableFacts,
     TableMessage,
 )
+from triage.web.chat import chat_feed
 from triage.web.live_table import LiveTable, Subscriber, facts
 from triage.web.sealing import sealed, shown_events, undo_info, visible_game
 from triage.web.storage import seat_facts
@@ -87,6 +88,7 @@ def summary(table: LiveTable) -> TableFacts:
         "public": table.public,
         # A creator who chose the seed could work out the deal: a practice table.
         "seed_chosen": table.seed_chosen,
+        "settings": table.settings,
         **lobby_facts(table),
     }
 
@@ -131,11 +133,17 @@ def message_for(
 
 
 def hello(table: LiveTable, seat: int | None) -> str:
-    """The first message of a (re)connected client as JSON text: its current view and its log
-    so far (from the table's journal, where each event is encoded once per viewer)."""
+    """The first message of a (re)connected client as JSON text: its current view, its log so
+    far (from the table's journal, where each event is encoded once per viewer) and the chat."""
     log = table.follow().worded_log(seat, seat_names(table.seats), shown_events(table, seat))
     first = message_for(
-        table, seat, "hello", visible_game(table, seat), seats=seat_facts(table.seats), **lobby_facts(table)
+        table,
+        seat,
+        "hello",
+        visible_game(table, seat),
+        seats=seat_facts(table.seats),
+        chat=chat_feed(table, seat),
+        **lobby_facts(table),
     )
     return f'{json.dumps(first)[:-1]}, "log": [{",".join(log)}]}}'
 

@@ -14,13 +14,15 @@ from fastapi.responses import JSONResponse
 
 from triage.engine.observer import whole_event
 from triage.engine.records import make_record, replay_steps
-from triage.engine.shapes import Record
+from triage.engine.shapes import ChatLine, Record
 from triage.engine.summary import decided_by, player_rows, tie_break
 from triage.engine.views import state_dict
 from triage.web.answers import FinalRow, FinalSummary, ReplayStep, RoundStart
+from triage.web.chat import said_at
 from triage.web.errors import WebError
 from triage.web.live_table import LiveTable
-from triage.web.routes import read_table, service_of
+from triage.web.routes import AUTH_HEADER, read_table, service_of
+from triage.web.seats import seat_for
 from triage.web.schemas import errors
 from triage.web.words import seat_names, worded_events
 
@@ -45,11 +47,14 @@ def final_summary(table: LiveTable) -> FinalSummary:
     }
 
 
-def replay_step(record: Record, step: int, names: list[str], viewer: int | None = None) -> ReplayStep:
+def replay_step(
+    record: Record, step: int, names: list[str], viewer: int | None = None, chat: list[ChatLine] | None = None
+) -> ReplayStep:
     """The all-seeing position after ``step`` actions of a finished game's record, with that
     action and its events (step 0: the deal), worded for ``viewer`` (who reads "You"; the game is
-    over, so every event is whole) with the players' ``names``, and ``rounds``: the step each
-    round starts at (``[{"round", "step"}, ...]``), for stepping a whole round at a time."""
+    over, so every event is whole) with the players' ``names``, the ``chat`` lines said at it, and
+    ``rounds``: the step each round starts at (``[{"round", "step"}, ...]``), for stepping a whole
+    round at a time."""
     total = len(record["actions"])
     if not 0 <= step <= total:
         raise WebError(422, "invalid_request", f"'step' must be from 0 to {total}, got {step}")
@@ -69,6 +74,7 @@ def replay_step(record: Record, step: int, names: list[str], viewer: int | None 
                 ),
                 "state": state_dict(game),
                 "rounds": rounds,  # filled on to the last round
+                "chat": chat or [],
             }
         phase = game.phase
     if answer is None:
@@ -78,7 +84,8 @@ def replay_step(record: Record, step: int, names: list[str], viewer: int | None 
 
 def add_review_routes(app: FastAPI) -> None:
     """``GET /api/tables/{id}/final`` and ``GET /api/tables/{id}/replay?step=N`` (409 ``not_over``
-    while the game runs)."""
+    while the game runs; with a seat's token, or for spectators of a table they read the chat
+    of, a replay step carries the chat said at it)."""
 
     def finished(live: LiveTable) -> LiveTable:
         if not live.game.is_over():
@@ -98,23 +105,23 @@ def add_review_routes(app: FastAPI) -> None:
     @app.get(
         "/api/tables/{table_id}/replay",
         response_model=ReplayStep,
-        responses=errors(404, 409, 422, 503),
+        responses=errors(401, 403, 404, 409, 422, 503),
         summary="A finished game's position after a number of actions",
     )
     async def replay(
         table_id: str,
         step: int = Query(0, description="Actions played (0: the deal)."),
         seat: int | None = Query(None, description="The seat whose player reads 'You' in the events' words."),
+        authorization: str | None = AUTH_HEADER,
     ) -> JSONResponse:
-        record, names = await read_table(
-            app,
-            table_id,
-            lambda live: (make_record(finished(live).game), seat_names(live.seats)),
-            on_loop=False,
-        )
+        def replayed(live: LiveTable) -> tuple[Record, list[str], list[ChatLine]]:
+            reader = seat_for(live, authorization) if authorization else None  # the chat's reader
+            return make_record(finished(live).game), seat_names(live.seats), said_at(live, reader, step)
+
+        record, names, chat = await read_table(app, table_id, replayed, on_loop=False)
         if seat is not None and not 0 <= seat < len(names):
             raise WebError(
                 422, "invalid_request", f"'seat' must be a seat from 0 to {len(names) - 1}, got {seat}"
             )
         # Replaying runs in a thread, outside the table's lock: a long game holds nothing.
-        return JSONResponse(await service_of(app).read(replay_step, record, step, names, seat))
+        return JSONResponse(await service_of(app).read(replay_step, record, step, names, seat, chat))

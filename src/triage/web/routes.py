@@ -17,10 +17,11 @@ from fastapi import Body, FastAPI, Header, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 
 from triage.bots import PLAYER_LEVELS, player_levels
-from triage.engine.shapes import Record, SeatRecord
+from triage.engine.shapes import ChatLine, Record, SeatRecord
 from triage.web import payloads
 from triage.web.answers import (
     ActionResult,
+    ChatFeed,
     CreatedTable,
     LegalAnswer,
     ListedTable,
@@ -30,6 +31,7 @@ from triage.web.answers import (
     SeatView,
     TableFacts,
 )
+from triage.web.chat import chat_feed, check_chat_body, check_readable, post, with_chat
 from triage.web.clocks import note_stand_ins, time_rules
 from triage.web.errors import WebError
 from triage.web.hints import record_with_hints
@@ -194,6 +196,7 @@ def add_table_routes(app: FastAPI) -> None:
                 creator_seats=request.creator_seats,
                 name=check_name(request.name),
                 time_rules=timing,
+                settings=request.settings(),
             )
         )
         return {"table_id": live.id, "seats": tokens, "invites": invites}
@@ -306,7 +309,7 @@ def add_watch_routes(app: FastAPI) -> None:
         def record_of(live: LiveTable) -> str:
             seat = seat_for(live, authorization) if authorization else None
             text = record_with_hints(service_of(app), live, payloads.table_record(live, seat), seat)
-            return note_stand_ins(live, text)
+            return with_chat(live, note_stand_ins(live, text), seat)
 
         return Response(
             await read_table(app, table_id, record_of, on_loop=False), media_type="application/json"
@@ -329,3 +332,42 @@ def add_watch_routes(app: FastAPI) -> None:
         await serve_socket(
             websocket, service_of(app), table_id, app.state.first_message_seconds, app.state.rates
         )
+
+
+CHAT_BODY = Body(..., examples=[{"text": "good luck!"}, {"reaction": "gg"}])
+
+
+def add_chat_routes(app: FastAPI) -> None:
+    """A table's chat (:mod:`triage.web.chat`): a seat says a line or reacts; its players (and
+    its spectators, unless the table keeps them off) read it. Never a move."""
+
+    @app.post(
+        "/api/tables/{table_id}/chat",
+        response_model=ChatLine,
+        responses=errors(400, 401, 403, 404, 409, 413, 422, 429, 503),
+        summary="Say a line of plain text, or a quick reaction, to the table (a seat's token; never a move)",
+    )
+    async def say(table_id: str, body: Any = CHAT_BODY, authorization: str | None = AUTH_HEADER) -> ChatLine:
+        service = service_of(app)
+
+        def work(live: LiveTable) -> ChatLine:
+            seat = service.seat_of(live, authorization)
+            count_client(app, "chat", f"{live.id}:{seat}")  # every post counts, refused or not
+            kind, text = check_chat_body(body)
+            return post(service.store, live, seat, kind, text)
+
+        return await on_table(app, table_id, work)
+
+    @app.get(
+        "/api/tables/{table_id}/chat",
+        response_model=ChatFeed,
+        responses=errors(401, 403, 404, 503),
+        summary="The table's chat so far, the quick reactions, and whether the asker may post",
+    )
+    async def chat(table_id: str, authorization: str | None = AUTH_HEADER) -> ChatFeed:
+        def read(live: LiveTable) -> ChatFeed:
+            seat = seat_for(live, authorization) if authorization else None
+            check_readable(live, seat)
+            return chat_feed(live, seat)
+
+        return await read_table(app, table_id, read)

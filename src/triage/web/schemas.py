@@ -14,6 +14,7 @@ from pydantic.json_schema import SkipJsonSchema
 from triage.engine.config import ITEM_KEYS, MAX_HELP, MAX_LABEL
 from triage.engine.shapes import SoloTierShown
 from triage.engine.vocabulary import KINDS, SUPPLIES
+from triage.web.answers import Pace, SpectatorChat, TableSettings
 from triage.web.limits import MAX_DECK_CARDS, MAX_GIFT, MAX_MARKET_ITEMS
 from triage.web.names import MAX_NAME
 from triage.web.pagetypes import SchemaNode
@@ -305,6 +306,17 @@ class TableRequest(BaseModel):
         None,
         description="The player level (see /api/bots) of the stand-in bot; default a gentle one.",
     )
+    pace: Pace = Field(
+        "normal",
+        description="The pace the page shows others' moves at (instant, quick, normal, slow); each "
+        "player's page may choose its own.",
+    )
+    spectator_chat: SpectatorChat = Field(
+        "read", description="Whether spectators read the table's chat ('read') or not ('off')."
+    )
+
+    def settings(self) -> TableSettings:
+        return {"pace": self.pace, "spectator_chat": self.spectator_chat}
 
     def clock_settings(self) -> ClockSettings | None:
         if self.clock is None:
@@ -364,12 +376,13 @@ class ErrorBody(BaseModel):
 ERROR_MEANINGS: dict[int, str] = {
     400: "The body is not bounded JSON (invalid_json) or a header is malformed.",
     401: "No seat token, or not in the form 'Bearer TOKEN' (unauthorized).",
-    403: "A token or invitation of no seat at this table (forbidden, bad_invite), or not the host (not_host).",
+    403: "A token or invitation of no seat at this table (forbidden, bad_invite), not the host (not_host), "
+    "or a spectator asking for a chat spectators do not read (chat_hidden).",
     404: "No such table (unknown_table).",
-    409: "Not now: another seat's turn, a stale action, a taken seat, a used or expired invitation, a table waiting for its players, a game not over (the code says which).",
+    409: "Not now: another seat's turn, a stale action, a taken seat, a used or expired invitation, a table waiting for its players, a game not over, a full chat (the code says which).",
     413: "The body is larger than the server reads (body_too_large).",
     422: "A request the rules or the server's limits refuse (invalid_request, invalid_name, limit_exceeded, "
-    "invalid_clock, unknown_bot, a rule's code).",
+    "invalid_clock, unknown_bot, invalid_chat, empty_chat, chat_too_long, unknown_reaction, a rule's code).",
     429: "Too many requests from this client (rate_limited); Retry-After says when to try again.",
     503: "The database failed; nothing changed (storage_error).",
 }

@@ -41,16 +41,17 @@ import hashlib
 import json
 import logging
 import os
+import secrets
 import socket
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any, TypedDict, TypeVar
+from typing import Any, TypedDict, TypeVar, cast
 
 import orjson
 from sqlalchemy import (
@@ -76,9 +77,17 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from triage.engine.shapes import Action, Hint, Record, Setup, Step
+from triage.engine.shapes import Action, ChatLine, Hint, Record, Setup, Step
 from triage.web import DEFAULT_DB_URL, waits
-from triage.web.answers import ActionResult, ListedTable, PositionFacts, SeatFacts
+from triage.web.answers import (
+    ActionResult,
+    ListedTable,
+    Pace,
+    PositionFacts,
+    SeatFacts,
+    SpectatorChat,
+    TableSettings,
+)
 
 #: The PostgreSQL channel on which committed actions are announced to every server process.
 CHANNEL = "triage_tables"
@@ -164,6 +173,10 @@ class TableRow(Base):
     host: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: The table of the rematch offered at this table's end (null: none yet).
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: The pace others' moves are shown at, and whether spectators read the chat (its settings,
+    #: :class:`~triage.web.answers.TableSettings`; null: the defaults, for an older table).
+    pace: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    spectator_chat: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class SeatRow(Base):
@@ -216,14 +229,35 @@ class HintRow(Base):
     action: Mapped[str] = mapped_column(Text)
 
 
+class ChatRow(Base):
+    """A line said at a table (never a move; see triage.web.chat), in the order said."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    by: Mapped[int] = mapped_column(Integer)
+    #: The number of actions every player could see when it was said (the sealed point).
+    at: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    text: Mapped[str] = mapped_column(Text)
+
+
 TABLES = Base.metadata.tables[TableRow.__tablename__]
 TIMINGS = Base.metadata.tables[TimingRow.__tablename__]
 SEATS = Base.metadata.tables[SeatRow.__tablename__]
 ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
 HINTS = Base.metadata.tables[HintRow.__tablename__]
+CHAT = Base.metadata.tables[ChatRow.__tablename__]
 #: Columns added since the first stored version, all nullable: :meth:`Store._check_schema`
 #: adds them to an older database (any other missing column is refused).
-ADDED_COLUMNS = ((TABLES, TABLES.c.host), (TABLES, TABLES.c.rematch), (SEATS, SEATS.c.name))
+ADDED_COLUMNS = (
+    (TABLES, TABLES.c.host),
+    (TABLES, TABLES.c.rematch),
+    (SEATS, SEATS.c.name),
+    (TABLES, TABLES.c.pace),
+    (TABLES, TABLES.c.spectator_chat),
+)
 
 
 #: PostgreSQL refuses a notification payload of 8,000 bytes or more.
@@ -276,6 +310,35 @@ SQLITE_ADVANCE_TABLE = "UPDATE tables SET actions = ?, facts = ? WHERE tables.id
 SQLITE_INSERT_ACTIONS = (
     'INSERT INTO actions (table_id, number, "by", action, request, answer) VALUES (?, ?, ?, ?, ?, ?)'
 )
+#: A chat line, inserted only while its table holds fewer than ``most`` lines: the cap is checked
+#: in the insert itself, so several processes never pass it (RETURNING: psycopg counts no rows of
+#: an INSERT ... SELECT).
+ADD_CHAT_LINE = (
+    CHAT.insert()
+    .from_select(
+        ["table_id", "by", "at", "kind", "text"],
+        select(
+            bindparam("table_id", type_=String),
+            bindparam("by", type_=Integer),
+            bindparam("at", type_=Integer),
+            bindparam("kind", type_=String),
+            bindparam("text", type_=Text),
+        ).where(
+            select(func.count())
+            .select_from(CHAT)
+            .where(CHAT.c.table_id == bindparam("table_id"))
+            .scalar_subquery()
+            < bindparam("most", type_=Integer)
+        ),
+    )
+    .returning(CHAT.c.id)
+)
+#: A table's chat lines in the order they were said.
+CHAT_LINES = (
+    select(CHAT.c.by, CHAT.c.at, CHAT.c.kind, CHAT.c.text)
+    .where(CHAT.c.table_id == bindparam("at_table"))
+    .order_by(CHAT.c.id)
+)
 READ_VERSION = select(TABLES.c.actions, TABLES.c.seats_version).where(TABLES.c.id == bindparam("at_table"))
 
 
@@ -312,6 +375,9 @@ class StoredTable:
     actions: list[Step]
     host: int | None = None
     rematch: str | None = None
+    settings: TableSettings | None = None
+    #: What the players said, in order (the store's ``chat`` table).
+    chat: list[ChatLine] = field(default_factory=list)
 
     def record(self) -> Record:
         """The game record (triage.engine.records format) of the stored table."""
@@ -759,6 +825,8 @@ class Store:
         pool_size: int = POOL_SIZE,
     ) -> None:
         self.url = url
+        #: This store's name in its notifications (a process skips its own chat lines).
+        self.origin = secrets.token_hex(8)
         self.engines = Engines(url, pool_size)
         self.engine: Engine = self.engines.writes
         self.reads: Engine = self.engines.reads
@@ -890,10 +958,11 @@ class Store:
         host: int | None = None,
         rematch_of: str | None = None,
         timing: StoredTiming | None = None,
+        settings: TableSettings | None = None,
     ) -> None:
-        """Store a new table with its seats (and its time rules and banks, if it has a clock);
-        with ``rematch_of``, in the same transaction, make it that table's rematch, only if it has
-        none yet (else :class:`Conflict`: another one was made first)."""
+        """Store a new table with its seats and ``settings`` (and its time rules and banks, if
+        it has a clock); with ``rematch_of``, in the same transaction, make it that table's
+        rematch, only if it has none yet (else :class:`Conflict`: another one was made first)."""
         row = {
             "id": table_id,
             "created": datetime.now(UTC),
@@ -907,6 +976,8 @@ class Store:
             "seats_version": 0,
             "facts": facts,
             "host": host,
+            "pace": settings["pace"] if settings else None,
+            "spectator_chat": settings["spectator_chat"] if settings else None,
         }
         seat_rows = [{"table_id": table_id, **asdict(info)} for info in seats]
         with self._writing(), self._begin(self.engine) as connection:
@@ -1130,6 +1201,7 @@ class Store:
                 .where(ACTIONS.c.table_id == table_id)
                 .order_by(ACTIONS.c.number)
             ).all()
+            said = connection.execute(CHAT_LINES, {"at_table": table_id}).all()
         return StoredTable(
             id=row.id,
             setup={"players": row.players, "config": row.config, "deck": row.deck, "seed": row.seed},
@@ -1140,6 +1212,8 @@ class Store:
             actions=[{"by": by, "do": json.loads(action)} for by, action in actions],
             host=row.host,
             rematch=row.rematch,
+            settings=stored_settings(row.pace, row.spectator_chat),
+            chat=[{"by": by, "at": at, "kind": kind, "text": text} for by, at, kind, text in said],
         )
 
     def links(self, table_id: str) -> tuple[int | None, str | None]:
@@ -1158,7 +1232,9 @@ class Store:
         """The latest public tables, newest first, with their stored public facts (no replay)."""
         with self._begin(self._read_engine(autocommit=False)) as connection:
             rows = connection.execute(
-                select(TABLES.c.id, TABLES.c.seed_chosen, TABLES.c.facts)
+                select(
+                    TABLES.c.id, TABLES.c.seed_chosen, TABLES.c.facts, TABLES.c.pace, TABLES.c.spectator_chat
+                )
                 .where(TABLES.c.public.is_(True))
                 .order_by(TABLES.c.created.desc())
                 .limit(limit)
@@ -1189,6 +1265,20 @@ class Store:
                 .order_by(HINTS.c.id)
             ).all()
         return [{"by": by, "at": at, "do": json.loads(action)} for by, at, action in rows]
+
+    def add_chat(self, table_id: str, line: ChatLine, most: int) -> bool:
+        """Keep a chat line unless the table holds ``most`` already (False: nothing stored); on
+        PostgreSQL the other processes are told in the same transaction."""
+        with self._writing(), self._begin(self.engine) as connection:
+            if (
+                connection.execute(ADD_CHAT_LINE, {**line, "table_id": table_id, "most": most}).first()
+                is None
+            ):
+                return False
+            if self.notifies:
+                payload = json_text({"table": table_id, "chat": line, "origin": self.origin})
+                connection.execute(select(func.pg_notify(CHANNEL, payload)))
+        return True
 
     @staticmethod
     def _seats(connection: Connection, table_id: str) -> list[SeatInfo]:
@@ -1235,6 +1325,14 @@ def _check_schema(engines: Engines, url: str) -> None:
             f"the database {url} was made by an older version of triage (no {names}); "
             "start with a new database"
         )
+
+
+def stored_settings(pace: str | None, spectator_chat: str | None) -> TableSettings:
+    """A table's settings as stored (an older table's null columns: the defaults)."""
+    return {
+        "pace": cast(Pace, pace or "normal"),
+        "spectator_chat": cast(SpectatorChat, spectator_chat or "read"),
+    }
 
 
 def seat_facts(seats: list[SeatInfo]) -> list[SeatFacts]:

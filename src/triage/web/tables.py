@@ -47,7 +47,8 @@ from triage.engine.records import replay_steps
 from triage.engine.shapes import Event
 from triage.engine.shapes import Step as StepEntry
 from triage.web import waits
-from triage.web.answers import ActionResult, Invite, ListedTable, SeatToken
+from triage.web.answers import ActionResult, Invite, ListedTable, SeatToken, TableSettings
+from triage.web.chat import keep_lines
 from triage.web.clocks import Timekeeper, TimeRules
 from triage.web.errors import WebError, stale, storage_refusal, storage_refused, unknown_table
 from triage.web.hint_queue import HintQueue
@@ -312,12 +313,14 @@ class TableService:
         creator_seats: list[int] | None = None,
         name: str | None = None,
         time_rules: TimeRules | None = None,
+        settings: TableSettings | None = None,
     ) -> tuple[LiveTable, list[SeatToken], list[Invite]]:
         """Deal a new table (its configuration and deck held to the server's limits) and store
         it; returns it with the token of each of the creator's seats (taken at once, with the
         creator's ``name``) and an invitation for each other human seat. The creator's first
         seat hosts the waiting room (see :mod:`triage.web.lobby`); ``time_rules``: its clock and
-        stand-in bots (see :mod:`triage.web.clocks`)."""
+        stand-in bots (see :mod:`triage.web.clocks`); ``settings``: the bots' pace and what
+        spectators read of the chat (default: normal, read)."""
         if type(players) is not int or not 1 <= players <= 4:
             raise WebError(422, "invalid_request", f"'players' must be 1 to 4 (R1), got {players!r}")
         bots = list(bots) if bots is not None else [None] * players
@@ -328,8 +331,9 @@ class TableService:
         seats, tokens, invites = deal_seats(table_id, bots, mine, name)
         humans = [info.seat for info in seats if info.bot is None]
         host = mine[0] if mine else humans[0] if humans else None
+        chosen = seed is not None
         table = self.open_table(
-            table_id, game, seats, seed is not None, bool(public), host, time_rules=time_rules
+            table_id, game, seats, chosen, bool(public), host, time_rules=time_rules, settings=settings
         )
         return table, tokens, invites
 
@@ -343,18 +347,19 @@ class TableService:
         host: int | None,
         rematch_of: str | None = None,
         time_rules: TimeRules | None = None,
+        settings: TableSettings | None = None,
     ) -> LiveTable:
-        """Store a dealt table (``rematch_of``'s rematch, if given; ``time_rules``, its clock),
-        remember it and let its quick bots move."""
+        """Store a dealt table (``rematch_of``'s rematch, if given; ``time_rules``, its clock;
+        ``settings``, its pace and chat), remember it and let its quick bots move."""
         assert game.setup is not None
         table = LiveTable(table_id, game, seats, seed_chosen, list(game.initial_events), public)
         table.host = host
+        table.settings = settings or table.settings
         self.timekeeper.created(table, time_rules)
         timing = self.timekeeper.stored(table)
         try:
-            self.store.create_table(
-                table_id, game.setup, seed_chosen, public, seats, facts(game), host, rematch_of, timing
-            )
+            kept = (table_id, game.setup, seed_chosen, public, seats, facts(game), host, rematch_of, timing)
+            self.store.create_table(*kept, table.settings)
         except (StorageError, Conflict) as error:
             if isinstance(error, Conflict) and rematch_of is not None:
                 raise
@@ -377,6 +382,9 @@ class TableService:
             stored.id, game, stored.seats, stored.seed_chosen, events, stored.public, stored.seats_version
         )
         table.host, table.rematch = stored.host, stored.rematch
+        if stored.settings is not None:
+            table.settings = stored.settings
+        keep_lines(table, stored.chat)
         if journal is not None:
             table.journal = journal
         return self._keep(table)
