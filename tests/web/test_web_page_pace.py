@@ -118,19 +118,24 @@ def test_your_own_move_is_drawn_at_once_and_a_reconnection_catches_up_at_once(
 
 
 def test_the_pace_is_a_setting_of_the_table_page(server: ServerProcess, page: sync_api.Page) -> None:
+    """The table's pace (its creator's choice) unless this browser chose its own (issue 39, 1)."""
     page.set_viewport_size(DESKTOP)
-    table, tokens = create(server, players=2, bots=[None, "greedy"], seed=7)
+    table, tokens = create(server, players=2, bots=[None, "greedy"], seed=7, pace="slow")
     open_seat(page, server, table, 0, tokens[0])
     page.evaluate("localStorage.removeItem('triage.pace')")  # another test chose one
     page.reload()
     pace = page.locator("#settings select#pace")
     pace.wait_for()
     assert pace.locator("option").evaluate_all("nodes => nodes.map(n => n.value)") == [
+        "",
         "instant",
         "quick",
         "normal",
         "slow",
     ]
-    assert pace.input_value() == "normal"
+    page.wait_for_function("() => document.querySelector('#pace option').textContent.includes('slow')")
+    assert pace.input_value() == ""  # the table's own pace: slow
     pace.select_option("instant")
     assert page.evaluate("localStorage.getItem('triage.pace')") == "instant"
+    pace.select_option("")  # back to the table's
+    assert page.evaluate("localStorage.getItem('triage.pace')") is None

@@ -18,6 +18,16 @@ function route() {
   else showHome();
 }
 
+/**
+ * The table's settings chosen in the form: the pace of others' moves and the spectators' chat.
+ * @returns {Partial<import("./types.js").TableRequest>}
+ */
+function tableSettings() {
+  const pace = /** @type {import("./types.js").TableSettings["pace"]} */ (valueOf("#table-pace"));
+  const spectators = /** @type {import("./types.js").TableSettings["spectator_chat"]} */ (valueOf("#spectator-chat"));
+  return { pace, spectator_chat: spectators };
+}
+
 /** @param {string} selector @returns {string} */
 function valueOf(selector) {
   return /** @type {HTMLInputElement | HTMLSelectElement} */ ($(selector)).value;
@@ -32,7 +42,8 @@ function start() {
     const selects = /** @type {HTMLSelectElement[]} */ ([...document.querySelectorAll("#seat-choices select")]);
     const bots = selects.map((s) => (s.value === "human" ? null : s.value));
     const seedText = valueOf("#seed").trim();
-    createTable(bots.length, bots, seedText === "" ? null : Number(seedText), /** @type {HTMLInputElement} */ ($("#public")).checked, timeSettings());
+    const settings = { ...timeSettings(), ...tableSettings() };
+    createTable(bots.length, bots, seedText === "" ? null : Number(seedText), /** @type {HTMLInputElement} */ ($("#public")).checked, settings);
   });
   const confirm = /** @type {HTMLDialogElement} */ ($("#confirm-pass"));
   $("#confirm-cancel").addEventListener("click", () => {

@@ -17,17 +17,31 @@ const PACE_KEY = "triage.pace";
 /** @type {{queue: Update[], timer: number | null, shownAt: number, draw: () => unknown}} */
 const steps = { queue: [], timer: null, shownAt: 0, draw: () => {} };
 
-/** @returns {keyof typeof PACES} the pace chosen in this browser ("normal" unless changed) */
-export function paceName() {
+/** @returns {keyof typeof PACES | null} the pace chosen in this browser, if one was */
+function browserPace() {
   let chosen = null;
-  try { chosen = localStorage.getItem(PACE_KEY); } catch (e) { /* private mode: the default */ }
-  return chosen && chosen in PACES ? /** @type {keyof typeof PACES} */ (chosen) : "normal";
+  try { chosen = localStorage.getItem(PACE_KEY); } catch (e) { /* private mode: the table's */ }
+  return chosen && chosen in PACES ? /** @type {keyof typeof PACES} */ (chosen) : null;
 }
 
-/** @param {string} name */
+/** @returns {keyof typeof PACES} the table's pace, chosen at its creation ("normal" by default) */
+function tablePace() {
+  const settings = state.summary && state.summary.settings;
+  return settings && settings.pace in PACES ? settings.pace : "normal";
+}
+
+/** @returns {keyof typeof PACES} the pace others' moves are shown at: this browser's choice, else the table's */
+export function paceName() {
+  return browserPace() || tablePace();
+}
+
+/** @param {string} name  a pace, or "" for the table's own */
 function choosePace(name) {
-  try { localStorage.setItem(PACE_KEY, name); } catch (e) { /* private mode: this page only */ }
-  if (name === "instant") skipToNow();
+  try {
+    if (name) localStorage.setItem(PACE_KEY, name);
+    else localStorage.removeItem(PACE_KEY);
+  } catch (e) { /* private mode: this page only */ }
+  if (paceName() === "instant") skipToNow();
 }
 
 /**
@@ -140,22 +154,31 @@ export function drawTicker() {
   ticker.textContent = own.slice(0, 3).join("; ") || (acting.events.length ? acting.events[0].text : "");
 }
 
-/** The pace setting of the table page, with the other settings of this browser. */
+/** The paces in words. */
+const PACE_WORDS = { instant: "instant", quick: "quick (a third of a second)", normal: "normal (under a second)", slow: "slow (1.6 seconds)" };
+
+/**
+ * The pace setting of the table page, with the other settings of this browser: the table's pace
+ * (its creator's choice) unless this browser chose its own.
+ */
 export function drawPaceSetting() {
   const box = $("#settings");
-  if (box.querySelector("#pace")) return;
-  const label = el("label", "setting", "Others' moves, shown one by one: ");
-  const select = el("select");
-  select.id = "pace";
-  /** @type {Record<string, string>} */
-  const words = { instant: "instant", quick: "quick (a third of a second)", normal: "normal (under a second)", slow: "slow (1.6 seconds)" };
-  for (const name of Object.keys(PACES)) {
-    const option = el("option", "", words[name]);
-    option.value = name;
-    select.appendChild(option);
+  let select = /** @type {HTMLSelectElement | null} */ (box.querySelector("#pace"));
+  if (!select) {
+    const label = el("label", "setting", "Others' moves, shown one by one: ");
+    select = el("select");
+    select.id = "pace";
+    select.appendChild(el("option")).value = "";
+    for (const name of /** @type {(keyof typeof PACES)[]} */ (Object.keys(PACES))) {
+      const option = el("option", "", PACE_WORDS[name]);
+      option.value = name;
+      select.appendChild(option);
+    }
+    const chosen = select;
+    select.addEventListener("change", () => choosePace(chosen.value));
+    label.appendChild(select);
+    box.appendChild(label);
   }
-  select.value = paceName();
-  select.addEventListener("change", () => choosePace(select.value));
-  label.appendChild(select);
-  box.appendChild(label);
+  /** @type {HTMLOptionElement} */ (select.options[0]).textContent = `the table's: ${PACE_WORDS[tablePace()]}`;
+  select.value = browserPace() || "";
 }

@@ -16,6 +16,7 @@ import { drawAway } from "./away.js";
 import { drawAlerts } from "./alerts.js";
 import { drawClocks } from "./clocks.js";
 import { drawPaceSetting, drawTicker } from "./pace.js";
+import { drawChat } from "./chat.js";
 import { state } from "./state.js";
 
 /** The invitation links of the seats still free, for the table's creator to send. */
@@ -88,6 +89,7 @@ export function draw() {
   drawAlerts();
   drawTicker();
   drawPaceSetting();
+  drawChat();
   if (state.replay) drawReplay();
   markHint();
   document.body.classList.toggle("is-over", view.phase === "over");

@@ -4,6 +4,7 @@ import { api, refusal, setStatus } from "./api.js";
 import { drawBar } from "./bar.js";
 import { cardBody } from "./board.js";
 import { $, button, el, plural } from "./dom.js";
+import { replayChat } from "./chat.js";
 import { restoreFocus } from "./render.js";
 import { roundTargets, stepDeck, stepHoldings } from "./replay_round.js";
 import { besideKind, itemWords, says, seatName, state } from "./state.js";
@@ -142,5 +143,7 @@ export function drawReplay() {
     for (const text of events) list.appendChild(el("li", "", text));
     box.appendChild(list);
   }
+  const said = replayChat(replay.record, replay.step); // the chat among the moves, by when it was said
+  if (said) box.appendChild(said);
   position.players.forEach((player, seat) => box.appendChild(replayPlayer(player, seat)));
 }

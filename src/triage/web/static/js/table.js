@@ -9,6 +9,7 @@ import { draw } from "./render.js";
 import { forgetLive, onLive, standInOf, takeLive } from "./clocks.js";
 import { drawAway, forgetReturn, noteReturn } from "./away.js";
 import { forgetSteps, overtaken, paceDrawsWith, pending, takeUpdate } from "./pace.js";
+import { forgetChat, takeChatFeed, takeChatLine } from "./chat.js";
 import { LAST_TABLE, savedSeat, state } from "./state.js";
 
 /**
@@ -30,6 +31,7 @@ export function openTable(tableId) {
   forgetReturn();
   const mine = savedSeat(tableId);
   state.seat = mine ? mine.seat : null;
+  forgetChat();
   state.token = mine ? mine.token : null;
   state.invites = mine && mine.invites ? mine.invites : [];
   forgetLive();
@@ -114,7 +116,7 @@ function connect() {
 
 /**
  * A message of the WebSocket: `hello` (the position and the log so far) or `update` (one action).
- * @param {import("./types.js").TableMessage | import("./types.js").LobbyMessage | import("./types.js").LiveMessage | import("./types.js").SocketError} message
+ * @param {import("./types.js").TableMessage | import("./types.js").LobbyMessage | import("./types.js").LiveMessage | import("./types.js").ChatMessage | import("./types.js").SocketError} message
  */
 async function receive(message) {
   if (message.type === "error") {
@@ -128,6 +130,10 @@ async function receive(message) {
   }
   if (message.type === "live") {
     takeLive(message.live);
+    return;
+  }
+  if (message.type === "chat") {
+    takeChatLine(message.line); // never a move: the board is not drawn again
     return;
   }
   const wasOver = state.view && state.view.phase === "over";
@@ -144,6 +150,7 @@ async function receive(message) {
     setStatus(state.seat === null ? "Watching as a spectator" : "");
     Object.assign(state, { view: message.view, choices: message.choices, forecast: message.forecast || null, actions: message.actions });
     state.undo = message.undo || null; // how far the seat may undo (js/undo.js)
+    takeChatFeed(message.chat);
   } else if (message.type === "update") {
     const update = /** @type {import("./pace.js").Update} */ (message); // an update names its action (number, by, action, events)
     if (update.by === state.seat) state.ownSeen = Math.max(state.ownSeen, update.number);
