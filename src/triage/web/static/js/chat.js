@@ -188,13 +188,19 @@ function drawMutes() {
   }
 }
 
-/** The lines said, as text, the muted players' left out (and counted). */
+/**
+ * The lines said, as text, the muted players' left out (and counted). Drawn again only when they
+ * or their speakers' names changed: the list is a live region, read out as lines are added.
+ */
 function drawLines() {
   const list = $("#chat-lines");
   const log = $("#chat-log");
-  const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 8;
   const muted = mutedSeats();
   const shown = chat.lines.filter((line) => !muted.includes(line.by));
+  const drawn = JSON.stringify([chat.lines.length, muted, shown.map((line) => line.by).filter((by, index, all) => all.indexOf(by) === index).map(speaker)]);
+  if (list.dataset.drawn === drawn) return;
+  list.dataset.drawn = drawn;
+  const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 8;
   list.innerHTML = "";
   for (const line of shown) {
     const item = el("li", line.kind === "react" ? "reaction" : "said");
