@@ -71,6 +71,14 @@ def test_the_page_replays_by_round_with_each_steps_own_deck(
     assert at_step["deck"] != final["deck"]  # the final deck is not what a mid-game step shows
     holdings = page.locator("#replay .replay-holdings").first.inner_text()
     assert f"Healing {at_step['players'][0]['healing']}" in holdings
+    # Issue 39 point 6: the always-visible scoreboard follows the replay, not the game's end.
+    scores = page.locator("#scores table.scoreboard")
+    assert scores.get_attribute("data-caption") == f"Scores at step {second_round['step']}"
+    row = scores.locator("tbody tr").first.locator("td").all_inner_texts()
+    player = at_step["players"][0]
+    assert row == [str(player[key]) for key in ("score", "vp", "quality", "credits")]
+    assert (player["score"], player["quality"]) != (final["players"][0]["score"], final["players"][0]["quality"])
+    assert page.locator("#deck h2").inner_text().startswith("Deck at the end of the game: ")
     assert serious_violations(page) == []
     shoot(page, shots, "replay-by-round-phone")
     page.click("[data-key='replay-round-back']")

@@ -61,20 +61,33 @@ export function drawBar() {
   drawScores();
 }
 
+/**
+ * What the scoreboard shows: the table now, or during a replay the replayed step's position.
+ * @returns {{players: import("./types.js").Board[], turn: number | null, phase: string, caption: string}}
+ */
+function shownScores() {
+  const view = /** @type {View} */ (state.view);
+  const replay = state.replay;
+  const position = replay && replay.stepView ? replay.stepView.state : null;
+  if (replay && position) return { players: position.players, turn: position.turn, phase: position.phase, caption: `Scores at step ${replay.step}` };
+  return { players: view.players, turn: view.turn, phase: view.phase, caption: "Scores" };
+}
+
 /** The compact scoreboard: score, VP, QoC and Credits of every player, the one to play marked. */
 function drawScores() {
   const box = $("#scores");
   box.innerHTML = "";
-  const view = /** @type {View} */ (state.view);
+  const shown = shownScores();
   const table = el("table", "scoreboard");
-  table.appendChild(Object.assign(el("caption", "sr-only"), { textContent: "Scores" }));
+  table.dataset.caption = shown.caption;
+  table.appendChild(Object.assign(el("caption", "sr-only"), { textContent: shown.caption }));
   const head = el("tr");
   for (const title of ["Player", "Score", "VP", "QoC", "Credits"]) head.appendChild(Object.assign(el("th", "", title), { scope: "col" }));
   table.appendChild(el("thead")).appendChild(head);
   const body = el("tbody");
-  view.players.forEach((player, seat) => {
+  shown.players.forEach((player, seat) => {
     const row = el("tr", seat === state.seat ? "mine" : "");
-    if (view.turn === seat && view.phase !== "over") row.classList.add("to-play");
+    if (shown.turn === seat && shown.phase !== "over") row.classList.add("to-play");
     const name = el("th", "", seat === state.seat ? `You (${nameIn(state.summary?.seats, seat)})` : seatName(seat));
     name.scope = "row";
     row.appendChild(name);

@@ -261,7 +261,9 @@ export function drawDeck() {
   const box = $("#deck");
   box.innerHTML = "";
   const view = /** @type {View} */ (state.view);
-  const title = el("h2", "", `Deck: ${plural(view.deck_count, "card")}`);
+  // After the game (and so beside a replay, whose steps show their own deck) the panel says it is the end's.
+  const when = view.phase === "over" ? "Deck at the end of the game" : "Deck";
+  const title = el("h2", "", `${when}: ${plural(view.deck_count, "card")}`);
   title.id = "deck-title";
   title.title = "The top card's front is public; other positions are known only where public events put a card";
   box.appendChild(title);
