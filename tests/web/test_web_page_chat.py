@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("axe_playwright_python", reason="the test extra (axe-playwright-python) is not installed")
 
-from page_helpers import DESKTOP, PHONE, call, create, serious_violations, shoot, sync_api, view
+from page_helpers import DESKTOP, PHONE, call, create, pass_round, serious_violations, shoot, sync_api, view
 from test_web_page_lobby import guest_url
 from test_web_page_phone import SMALL_TARGETS, SMALL_TEXT
 from web_server import ServerProcess
@@ -166,4 +166,53 @@ def test_spectators_read_the_chat_or_not_as_the_table_was_created(
         call(server, "POST", f"/api/tables/{table_id}/chat", {"reaction": "nice"}, tokens[1])
         page.wait_for_timeout(500)  # nothing comes (the server sends spectators no line)
         assert chat_lines(page) == []
+    assert serious_violations(page) == []
+
+
+def test_the_replay_shows_what_was_said_at_each_step_as_typed(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
+    """Issue 39 point 4: the chat is in the record and the replay; each line at the step it was
+    said, by name, as plain text (the markup of a line never runs in the replay either)."""
+    created = call(
+        server,
+        "POST",
+        "/api/tables",
+        {"players": 2, "seed": 3, "creator_seats": [0], "name": "Ann", "config": {"rounds": 2}},
+    )
+    table_id = created["table_id"]
+    join = {"invite": created["invites"][0]["code"], "name": "Bo"}
+    tokens = {
+        0: created["seats"][0]["token"],
+        1: call(server, "POST", f"/api/tables/{table_id}/join", join)["token"],
+    }
+    call(server, "POST", f"/api/tables/{table_id}/chat", {"text": "good luck"}, tokens[0])
+    pass_round(server, table_id, tokens)
+    call(server, "POST", f"/api/tables/{table_id}/chat", {"text": SCRIPTED}, tokens[1])
+    while not call(server, "GET", f"/api/tables/{table_id}")["over"]:
+        pass_round(server, table_id, tokens)
+    said = {
+        line["text"]: line["at"] for line in call(server, "GET", f"/api/tables/{table_id}/record")["chat"]
+    }
+    assert said["good luck"] == 0 < said[SCRIPTED]
+    page.set_viewport_size(DESKTOP)
+    seat_page(page, server.url, table_id, 0, tokens[0])
+    page.click("[data-key='replay']")
+    page.wait_for_selector("#replay h2")
+    assert page.locator("#replay .replay-chat li").all_inner_texts() == [
+        "You: good luck"
+    ]  # Ann reads her own line as hers
+    for step in range(1, said[SCRIPTED] + 1):
+        page.click("[data-key='replay-next']")
+        page.wait_for_function(
+            f"document.querySelector('#replay h2').textContent.startsWith('Replay: step {step} ')"
+        )
+    assert page.locator("#replay .replay-chat li").all_inner_texts() == [f"Bo: {SCRIPTED}"]
+    assert page.locator("#replay script, #replay img, #replay a[href^='https']").count() == 0
+    assert page.evaluate("window.pwned") is None
+    page.click("[data-key='replay-next']")
+    page.wait_for_function(
+        f"!document.querySelector('#replay h2').textContent.startsWith('Replay: step {said[SCRIPTED]} ')"
+    )
+    assert page.locator("#replay .replay-chat").count() == 0
     assert serious_violations(page) == []
