@@ -77,7 +77,10 @@ def test_the_page_replays_by_round_with_each_steps_own_deck(
     row = scores.locator("tbody tr").first.locator("td").all_inner_texts()
     player = at_step["players"][0]
     assert row == [str(player[key]) for key in ("score", "vp", "quality", "credits")]
-    assert (player["score"], player["quality"]) != (final["players"][0]["score"], final["players"][0]["quality"])
+    assert (player["score"], player["quality"]) != (
+        final["players"][0]["score"],
+        final["players"][0]["quality"],
+    )
     assert page.locator("#deck h2").inner_text().startswith("Deck at the end of the game: ")
     assert serious_violations(page) == []
     shoot(page, shots, "replay-by-round-phone")
