@@ -129,6 +129,8 @@ def test_an_invitation_says_who_invites_and_the_tables_settings(
             "clock": {"bank": 300, "increment": 15},
             "away_seconds": 180,
             "stand_in": "expert-club",
+            "pace": "slow",
+            "spectator_chat": "off",
         },
     )
     page.goto(server.url + created["invites"][0]["url"])
@@ -136,7 +138,16 @@ def test_an_invitation_says_who_invites_and_the_tables_settings(
     text.wait_for()
     page.wait_for_function("document.querySelector('#invited-text').textContent.includes('Ann')")
     words = text.inner_text()
-    for part in ("Ann invites you", "2 players", "5 minutes", "15 seconds", "3 minutes", "Club bot"):
+    for part in (
+        "Ann invites you",
+        "2 players",
+        "5 minutes",
+        "15 seconds",
+        "3 minutes",
+        "Club bot",
+        "slow (1.6 seconds) pace",
+        "The chat is for the players alone",
+    ):
         assert part in words, (part, words)
     assert not ENGINE_WORDS.search(words)
 

@@ -6,6 +6,7 @@ import { api, refusal, setStatus } from "./api.js";
 import { $, button, el, plural } from "./dom.js";
 import { botOption, defaultBot, orderedBots } from "./home.js";
 import { levelLabel, nameIn, savedSeat, saveSeat, state } from "./state.js";
+import { PACE_WORDS } from "./pace.js";
 import { openTable } from "./table.js";
 
 /** Where this browser keeps the player's name between tables. */
@@ -243,6 +244,10 @@ async function describeInvitation(tableId) {
     const when = [clock ? "out of time" : "", live.away_seconds ? `away for ${duration(live.away_seconds)}` : ""].filter(Boolean).join(" or ");
     parts.push(`A ${levelLabel(live.stand_in)} bot plays for a player ${when}, until they come back.`);
   }
+  // The table's own settings, chosen by its creator: the pace of others' moves and the spectators' chat.
+  const settings = facts.settings;
+  parts.push(`Others' moves are shown at a ${PACE_WORDS[settings.pace]} pace (each browser may choose its own).`);
+  parts.push(settings.spectator_chat === "read" ? "Spectators may read the chat; only players write." : "The chat is for the players alone.");
   parts.push("Choose the name the other players will see.");
   if (!$("#invited").hidden) $("#invited-text").textContent = parts.join(" ");
 }

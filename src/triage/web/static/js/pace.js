@@ -155,7 +155,7 @@ export function drawTicker() {
 }
 
 /** The paces in words. */
-const PACE_WORDS = { instant: "instant", quick: "quick (a third of a second)", normal: "normal (under a second)", slow: "slow (1.6 seconds)" };
+export const PACE_WORDS = { instant: "instant", quick: "quick (a third of a second)", normal: "normal (under a second)", slow: "slow (1.6 seconds)" };
 
 /**
  * The pace setting of the table page, with the other settings of this browser: the table's pace
