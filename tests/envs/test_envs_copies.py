@@ -36,6 +36,9 @@ def _snapshot(state: pyspiel.State) -> tuple[object, ...]:
         state.returns(),
         [state.information_state_string(p) for p in range(players)],
         [state.information_state_tensor(p).tolist() for p in range(players)],
+        [state.observation_string(p) for p in range(players)],
+        [state.observation_tensor(p).tolist() for p in range(players)],
+        state.legal_actions(),
     )
 
 
@@ -59,6 +62,29 @@ def test_clone_is_faithful_and_independent_from_the_deal_on() -> None:
         assert _snapshot(clone) == _snapshot(child)
         _random_play(clone, random.Random(2), 40)
         assert _snapshot(state) == before
+
+
+def test_stepping_either_of_a_state_and_its_clone_leaves_the_other_unchanged() -> None:
+    """A clone shares its original's game and record until one of them is stepped
+    (copy-on-write): whichever moves first, the other keeps its position, tensors and strings;
+    a clone of a clone, and a game changed through ``engine``, change nothing else either."""
+    for params, first in (({"players": 2}, "original"), ({"players": 3, "opponents": "greedy"}, "clone")):
+        game = pyspiel.load_game("triage", params)
+        state = game.new_initial_state()
+        rng = random.Random(4)
+        _random_play(state, rng, 7 + 20)
+        before = _snapshot(state)
+        clone = state.clone()
+        twin = clone.clone()
+        moved, kept = (state, clone) if first == "original" else (clone, state)
+        _random_play(moved, random.Random(5), 30)
+        assert _snapshot(kept) == before and _snapshot(twin) == before
+        _random_play(kept, random.Random(6), 30)  # the one kept moves on by itself, too
+        assert _snapshot(twin) == before
+        engine = twin.engine
+        assert engine is not None
+        engine.apply(engine.legal_actions()[0])  # the all-seeing game is the twin's own
+        assert _snapshot(state.clone()) == _snapshot(state) and _snapshot(twin) != before
 
 
 def test_a_clone_serializes_and_reads_back() -> None:

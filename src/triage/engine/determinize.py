@@ -209,6 +209,8 @@ def determinize(view: View, rng: random.Random) -> Game:
     placed: set[str] = set(view["discard"])
     boards = [_restore_player(data, placed) for data in view["players"]]
     game = Game(_config(view), cards, len(boards), rng.getrandbits(64), _identity(view), boards)
+    # The same deck's cards under the same handles: the deck's plan and view parts are shared.
+    game.deck_key = _kept(view).get("deck_key")
     _restore_flow(game, view)
     game.discard = list(view["discard"])
     known = {card for card in view["deck_known"] if card is not None}

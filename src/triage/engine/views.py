@@ -237,15 +237,19 @@ def _deck_parts(game: Game) -> tuple[list[str], list[list[Any]], ViewConfig]:
     parts = (sorted(game.cards), [list(back) for back in backs], ViewConfig(config, config.to_dict()))
     if deck is not None:
         config.derived["view", deck] = parts
+        parts[2].derived["deck_key"] = deck
     return parts
 
 
 class Worked(TypedDict, total=False):
     """What is worked out once from a view's unchanging parts (:class:`ViewConfig`): the
-    validated configuration, and what determinize keeps (its pool of card backs, the cards'
-    origins)."""
+    validated configuration, what determinize keeps (its pool of card backs, the cards'
+    origins), and the deck list the views' game was dealt from when many deals share it
+    (``Game.deck_key``): a world drawn from such a view holds that deck's cards too, so it
+    shares what is worked out per deck (the integer action plan, its views' fixed parts)."""
 
     config: Config
+    deck_key: str
     pool: Pool
     origins: dict[str, str]
 

@@ -160,9 +160,10 @@ def _copy_rate(name: str, copy: Callable[[], object], count: int = COPIES) -> _P
 def copy_paths(players: int) -> list[_Path]:
     """Copies of one mid-game position (:data:`COPY_AT` random actions into a deal): the engine's
     ``Game.copy`` (the reference), OpenSpiel's ``state.clone()`` from Python and pyspiel's own
-    clone (through C++ and ``copy.deepcopy``), the floor of any clone through pyspiel
-    (``Game.copy`` plus a bare pyspiel state object, what ``state.clone()`` cannot do without),
-    ``leduc_poker``'s clone, and ``copy.deepcopy`` of the PettingZoo and Gymnasium environments,
+    clone (through C++ and ``copy.deepcopy``), the floor of any clone through pyspiel that copies
+    the game at once (``Game.copy`` plus a bare pyspiel state object), a copy then stepped once
+    as search does (``Game.copy`` + ``apply_id`` against ``state.clone()`` + ``apply_action``:
+    the clone's game is copied at that step, copy-on-write), ``leduc_poker``'s clone, and ``copy.deepcopy`` of the PettingZoo and Gymnasium environments,
     each also through the generic deep copy that they had before they copied through
     ``Game.copy``."""
     import copy
@@ -196,6 +197,13 @@ def copy_paths(players: int) -> list[_Path]:
         observation, *_ = single.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
 
     spiel_game = state.get_game()
+    step = state.legal_actions()[0]  # an integer of the layout: the engine's own id
+
+    def clone_and_step() -> None:
+        state.clone().apply_action(step)
+
+    def copy_and_step() -> None:
+        engine.copy().apply_id(step)
 
     def floor() -> object:
         """``Game.copy`` and a pyspiel state object with nothing in it: a clone's least cost."""
@@ -216,6 +224,8 @@ def copy_paths(players: int) -> list[_Path]:
         _copy_rate("openspiel state.clone()", state.clone),
         _copy_rate("openspiel clone through C++ (pyspiel's)", lambda: pyspiel.State.clone(state)),
         _copy_rate(CLONE_FLOOR, floor),
+        _copy_rate(COPY_STEP, copy_and_step),
+        _copy_rate(CLONE_STEP, clone_and_step),
         _copy_rate("leduc_poker clone", leduc.clone),
         _copy_rate("pettingzoo deepcopy", lambda: copy.deepcopy(zoo)),
         _copy_rate("pettingzoo deepcopy, generic", generic(zoo, raw_env), 10),
@@ -226,6 +236,10 @@ def copy_paths(players: int) -> list[_Path]:
 
 COPY_REFERENCE = "engine Game.copy"
 CLONE_FLOOR = "Game.copy + bare pyspiel state (floor)"
+#: A copy that is then stepped once, as search does: the engine's, and a clone's (whose game is
+#: copied at that step, copy-on-write).
+COPY_STEP = "engine Game.copy + apply_id"
+CLONE_STEP = "openspiel clone() + apply_action"
 
 
 def rl_environment(players: int, seconds: float) -> _Path:
@@ -373,10 +387,12 @@ def measure(
     simulations: int = 200,
     slices: int = 5,
     ceilings: bool = False,
+    only: tuple[str, ...] = (),
 ) -> tuple[Rate, list[Rate]]:
     """The engine's rate and every adapter's, in one run: ``seconds`` per path in all, taken in
     ``slices`` turns; with ``ceilings``, also the vector environment and ``rl_environment`` with
-    a free observation (:func:`free_observation`)."""
+    a free observation (:func:`free_observation`); with ``only``, the engine's dict path and the
+    paths whose name holds one of those words."""
     from open_spiel.python.algorithms import mcts
 
     from triage.envs.openspiel import RolloutEvaluator
@@ -413,6 +429,8 @@ def measure(
     paths += [vector_env(seconds, 1), *copy_paths(players)]
     if ceilings:
         paths += [free_observation(vector_env(seconds)), free_observation(rl_environment(players, seconds))]
+    if only:
+        paths = paths[:1] + [path for path in paths[1:] if any(word in path.name for word in only)]
     for _ in range(slices):
         for path in paths:
             path.run(seconds / slices)
@@ -461,6 +479,7 @@ RATIOS: tuple[tuple[str, str], ...] = (
     ("openspiel state.clone()", COPY_REFERENCE),
     ("openspiel clone through C++ (pyspiel's)", COPY_REFERENCE),
     (CLONE_FLOOR, COPY_REFERENCE),
+    (CLONE_STEP, COPY_STEP),
     ("leduc_poker clone", COPY_REFERENCE),
     ("pettingzoo deepcopy", "pettingzoo deepcopy, generic"),
     ("gymnasium deepcopy (solo)", "gymnasium deepcopy (solo), generic"),
@@ -478,8 +497,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also the vector environment and rl_environment with a free observation",
     )
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated words: measure only the paths whose name holds one (e.g. copy,clone,ismcts)",
+    )
     args = parser.parse_args(argv)
-    print(report(*measure(args.players, args.seconds, args.simulations, args.slices, args.ceilings)))
+    only = tuple(word for word in args.only.split(",") if word)
+    print(report(*measure(args.players, args.seconds, args.simulations, args.slices, args.ceilings, only)))
     return 0
 
 

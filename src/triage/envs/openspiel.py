@@ -377,9 +377,12 @@ class PlayerAction(NamedTuple):
 
 class _Position:
     """A state's own part: its table (None until the deal), the public decisions and the deal
-    digits. Cloning a state copies it (:meth:`copy`), which copies the game with ``Game.copy``."""
+    digits. A copy (:meth:`copy`, what ``state.clone()`` makes) shares all of them with the
+    original, copy-on-write: whichever of the two changes first makes its own copy
+    (:meth:`own`), the table by ``Game.copy``. So a clone costs a few references, and a clone
+    that is stepped costs the ``Game.copy`` it needs then, once."""
 
-    __slots__ = ("deal_digits", "public_actions", "record", "seed", "shared", "table")
+    __slots__ = ("deal_digits", "public_actions", "record", "seed", "shared", "table", "table_shared")
 
     def __init__(self, table: Table | None, seed: int | None) -> None:
         self.table = table
@@ -391,24 +394,39 @@ class _Position:
         self.record: list[int] = []
         #: The chance digits of the deal drawn so far (secret: never part of an observation).
         self.deal_digits: list[int] = []
-        #: Whether the three lists above may be another position's too (a copy shares them until
-        #: either appends: :meth:`own`).
+        #: Whether the three lists above may be another position's too.
         self.shared = False
+        #: Whether the table (and so its game) may be another position's too.
+        self.table_shared = False
 
     def own(self) -> None:
-        """Make the lists this position's own before it appends to them."""
+        """Make the table and the lists this position's own before it changes them."""
+        if self.table_shared:
+            self.own_table()
         if self.shared:
             self.public_actions = self.public_actions[:]
             self.record = self.record[:]
             self.deal_digits = self.deal_digits[:]
             self.shared = False
 
+    def own_table(self) -> Table | None:
+        """This position's table, copied first (``Table.copy``: ``Game.copy``) if it is shared."""
+        table = self.table
+        if self.table_shared and table is not None:
+            table = self.table = table.copy()
+        self.table_shared = False
+        return table
+
     def copy(self, table: Table | None = None) -> _Position:
-        """An independent copy (on ``table`` instead of a copy of this one's, when given)."""
+        """A copy sharing everything until either changes (on ``table``, this one's own, when
+        given: a drawn world's)."""
         other = _new_position(_Position)
-        if table is None and self.table is not None:
-            table = self.table.copy()
-        other.table = table
+        if table is None:
+            other.table = self.table
+            other.table_shared = self.table_shared = self.table is not None
+        else:
+            other.table = table
+            other.table_shared = False
         other.seed = self.seed
         other.public_actions = self.public_actions
         other.record = self.record
@@ -418,6 +436,12 @@ class _Position:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return self.copy()
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """Pickled as its own: a position read back shares nothing."""
+        slots = {name: getattr(self, name) for name in self.__slots__}
+        slots["shared"] = slots["table_shared"] = False
+        return None, slots
 
 
 _new_position = _Position.__new__
@@ -450,14 +474,18 @@ class TriageState(pyspiel.State):
         if sorted(game.cards) != settings.record.card_ids:
             raise EncodingError("this deal's card ids are not those of the game's deck list")
         self._position.table = Table(game, settings.layout)
+        self._position.table_shared = False
         self._position.seed = None
         self._position.record = settings.record.draws(game.initial_events)
         self._play_bots()
 
     @property
     def engine(self) -> Game | None:
-        """The all-seeing engine game (for analysis and tests, never for an agent)."""
-        table = self._table()
+        """The all-seeing engine game (for analysis and tests, never for an agent): this
+        state's own, so that changing it changes no clone."""
+        if self._table() is None:
+            return None
+        table = self._position.own_table()
         return table.game if table is not None else None
 
     @property
@@ -555,6 +583,7 @@ class TriageState(pyspiel.State):
             self._deal_order(int(action))
             return
         position.own()
+        table = position.table
         if table is None:
             if not 0 <= action < DEAL_BASE:
                 raise pyspiel.SpielError(f"a deal digit must be in 0..{DEAL_BASE - 1}, got {action}")
@@ -583,15 +612,16 @@ class TriageState(pyspiel.State):
         turn or the end. Each draws from a generator seeded by the deal and the move, so that a
         state's future does not depend on how it was reached or copied."""
         bots = self._settings.bots
-        table = self._position.table
-        if not bots or table is None:
+        if not bots or self._position.table is None:
             return
+        self._position.own()
+        table = self._position.table
+        assert table is not None
         game = table.game
         deal = zlib.crc32(bytes(self._position.deal_digits))
         while (seat := game.turn) is not None and seat in bots:
             rng = random.Random((deal << 20) + len(game.history))
             action = action_to_id(game, bots[seat].choose(table.view(seat), game.legal_actions(), rng), seat)
-            self._position.own()
             self._note(seat, action, table.play_quiet(seat, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -625,19 +655,17 @@ class TriageState(pyspiel.State):
 
     # ------------------------------------------------------------------ copies for Python callers
     # Search clones a state at every node. pyspiel's own clone (what C++ callers get) makes a new
-    # initial state and deep-copies each attribute through copy.deepcopy; this one copies the
-    # game (Game.copy) and the public lists, and answers the history from them, so that a copy
-    # costs little more than the engine's. The C++ side of a state made here starts empty: its
+    # initial state and deep-copies each attribute through copy.deepcopy; this one shares the
+    # state's position (game and public lists, copy-on-write: the first of the two to be
+    # stepped copies the game with Game.copy) and answers the history from it, so that a clone
+    # costs a pyspiel state object and a few references. The C++ side of a state made here starts empty: its
     # history and move number are answered from Python (below), from the state's own record; its
     # serialization holds the same attributes, so a state read back answers them alike.
 
     def clone(self) -> TriageState:
-        """An independent copy: ``Game.copy`` of the engine game plus the public record."""
-        other = _new_state(TriageState)
-        _state_init(other, self.get_game())
-        other._settings = self._settings
-        other._position = self._position.copy()
-        return other
+        """An independent copy: it shares this state's game and record until either is stepped
+        (:class:`_Position`, copy-on-write), so stepping one never changes the other."""
+        return self._sibling(self._position.copy())
 
     def _sibling(self, position: _Position) -> TriageState:
         other = _new_state(TriageState)
