@@ -669,9 +669,9 @@ def view_board(seat_view: View) -> Board:
     )
 
 
-#: Parts of a view that are the same all game long (the box and the settings): left out of
-#: :func:`view_text`, which only has to tell positions of one game apart.
-FIXED_VIEW_PARTS: frozenset[str] = frozenset({"format", "config", "catalogue", "card_ids"})
+#: Parts of a view that are the same all game long (the box, the settings and the vocabulary's
+#: kinds): left out of :func:`view_text`, which only has to tell positions of one game apart.
+FIXED_VIEW_PARTS: frozenset[str] = frozenset({"format", "config", "catalogue", "card_ids", "kinds"})
 
 
 def view_text(seat_view: View) -> str:

@@ -25,7 +25,7 @@ none, or 0, V4) and ``returns`` (``score``, ``margin`` or ``win``, :mod:`triage.
   ``min_utility``/``max_utility`` are proven bounds (:mod:`triage.envs.bounds`; ``win``: -1, 1)
   and ``max_game_length`` the proven most decisions, plus the deal's chance nodes.
 * Information: ``observation_string(p)`` is seat ``p``'s view (canonical JSON, less the parts
-  fixed all game: settings, deck list, card ids) and
+  fixed all game: settings, deck list, card ids, the kinds' words) and
   ``observation_tensor(p)`` its vector; ``information_state_string(p)`` adds the public action
   history (every player decision is public in Triage; only card backs and the deck order are
   hidden), ``information_state_tensor(p)`` is the view's vector followed by the public record
@@ -382,7 +382,16 @@ class _Position:
     (:meth:`own`), the table by ``Game.copy``. So a clone costs a few references, and a clone
     that is stepped costs the ``Game.copy`` it needs then, once."""
 
-    __slots__ = ("deal_digits", "public_actions", "record", "seed", "shared", "table", "table_shared")
+    __slots__ = (
+        "deal_digits",
+        "public_actions",
+        "record",
+        "recall",
+        "seed",
+        "shared",
+        "table",
+        "table_shared",
+    )
 
     def __init__(self, table: Table | None, seed: int | None) -> None:
         self.table = table
@@ -398,6 +407,8 @@ class _Position:
         self.shared = False
         #: Whether the table (and so its game) may be another position's too.
         self.table_shared = False
+        #: The perfect-recall strings' tail (:meth:`recall_text`) and the record length it is of.
+        self.recall: tuple[int, str] | None = None
 
     def own(self) -> None:
         """Make the table and the lists this position's own before it changes them."""
@@ -432,7 +443,18 @@ class _Position:
         other.record = self.record
         other.deal_digits = self.deal_digits
         other.shared = self.shared = True
+        other.recall = self.recall
         return other
+
+    def recall_text(self) -> str:
+        """What the perfect-recall strings add to the view's text: every decision, then the
+        public record; worked out once per position (the record grows at every decision)."""
+        record = self.record
+        recall = self.recall
+        if recall is None or recall[0] != len(record):
+            history = " ".join(f"{who}:{action}" for who, action in self.public_actions)
+            recall = self.recall = (len(record), f"\nactions {history}\nrecord {' '.join(map(str, record))}")
+        return recall[1]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return self.copy()
@@ -442,6 +464,13 @@ class _Position:
         slots = {name: getattr(self, name) for name in self.__slots__}
         slots["shared"] = slots["table_shared"] = False
         return None, slots
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """Read back, also from a pickle made before the copy-on-write flags and the recall."""
+        self.shared = self.table_shared = False
+        self.recall = None
+        for name, value in state[1].items():
+            setattr(self, name, value)
 
 
 _new_position = _Position.__new__
@@ -769,9 +798,7 @@ class TriageObserver:
             return "before the deal" if self.public_only else f"p{player} before the deal"
         text = view_text(spectator_view(table.game)) if self.public_only else table.text(player)
         if self.perfect_recall:
-            history = " ".join(f"{who}:{action}" for who, action in state.public_actions)
-            draws = " ".join(map(str, state._position.record))
-            text += f"\nactions {history}\nrecord {draws}"
+            text += state._position.recall_text()
         return text
 
 
