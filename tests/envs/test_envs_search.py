@@ -6,6 +6,7 @@ in the real game."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -61,7 +62,11 @@ def test_the_evaluator_returns_the_outcome_of_the_game_it_plays_out(params: dict
         value = RolloutEvaluator(seed=seed).evaluate(state)
         assert len(taken) > 10
         assert value.tolist() == returns  # the true outcome, seat by seat
-    assert (state.history(), state.information_state_string(0), state.observation_tensor(0).tolist()) == before
+    assert (
+        state.history(),
+        state.information_state_string(0),
+        state.observation_tensor(0).tolist(),
+    ) == before
 
 
 def test_the_evaluator_is_deterministic_for_a_seed_and_averages_its_rollouts() -> None:
@@ -95,3 +100,29 @@ def test_a_world_drawn_for_search_shares_the_deals_integer_plan() -> None:
         assert drawn is not None and drawn.deck_key == engine.deck_key is not None
         drawn.legal_action_ids()
         assert drawn.machinery.plan is engine.machinery.plan
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "options"),
+    [("default", 2, {}), ("default", 4, {"return_to": "discard"}), ("mini", 2, {}), ("duel", 2, {})],
+)
+def test_the_view_text_is_jsons_own_text(variant: str, players: int, options: dict[str, str]) -> None:
+    """``view_text`` (search's node keys) is written by orjson: at every position of random games,
+    for every seat and the spectator, it is exactly the text json's canonical dump gives."""
+    from triage.engine import spectator_view, view
+    from triage.envs.encoding import FIXED_VIEW_PARTS, view_text
+    from triage.envs.variants import load_variant
+
+    rng = random.Random(players)
+    positions = 0
+    for seed in range(3):
+        game = load_variant(variant, **options).deal(players, seed)
+        while True:
+            for seen in [*(view(game, seat) for seat in range(players)), spectator_view(game)]:
+                changing = {key: value for key, value in seen.items() if key not in FIXED_VIEW_PARTS}
+                assert view_text(seen) == json.dumps(changing, sort_keys=True, separators=(",", ":"))
+            positions += 1
+            if game.turn is None:
+                break
+            game.apply_id(rng.choice(game.legal_action_ids()))
+    assert positions > 15

@@ -30,6 +30,7 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 import numpy as np
+import orjson
 
 from triage.engine.actions import (
     ActionSpace,
@@ -676,6 +677,16 @@ FIXED_VIEW_PARTS: frozenset[str] = frozenset({"format", "config", "catalogue", "
 
 def view_text(seat_view: View) -> str:
     """A canonical text of a view (stable key order) without its :data:`FIXED_VIEW_PARTS`:
-    within one game, equal views give equal strings and different views different ones."""
+    within one game, equal views give equal strings and different views different ones.
+
+    It is ``json.dumps(..., sort_keys=True, separators=(",", ":"))``, written by orjson (search
+    keys its nodes by these strings: a tenth of the time json takes); a text orjson would write
+    otherwise (anything but ASCII, which json escapes) or refuses is json's own."""
     changing = {key: value for key, value in seat_view.items() if key not in FIXED_VIEW_PARTS}
+    try:
+        text = orjson.dumps(changing, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:
+        text = ""
+    if text and text.isascii():
+        return text
     return json.dumps(changing, sort_keys=True, separators=(",", ":"))
