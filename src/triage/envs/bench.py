@@ -163,9 +163,9 @@ def copy_paths(players: int) -> list[_Path]:
     clone (through C++ and ``copy.deepcopy``), the floor of any clone through pyspiel that copies
     the game at once (``Game.copy`` plus a bare pyspiel state object), a copy then stepped once
     as search does (``Game.copy`` + ``apply_id`` against ``state.clone()`` + ``apply_action``:
-    the clone's game is copied at that step, copy-on-write), ``leduc_poker``'s clone, and ``copy.deepcopy`` of the PettingZoo and Gymnasium environments,
-    each also through the generic deep copy that they had before they copied through
-    ``Game.copy``."""
+    the clone's game is copied at that step, copy-on-write), ``leduc_poker``'s clone, and
+    ``copy.deepcopy`` of the PettingZoo and Gymnasium environments, each also through the
+    generic deep copy that they had before they copied through ``Game.copy``."""
     import copy
     from unittest import mock
 

@@ -641,11 +641,11 @@ class TriageState(pyspiel.State):
         turn or the end. Each draws from a generator seeded by the deal and the move, so that a
         state's future does not depend on how it was reached or copied."""
         bots = self._settings.bots
-        if not bots or self._position.table is None:
+        position = self._position
+        if not bots or position.table is None or position.table.game.turn not in bots:
             return
-        self._position.own()
-        table = self._position.table
-        assert table is not None
+        position.own()
+        table = position.table
         game = table.game
         deal = zlib.crc32(bytes(self._position.deal_digits))
         while (seat := game.turn) is not None and seat in bots:
@@ -687,9 +687,10 @@ class TriageState(pyspiel.State):
     # initial state and deep-copies each attribute through copy.deepcopy; this one shares the
     # state's position (game and public lists, copy-on-write: the first of the two to be
     # stepped copies the game with Game.copy) and answers the history from it, so that a clone
-    # costs a pyspiel state object and a few references. The C++ side of a state made here starts empty: its
-    # history and move number are answered from Python (below), from the state's own record; its
-    # serialization holds the same attributes, so a state read back answers them alike.
+    # costs a pyspiel state object and a few references. The C++ side of a state made here
+    # starts empty: its history and move number are answered from Python (below), from the
+    # state's own record; its serialization holds the same attributes, so a state read back
+    # answers them alike.
 
     def clone(self) -> TriageState:
         """An independent copy: it shares this state's game and record until either is stepped
