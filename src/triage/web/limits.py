@@ -45,6 +45,7 @@ from triage.web import (
     DEFAULT_HINT_RATE,
     DEFAULT_LIMITS_STORAGE,
     DEFAULT_WATCH_RATE,
+    waits,
 )
 from triage.web.errors import WebError
 
@@ -199,7 +200,11 @@ class RequestBodyLimit:
             or not scope["path"].startswith(self.prefix)
             or scope["method"] in ("GET", "HEAD")
         ):
-            await self.app(scope, receive, send)
+            if scope["type"] != "http":  # a socket's work is not bounded from its opening
+                await self.app(scope, receive, send)
+                return
+            with waits.arriving():
+                await self.app(scope, receive, send)
             return
         try:
             self._check_declared_size(scope)
@@ -220,7 +225,8 @@ class RequestBodyLimit:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
-        await self.app(scope, replay, send)
+        with waits.arriving():  # the bound on its database waits runs from here (triage.web.waits)
+            await self.app(scope, replay, send)
 
     def _too_large(self) -> BodyProblem:
         return BodyProblem(

@@ -565,9 +565,9 @@ def engine_options(url: str, reads: bool = False) -> EngineOptions:
     driver = make_url(url).get_backend_name()
     options: EngineOptions = {"pool_pre_ping": False}
     if driver == "sqlite":
-        options["connect_args"] = {"timeout": waits.WRITE_SECONDS}
+        options["connect_args"] = {"timeout": waits.JOB_SECONDS}
     elif driver == "postgresql":
-        statement = round(READ_STATEMENT_SECONDS * 1000) if reads else _statement_ms(waits.WRITE_SECONDS)
+        statement = round(READ_STATEMENT_SECONDS * 1000) if reads else _statement_ms(waits.JOB_SECONDS)
         server = f"-c statement_timeout={statement}"
         if reads:
             server += f" -c lock_timeout={READ_LOCK_MS}"
@@ -699,7 +699,7 @@ def bound_connections(engine: Engine, watchdog: Watchdog, reads: bool) -> None:
     that least, and none while the database does not answer but :meth:`Engines.probe`'s), and
     the watchdog cuts a checked-out connection at the deadline. Registered before
     :func:`ping_idle_connections`, so that the check of an idle connection is bounded too."""
-    longest = READ_SECONDS if reads else waits.WRITE_SECONDS
+    longest = READ_SECONDS if reads else waits.JOB_SECONDS
 
     # ``parameters``: the keyword arguments SQLAlchemy hands the driver's connect(), open by nature.
     @event.listens_for(engine, "do_connect")
@@ -713,7 +713,7 @@ def bound_connections(engine: Engine, watchdog: Watchdog, reads: bool) -> None:
             raise StorageError(f"no time left to connect to the database ({left:.1f} s)")
         parameters["connect_timeout"] = int(left)
         if not reads:  # the statement timeout it starts with (see _server_gives_up_first)
-            record.info["statement_ms"] = _statement_ms(waits.WRITE_SECONDS)
+            record.info["statement_ms"] = _statement_ms(waits.JOB_SECONDS)
             parameters["options"] = f"-c statement_timeout={record.info['statement_ms']}"
 
     @event.listens_for(engine, "checkout")
@@ -845,7 +845,7 @@ class Store:
         self._commits = 0
         self.shared = self.notifies if shared is None else shared
         #: The busy timeout last set on the held SQLite connection (see :meth:`_bound_busy_wait`).
-        self._held_busy_ms = round(waits.WRITE_SECONDS * 1000)
+        self._held_busy_ms = round(waits.JOB_SECONDS * 1000)
         Base.metadata.create_all(self.engine)
         _check_schema(self.engines, url)
         if self._writer is not None:  # set up now, not in the first request's statement count

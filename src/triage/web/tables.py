@@ -165,13 +165,15 @@ class TableService:
         self.hints = HintQueue(processes)
         #: Presence, clocks and stand-in bots (its clock is injectable: tests set ``now``).
         self.timekeeper = Timekeeper(self)
-        #: The last lobby read from the store, answered while the database cannot be read.
+        #: The last lobby read from the store, answered while it cannot be read; until when reads spare it.
         self.last_lobby: list[ListedTable] | None = None
+        self.reads_spare_store_until = 0.0  # (store_held)
 
     async def run(self, work: Callable[..., Result], *args: Any) -> Result:
         """``work(*args)`` in a writers' thread: the event loop goes on meanwhile. Its waits for
-        the database end :data:`~triage.web.waits.WRITE_SECONDS` from now, its wait for a thread
-        included (503 ``storage_error`` then)."""
+        the database, its wait for a thread included, end at :func:`~triage.web.waits.job_deadline`
+        (503 ``storage_error`` then): within :data:`~triage.web.waits.WRITE_SECONDS` of the
+        request's arrival, the answer's way out included."""
         self.turns.loop = asyncio.get_running_loop()
         return await self._bounded(self.threads, work, args)
 
@@ -184,7 +186,7 @@ class TableService:
     @staticmethod
     async def _bounded(workers: Workers, work: Callable[..., Result], args: tuple[Any, ...]) -> Result:
         try:
-            return await workers.run(work, *args, deadline=waits.now() + waits.WRITE_SECONDS)
+            return await workers.run(work, *args, deadline=waits.job_deadline())
         except Expired:
             raise WebError(
                 503,
@@ -658,12 +660,28 @@ def with_read(service: TableService, table_id: str, work: Callable[[LiveTable], 
         return work(table)
 
 
+#: Seconds reads answer from memory without asking the store, once a read found it held (a lock
+#: it waited for in vain, a failure): each read would otherwise wait for the lock anew (20 ms
+#: each on PostgreSQL), and while the store is held no write can move a table on.
+HELD_READ_SECONDS = 1.0
+
+
+def store_held(service: TableService) -> bool:
+    """Whether a read found the store held within the last :data:`HELD_READ_SECONDS`."""
+    return waits.now() < service.reads_spare_store_until
+
+
+def note_store_held(service: TableService) -> None:
+    service.reads_spare_store_until = waits.now() + HELD_READ_SECONDS
+
+
 def refresh_for_read(service: TableService, table: LiveTable) -> None:
     """A read's version check on a store other processes share, on a readers' connection: the
     actions other processes stored are taken in, unless a write of the table is under way
     (it takes them in itself) or the check fails (a lock on the store, a database that does
-    not answer): the read then answers from memory, never waiting for the store."""
-    if not service.store.shared:
+    not answer): the read then answers from memory, never waiting for the store, and so do the
+    reads of the next :data:`HELD_READ_SECONDS` without asking it (:func:`store_held`)."""
+    if not service.store.shared or store_held(service):
         return
     if not service.store.answering:
         service.store.probe()
@@ -671,6 +689,7 @@ def refresh_for_read(service: TableService, table: LiveTable) -> None:
     try:
         version = service.store.version(table.id)
     except StorageError as error:
+        note_store_held(service)
         log.info("table %s: read from memory (the version check failed: %s)", table.id, error)
         return
     if version is None:
@@ -688,13 +707,17 @@ def refresh_for_read(service: TableService, table: LiveTable) -> None:
 
 def read_lobby(service: TableService, limit: int) -> list[ListedTable]:
     """The latest public tables (stored facts: nothing is replayed); the last list read when
-    the database cannot be read now (held by a lock, silent), so that the lobby answers at once."""
+    the database cannot be read now (held by a lock, silent), so that the lobby answers at once:
+    for :data:`HELD_READ_SECONDS` after a read found it held, without asking it."""
+    if service.last_lobby is not None and store_held(service):
+        return service.last_lobby
     if service.last_lobby is not None and service.store.shared and not service.store.answering:
         service.store.probe()
         return service.last_lobby
     try:
         service.last_lobby = service.store.lobby(limit)
     except StorageError as error:
+        note_store_held(service)
         if service.last_lobby is None:
             raise storage_refusal(error) from None
         log.info("the lobby as last read (%s)", error)
