@@ -269,3 +269,41 @@ def test_a_version_check_that_found_the_store_held_is_not_tried_again_a_while(
     skew[0] += tables.HELD_READ_SECONDS + 0.1
     tables.refresh_for_read(service, cast(LiveTable, SimpleNamespace(id="b")))
     assert asked == ["a", "b"]
+
+
+def test_writes_to_a_held_database_stop_trying_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On SQLite a short write is tried on the event loop first; against a held file it is
+    refused there after the game's work and done again in a thread. Once a write found the file
+    held, the next second's writes go to a thread at once, so that writes arriving together do
+    not hold the loop (and every read behind it) for their game's work in vain. The clock is
+    frozen (injected), the bound made 0.5 s of real waiting."""
+    url = database("sqlite", tmp_path)
+    with TestClient(create_app(url, RateLimits(create=UNLIMITED, act=UNLIMITED))) as client:
+        service = service_of(client)
+        bodies = tables_to_write(client)[:3]
+        monkeypatch.setattr(waits, "now", lambda: 1000.0)
+        monkeypatch.setattr(waits, "JOB_SECONDS", 0.5)
+        acted, act = [], service.turns.act
+
+        def recorded(*args: Any) -> Any:
+            acted.append(threading.current_thread().name.startswith("triage-store"))
+            return act(*args)
+
+        monkeypatch.setattr(service.turns, "act", recorded)
+        held, release = threading.Event(), threading.Event()
+        holder = threading.Thread(target=hold_database, args=(url, 600.0, held, release), daemon=True)
+        holder.start()
+        assert held.wait(STUCK)
+        try:
+            for table_id, token, action in bodies:
+                got = answered(
+                    lambda: client.post(f"/api/tables/{table_id}/actions", headers=auth(token), json=action)
+                )
+                assert got.status_code == 503 and got.json()["code"] == "storage_error", got.text
+        finally:
+            release.set()
+            holder.join()
+    # the first write on the loop then in a thread; the next two in a thread only
+    assert acted == [False, True, True, True], acted

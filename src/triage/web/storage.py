@@ -131,6 +131,11 @@ class WouldWait(Exception):
     the database or this process's write turn is taken. Nothing was stored."""
 
 
+class DatabaseHeld(WouldWait):
+    """:class:`WouldWait` because another connection holds the database (not this process's
+    own writes)."""
+
+
 log = logging.getLogger("triage.web")
 
 #: Whether the current thread refuses to wait for the database (see :meth:`Store.without_waiting`).
@@ -886,7 +891,7 @@ class Store:
                 yield connection
         except StorageError as error:
             if refusing and _busy(error):
-                raise WouldWait("the database is held by another connection") from error
+                raise DatabaseHeld("the database is held by another connection") from error
             raise
         finally:
             if connection.invalidated or connection.closed:  # let it go: the next write reconnects
@@ -908,6 +913,10 @@ class Store:
         if wanted != self._held_busy_ms:
             connection.connection.dbapi_connection.execute(f"PRAGMA busy_timeout = {wanted}")  # type: ignore[union-attr]
             self._held_busy_ms = wanted
+
+    def write_turn_taken(self) -> bool:
+        """Whether a write of this process holds its SQLite write turn now (another would wait)."""
+        return self._writer is not None and self._writer.locked()
 
     @contextmanager
     def without_waiting(self) -> Iterator[None]:
