@@ -396,7 +396,14 @@ class FloodTally:
                 self.spans.append((started, ended))
 
     def busy_fraction(self, start: float, end: float) -> float:
-        """The share of [start, end] during which at least one of its hints was taken in."""
+        """The share of [start, end] during which at least one of its hints was taken in.
+
+        >>> tally = FloodTally()
+        >>> for status, began, ended in [("200", 0, 2), ("503", 1, 3), ("429 in flight", 3, 4)]:
+        ...     tally.count(status, began, ended)
+        >>> tally.busy_fraction(0.0, 4.0), tally.answered(0.0, 4.0)
+        (0.75, 2)
+        """
         covered, reached = 0.0, start
         with self.lock:
             spans = sorted(self.spans)
