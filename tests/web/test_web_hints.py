@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -163,3 +165,29 @@ def test_no_hint_while_the_table_waits_for_its_players(client: TestClient) -> No
     table, token = created["table_id"], tokens_of(created)[0]
     status, answer = hint(client, table, token)
     assert (status, answer["code"]) == (409, "waiting_for_players")
+
+
+def test_a_hint_that_thought_long_is_still_kept(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write's bound (5 s) runs from its request's arrival, but a hint's search waits on no
+    database: the hint's own write is bounded from the moment its answer is ready, so a search
+    that took longer than the bound (here 10 s on an injected clock) is still kept and answered.
+    Formerly (with the bound from arrival alone) its write had expired: 503."""
+    from triage.web import waits
+    from triage.web.hint_queue import HintQueue
+
+    skew = [0.0]
+    monkeypatch.setattr(waits, "now", lambda: time.monotonic() + skew[0])
+    asked = HintQueue.ask
+
+    async def slow_ask(self: HintQueue, *args: Any) -> Any:
+        action = await asked(self, *args)
+        skew[0] += 10.0  # the search took 10 s
+        return action
+
+    monkeypatch.setattr(HintQueue, "ask", slow_ask)
+    created = create(client, players=1, seed=5)
+    table, token = created["table_id"], tokens_of(created)[0]
+    status, answer = hint(client, table, token, {"expected": 0})
+    assert status == 200, answer
+    record = client.get(f"/api/tables/{table}/record", headers=auth(token)).json()
+    assert record["hints"] == [{"by": 0, "at": 0, "do": answer["action"]}]

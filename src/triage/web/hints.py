@@ -27,6 +27,7 @@ from triage.engine import view
 from triage.engine.choices import action_choices
 from triage.engine.records import hints_for
 from triage.engine.shapes import Action, View
+from triage.web import waits
 from triage.web.answers import HintAnswer
 from triage.web.errors import WebError, stale, storage_refused
 from triage.web.limits import RateLimits
@@ -140,6 +141,7 @@ def add_hint_routes(app: FastAPI) -> None:
         )
         cast(RateLimits, app.state.rates).hit("hint", f"{table_id}:{asked.seat}")
         action = await think(service, table_id, client, asked)
-        return JSONResponse(
-            await service.on_table(table_id, lambda live: answer(service, live, asked, action))
-        )
+        with waits.arriving():  # the answer's write is bounded from here: the search waits on no database
+            return JSONResponse(
+                await service.on_table(table_id, lambda live: answer(service, live, asked, action))
+            )
