@@ -96,7 +96,7 @@ def test_sqlite_writers_of_one_process_queue_for_the_file_with_a_bounded_wait(
 ) -> None:
     """One write at a time on SQLite, waiting in the process (no busy-handler sleeps); a writer
     that waits longer than a statement may gets 503's StorageError and stores nothing."""
-    monkeypatch.setattr(waits, "WRITE_SECONDS", 0.3)
+    monkeypatch.setattr(waits, "JOB_SECONDS", 0.3)
     table = service.create(1, [None], 3, None, None)[0]
     writer = service.store._writer
     assert writer is not None

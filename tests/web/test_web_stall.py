@@ -54,7 +54,7 @@ def test_a_statement_waiting_for_a_held_database_fails_after_its_timeout(
     here), not by the hold (no wall clock is compared: the hold lasts until the answer)."""
     service = TableService(Store(database(backend, tmp_path)))
     table = service.create(1, [None], 3, None, None)[0]
-    monkeypatch.setattr(waits, "WRITE_SECONDS", 0.5)
+    monkeypatch.setattr(waits, "JOB_SECONDS", 0.5)
     held, release = threading.Event(), threading.Event()
     holder = threading.Thread(target=hold_database, args=(service.store.url, 600.0, held, release))
     holder.start()
