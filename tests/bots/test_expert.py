@@ -8,6 +8,7 @@ import pytest
 
 from triage.bots import BOT_DESCRIPTIONS, BOTS, bot_names, make_bot
 from triage.bots.expert import LEVELS, Budget, ExpertBot, Search, candidate_actions
+from triage.bots.fast import FastBot
 from triage.bots.greedy import GreedyBot
 from triage.bots.habits import FarmFirstBot
 from triage.bots.policy import farming_policy, greedy_policy, play_out
@@ -248,8 +249,18 @@ def hidden_backs(game, seat):
     return {card: spec.back() for card, spec in game.cards.items() if card not in game.know_full[seat]}
 
 
-@pytest.mark.parametrize("seed", [3, 17, 29])
-def test_never_reads_hidden_state(seed):
+#: The bots whose choices must not depend on what their seat cannot know: the expert level's
+#: playouts without its CPU-time cap (a busy machine must not change them), and ``expert-fast``
+#: (its network reads an afterstate in a world drawn from the view, its playouts more such worlds).
+HIDDEN_STATE_BOTS = {
+    "expert": lambda: ExpertBot(playouts=LEVELS["expert"].playouts),
+    "expert-fast": lambda: FastBot(strict=True),
+}
+
+
+@pytest.mark.parametrize("bot_name", list(HIDDEN_STATE_BOTS))
+@pytest.mark.parametrize("seed", [3, 12, 17, 29])  # 12: a Treatment decision among 18 moves
+def test_never_reads_hidden_state(seed, bot_name):
     """Two full games that differ only in what the seat cannot know (I4) get the same choice,
     and so does the real game."""
     game = advance(Game.new(players=2, seed=seed), 15 + seed % 9)
@@ -257,8 +268,7 @@ def test_never_reads_hidden_state(seed):
     seen = view(game, seat)
     first, second = (determinize(seen, random.Random(draw)) for draw in (1, 2))
     assert hidden_backs(first, seat) != hidden_backs(second, seat) or first.deck != second.deck
-    # The expert level's playouts without its CPU-time cap: a busy machine must not change them.
-    bot = ExpertBot(playouts=LEVELS["expert"].playouts)
+    bot = HIDDEN_STATE_BOTS[bot_name]()
     choices = [
         bot.choose(view(world, seat), world.legal_actions(), random.Random(7))
         for world in (game, first, second)

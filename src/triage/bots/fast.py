@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
 from triage.bots.base import Action, BotForm, Provenance
-from triage.bots.expert import ExpertBot, Search, candidate_actions, order_only
+from triage.bots.expert import Budget, ExpertBot, MissingValueError, Search, candidate_actions, order_only
 from triage.bots.habits import FarmFirstBot
-from triage.bots.value import by_fingerprint, features, fingerprint, value_dirs
+from triage.bots.policy import farming_policy
+from triage.bots.value import Value, by_fingerprint, features, fingerprint, value_dirs, value_for
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
 from triage.engine.shapes import View
@@ -40,6 +41,11 @@ from triage.engine.views import seat_of
 
 #: The move types, in a fixed order, for the one-hot part of a candidate's features.
 MOVE_TYPES = tuple(ACTION_FIELDS)
+#: The network's best moves a searched decision keeps for its playouts (with the club level's move).
+KEEP = 3
+#: The short playouts those moves share (the expert's sequential halving, at least one each a
+#: round): docs/notes/strength-expert-fast-a-small-search-on-the-networks-best-moves.md.
+PLAYOUTS = 8
 #: What a fast policy file says it is (and what :meth:`FastPolicy.load` accepts).
 FORMAT = "triage.fast/1"
 
@@ -262,15 +268,35 @@ class MissingPolicyError(ValueError):
 
 
 class FastBot:
-    """``expert-fast`` (module docstring). Without a policy for the game it plays the club
-    level's move, unless ``strict``."""
+    """``expert-fast`` (module docstring): the network ranks the candidates, then a few short
+    playouts scored by the fitted value choose among its :data:`KEEP` best and the club level's
+    move. Without a policy for the game it plays the club level's move, without a fitted value
+    the network's best, unless ``strict``."""
 
     name = "expert-fast"
     searches = False
 
-    def __init__(self, strict: bool = False) -> None:
+    def __init__(self, strict: bool = False, keep: int | None = None, playouts: int | None = None) -> None:
         self.strict = strict
+        self.keep = keep if keep is not None else KEEP
+        self.playouts = playouts if playouts is not None else PLAYOUTS
         self._club = FarmFirstBot()
+        #: The last game's data files, by what decides them (:meth:`_data_for`).
+        self._known: tuple[Any, ...] = ()
+
+    def _data_for(self, view: View) -> tuple[FastPolicy | None, bool, Value | None]:
+        """The policy (and whether it is this game's own) and the fitted value of the view's game.
+        Found by the game's fingerprint, a JSON text of its whole configuration and deck list: kept
+        for the next decision while the directories searched, the view's configuration and deck
+        list compare equal (far cheaper than writing the text again), read afresh when they differ."""
+        game = (tuple(value_dirs()), len(view["players"]), view["config"], view["catalogue"])
+        known = self._known
+        if known[:4] == game:
+            return known[4], known[5], known[6]
+        policy, own = policy_for(view)
+        value = value_for(view)
+        self._known = (*game, policy, own, value)
+        return policy, own, value
 
     def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         if not legal:
@@ -281,24 +307,47 @@ class FastBot:
             candidates.append(club)
         if len(candidates) == 1 or order_only(legal):
             return club
-        policy, _ = policy_for(view)
+        policy, _, value = self._data_for(view)
         if policy is None:
             if self.strict:
                 raise MissingPolicyError(len(view["players"]))
             return club
-        scores = policy.scores(candidate_table(view, candidates, candidates.index(club), rng))
-        return candidates[int(scores.argmax())]
+        default = candidates.index(club)
+        scores = policy.scores(candidate_table(view, candidates, default, rng))
+        ranked = sorted(range(len(candidates)), key=lambda index: (-float(scores[index]), index))
+        if value is None:
+            if self.strict and len(view["players"]) > 1:
+                raise MissingValueError(len(view["players"]))
+            return candidates[ranked[0]]
+        kept = sorted({*ranked[: self.keep], default})
+        if len(kept) == 1:
+            return club
+        search = Search(
+            view, [candidates[i] for i in kept], rng, Budget(self.playouts, None), farming_policy, value
+        )
+        return search.run(default=kept.index(default))
 
     def form(self, view: View) -> BotForm:
         """What this bot is in the view's game: the policy file (its SHA-256, what it was trained
-        on) and whether it was trained on this very game."""
+        on), whether it was trained on this very game, the playouts and the value file."""
         policy, own = policy_for(view)
-        described: BotForm = {"bot": self.name, "search": "none: a trained scorer of afterstates"}
+        described: BotForm = {
+            "bot": self.name,
+            "search": f"a trained scorer keeps its {self.keep} best moves and the club level's; "
+            "short playouts scored by the fitted value choose",
+            "playouts": self.playouts,
+            "time_limit": None,
+        }
         if policy is None:
             described["policy"] = "none trained at this player count"
             return described
         described["policy"] = policy.provenance()
         described["trained on"] = "this game" if own else "another configuration at this player count"
+        value = value_for(view)
+        if value is not None:
+            described["value"] = value.provenance()
+        elif len(view["players"]) > 1:
+            described["value"] = "none fitted for this game"
         return described
 
 
