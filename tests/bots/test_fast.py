@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from triage.bots import make_bot
+from triage.bots.expert import MissingValueError, candidate_actions, order_only
 from triage.bots.fast import (
     FEATURE_WIDTH,
     FastBot,
@@ -186,3 +187,37 @@ def test_the_simulator_refuses_expert_fast_without_a_policy_at_its_player_count(
         and "`triage train-fast --players 3 --out values/fast-mine-3p.json`" in result.output
     )
     assert not out.exists()
+
+
+def test_its_playouts_are_scored_by_the_games_value_and_its_form_names_that_file(monkeypatch):
+    """expert-fast searches a little (a few short playouts among the network's best moves): its
+    form records the playouts and the value file with its SHA-256 (issue 41 point 2), and a game
+    without a fitted value is refused by a strict bot with the command that fits one, never
+    played another way without a word."""
+    monkeypatch.delenv("TRIAGE_VALUES", raising=False)
+    forget_policies()
+    try:
+        standard = view(Game.new(players=2, seed=5), 0)
+        form = FastBot().form(standard)
+        value = value_for(standard)
+        assert value is not None and form["value"]["sha256"] == value.sha256
+        assert form["playouts"] == FastBot().playouts > 0
+        priced = Game.new(players=2, seed=5, config=make_config({"market": {"staff": {"price": 7}}}))
+        priced = advance_to_a_choice(priced)
+        seat_view = view(priced, priced.turn)
+        assert FastBot().form(seat_view)["value"] == "none fitted for this game"
+        with pytest.raises(MissingValueError, match="triage fit-value --players 2"):
+            FastBot(strict=True).choose(seat_view, priced.legal_actions(), random.Random(0))
+        assert FastBot().choose(seat_view, priced.legal_actions(), random.Random(0)) in priced.legal_actions()
+    finally:
+        forget_policies()
+
+
+def advance_to_a_choice(game: Game) -> Game:
+    """The game played by greedy up to a decision among moves that differ in substance."""
+    greedy = make_bot("greedy")
+    while True:
+        legal = game.legal_actions()
+        if len(candidate_actions(legal)) > 2 and not order_only(legal):
+            return game
+        game.apply(greedy.choose(view(game, game.turn), legal, random.Random(0)))

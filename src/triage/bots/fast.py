@@ -1,21 +1,29 @@
-"""``expert-fast``: the expert's judgement learned from its own play, answering in a millisecond or
-two without searching.
+"""``expert-fast``: the expert's judgement learned from its own play, plus a small search, answering
+in a few milliseconds where the expert spends tens.
 
 The expert (:mod:`triage.bots.expert`) scores each candidate move by the mean of many short
 playouts. ``expert-fast`` learns those scores: a small network (numpy at play time) reads each
 candidate's *afterstate*, the position one move on in a world drawn from the seat's view
 (:func:`triage.engine.determinize.determinize`), as the fitted value's features
 (:func:`triage.bots.value.features`), with the move's type, its payment and whether it is the club
-level's own move; it plays the candidate it scores best. It is trained by ``triage train-fast`` on
-the decisions of the expert playing itself in the game at hand (players, configuration, deck):
-the target of each candidate is the expert's search mean, centred on the decision's mean, so that
-the network learns how much better each move is than its rivals; the moves the expert tried
-least are weighed least. The network is data, a JSON file beside the values
-(``triage/data/values/fast-*.json`` and the directories of ``TRIAGE_VALUES``), found by the
-game's fingerprint as a value is.
+level's own move. The network alone plays at greedy's level (it agrees with the expert no more
+often than the club's priorities do); what it does well is put the expert's move among its first
+few. So the bot keeps the network's :data:`KEEP` best moves and the club level's, and lets the
+expert's own search choose among them with :data:`PLAYOUTS` short playouts scored by the game's
+fitted value (:mod:`triage.bots.value`), where the expert spends 140 on every candidate
+(docs/notes/strength-expert-fast-a-small-search-on-the-networks-best-moves.md).
+
+The network is trained by ``triage train-fast`` on the decisions of the expert playing itself in
+the game at hand (players, configuration, deck): the target of each candidate is the expert's
+search mean, centred on the decision's mean, so that the network learns how much better each
+move is than its rivals; the moves the expert tried least are weighed least. The network is data,
+a JSON file beside the values (``triage/data/values/fast-*.json`` and the directories of
+``TRIAGE_VALUES``), found by the game's fingerprint as a value is.
 
 Like the expert it never sees the game, only its seat's view; like the expert it refuses, when
-strict, a game for which nothing was trained (:class:`MissingPolicyError`).
+strict, a game for which nothing was trained (:class:`MissingPolicyError`) or no value fitted
+(:class:`~triage.bots.expert.MissingValueError`). The same view and generator give the same move:
+the playouts are counted, not timed.
 """
 
 from __future__ import annotations
