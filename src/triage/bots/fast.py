@@ -339,23 +339,26 @@ class FastBot:
         """What this bot is in the view's game: the policy file (its SHA-256, what it was trained
         on), whether it was trained on this very game, the playouts and the value file."""
         policy, own = policy_for(view)
-        described: BotForm = {
-            "bot": self.name,
-            "search": f"a trained scorer keeps its {self.keep} best moves and the club level's; "
-            "short playouts scored by the fitted value choose",
-            "playouts": self.playouts,
-            "time_limit": None,
-        }
+        described: BotForm = {"bot": self.name}
         if policy is None:
+            described["search"] = "none: the club level's move"
             described["policy"] = "none trained at this player count"
             return described
         described["policy"] = policy.provenance()
         described["trained on"] = "this game" if own else "another configuration at this player count"
         value = value_for(view)
-        if value is not None:
-            described["value"] = value.provenance()
-        elif len(view["players"]) > 1:
-            described["value"] = "none fitted for this game"
+        if value is None:
+            described["search"] = "none: the trained scorer's best move (no fitted value to score playouts)"
+            if len(view["players"]) > 1:
+                described["value"] = "none fitted for this game"
+            return described
+        described["search"] = (
+            f"a trained scorer keeps its {self.keep} best moves and the club level's; "
+            "short playouts scored by the fitted value choose"
+        )
+        described["playouts"] = self.playouts
+        described["time_limit"] = None
+        described["value"] = value.provenance()
         return described
 
 
