@@ -15,6 +15,7 @@ from typing import Any, Callable
 from triage.bots.base import Bot, BotForm
 from triage.bots.expert import ExpertBot
 from triage.bots.fast import FastBot
+from triage.bots.flatmc import FlatMonteCarloBot
 from triage.bots.greedy import GreedyBot
 from triage.bots.habits import HABIT_BOTS, HABIT_DESCRIPTIONS
 from triage.bots.montecarlo import MonteCarloBot
@@ -31,6 +32,7 @@ BOTS["expert-fast"] = FastBot  # the expert's judgement learned, without search 
 
 BOTS.update(HABIT_BOTS)  # greedy plus one habit, for balance work (triage.bots.habits)
 BOTS["montecarlo"] = MonteCarloBot  # the flat Monte-Carlo yardstick (triage.bots.montecarlo)
+BOTS["flatmc"] = FlatMonteCarloBot  # the independent reference searcher (triage.bots.flatmc)
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,10 @@ BOT_DESCRIPTIONS["expert-fast"] = (
 BOT_DESCRIPTIONS["montecarlo"] = (
     "flat Monte-Carlo: 8 drawn worlds per move, greedy playouts (the reference searcher, for ladders)"
 )
+BOT_DESCRIPTIONS["flatmc"] = (
+    "the independent reference: flat Monte-Carlo sharing no code with the expert, 16 worlds a move; "
+    "flatmc-<ms> for that many CPU milliseconds a move"
+)
 
 
 #: ``expert-<N>``: N playouts per decision (reproducible); ``expert-<S>s``: S CPU seconds a decision.
@@ -76,6 +82,8 @@ EXPERT_BUDGET = re.compile(r"expert-(?:([1-9][0-9]*)|([0-9]*\.?[0-9]+)s)")
 #: ``montecarlo-<N>``: the reference searcher with N playouts a decision; ``montecarlo-<S>s``: S
 #: CPU seconds a decision, filled.
 MONTECARLO_BUDGET = re.compile(r"montecarlo-(?:([1-9][0-9]*)|([0-9]*\.?[0-9]+)s)")
+#: ``flatmc-<ms>``: the independent reference searcher with that many CPU milliseconds a decision.
+FLATMC_BUDGET = re.compile(r"flatmc-([0-9]*\.?[0-9]+)")
 
 
 def make_bot(name: str) -> Bot:
@@ -86,6 +94,9 @@ def make_bot(name: str) -> Bot:
         raise ValueError(f"a bot name must be text, got {name!r}")
     if ":" in name:
         return _designer_bot(name)
+    flat = FLATMC_BUDGET.fullmatch(name)
+    if flat is not None and float(flat.group(1)) > 0:
+        return FlatMonteCarloBot(time_limit=float(flat.group(1)) / 1000)
     searchers: tuple[tuple[re.Pattern[str], Callable[..., Bot]], ...] = (
         (EXPERT_BUDGET, ExpertBot),
         (MONTECARLO_BUDGET, MonteCarloBot),
@@ -102,7 +113,8 @@ def make_bot(name: str) -> Bot:
     except KeyError:
         raise ValueError(
             f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))}; expert-<N> for N playouts a decision, "
-            "expert-<S>s for S seconds, montecarlo-<N> and montecarlo-<S>s alike; module:Class for your own)"
+            "expert-<S>s for S seconds, montecarlo-<N> and montecarlo-<S>s alike; flatmc-<ms> for the independent reference with that many CPU "
+            "milliseconds a decision; module:Class for your own)"
         ) from None
 
 
@@ -194,6 +206,7 @@ __all__ = [
     "Bot",
     "BotLevel",
     "ExpertBot",
+    "FlatMonteCarloBot",
     "GreedyBot",
     "MonteCarloBot",
     "PLAYER_LEVELS",
