@@ -43,27 +43,16 @@ from triage.engine.determinize import determinize
 from triage.engine.game import Game
 from triage.engine.rollout import Policy, random_policy, rollout
 from triage.engine.shapes import View
+from triage.engine.state import PlayerState
 from triage.engine.views import seat_of
 from triage.engine.vocabulary import KIND
 
 #: Worlds a decision when neither a time nor a number of worlds is given.
 DEFAULT_WORLDS = 16
-#: Payment fields' order of preference: Staff first (lost at the next Income unless used, R2),
-#: then tokens, Congress Doctors (single use) last.
-STAFF, TOKENS, CONGRESS = 0, 1, 2
 
 
 def triage_policy(game: Game, ids: list[int], rng: random.Random) -> int:
     """The ``triage`` playout: a fixed priority read off the rules (see the module doc)."""
-    return _triage(game, ids, rng, False)
-
-
-def staff_policy(game: Game, ids: list[int], rng: random.Random) -> int:
-    """``triage``, and before passing, any heal that Staff alone pays (an unused Staff is lost)."""
-    return _triage(game, ids, rng, True)
-
-
-def _triage(game: Game, ids: list[int], rng: random.Random, spend_staff: bool) -> int:
     table = action_space(game).table
     seat = game.turn
     assert seat is not None
@@ -73,22 +62,21 @@ def _triage(game: Game, ids: list[int], rng: random.Random, spend_staff: bool) -
     best_id, best_rank = ids[-1], (9, 0, 0)
     for action_id in ids:
         block, f = table[action_id]
-        rank = _rank(game, state, block, f, spend_staff)
+        rank = _rank(game, state, block, f)
         if rank is not None and rank < best_rank:
             best_id, best_rank = action_id, rank
-    if best_rank[0] >= 5:
+    if best_rank[0] >= 4:
         bought = _purchase(game, state, ids, table)
         if bought is not None:
             return bought
     return best_id
 
 
-def _rank(
-    game: Game, state: object, block: str, f: tuple[int, ...], spend_staff: bool
-) -> tuple[int, int, int] | None:
+def _rank(game: Game, state: PlayerState, block: str, f: tuple[int, ...]) -> tuple[int, int, int] | None:
     """Lower is better: (tier, payment cost, -amount); None for what the playout never does."""
     if block == "heal":
-        slot = state.hospital[f[0]]  # type: ignore[attr-defined]
+        slot = state.hospital[f[0]]
+        assert slot is not None  # a heal names an occupied space
         spec = game.cards[slot.card]
         needed = spec.difficulty(slot.time) - slot.placed
         amount = f[1] + 1
@@ -98,8 +86,6 @@ def _rank(
             return (0, *paid)  # T4: a cure now
         if KIND[spec.kind].dies_at is not None:
             return (3, *paid)  # C2: these die with Time; healing now may cure next round
-        if spend_staff and staff == amount:
-            return (4, *paid)
         return None
     if block == "diagnose":
         return (1, f[2] * 4 - f[1], 0)
@@ -111,12 +97,12 @@ def _rank(
 
 
 def _purchase(
-    game: Game, state: object, ids: list[int], table: tuple[tuple[str, tuple[int, ...]], ...]
+    game: Game, state: PlayerState, ids: list[int], table: tuple[tuple[str, tuple[int, ...]], ...]
 ) -> int | None:
-    """T8: the item that gives Healing (or Diagnostics) when a revealed (unrevealed) patient
-    waits for it and the seat has none left, else None."""
+    """T8, asked when nothing but passing is left: the first item in market order that gives
+    Healing (Diagnostics) when a revealed (unrevealed) patient lies in the hospital, else None."""
     wants: set[str] = set()
-    for slot in state.hospital:  # type: ignore[attr-defined]
+    for slot in state.hospital:
         if slot is None:
             continue
         wants.add("healing" if slot.revealed else "diagnostics")
@@ -134,7 +120,7 @@ def _purchase(
 
 
 #: The playout policies, by name (``FlatMonteCarloBot(playout=...)``).
-PLAYOUTS: dict[str, Policy] = {"random": random_policy, "triage": triage_policy, "staff": staff_policy}
+PLAYOUTS: dict[str, Policy] = {"random": random_policy, "triage": triage_policy}
 
 
 def substantive_actions(legal: list[Action]) -> list[Action]:
