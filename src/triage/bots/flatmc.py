@@ -13,9 +13,13 @@ For each decision it
    treatment one payment (Staff first, since an unused Staff is lost at the next Income, R2, then
    tokens, Congress Doctors last, T6), a heal for the largest amount the means reach (T2);
    Helicopters, purchases and passing as they are;
-2. draws worlds from the view, one after another, plays every candidate in each world (common
-   random numbers) and plays the world to its end with a playout policy in every seat;
-3. keeps the candidate with the best mean score margin over the best other player (R4), or,
+2. draws worlds from the view, each shared by the candidates played in it (common random
+   numbers), plays a candidate in a world and the world to its end with a playout policy in
+   every seat;
+3. spends its budget by sequential halving (``allocation="halving"``, the default: every
+   candidate in the first world, then the better half goes on in new worlds, round after round)
+   or on every candidate in every world (``"uniform"``);
+4. keeps the candidate with the best mean score margin over the best other player (R4), or,
    with ``score="wins"``, the best win rate (ties count half), margin breaking ties.
 
 The playout policies (:data:`PLAYOUTS`) are its own: ``random`` plays uniformly random legal
