@@ -245,6 +245,7 @@ async function describeInvitation(tableId) {
     parts.push(`A ${levelLabel(live.stand_in)} bot plays for a player ${when}, until they come back.`);
   }
   // The table's own settings, chosen by its creator: the pace of others' moves and the spectators' chat.
+  /** @type {import("./types.js").TableSettings} */
   const settings = facts.settings;
   parts.push(`Others' moves are shown at a ${PACE_WORDS[settings.pace]} pace (each browser may choose its own).`);
   parts.push(settings.spectator_chat === "read" ? "Spectators may read the chat; only players write." : "The chat is for the players alone.");
