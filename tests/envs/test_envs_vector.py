@@ -189,6 +189,34 @@ def test_random_actions_picks_legal_integers_only() -> None:
         assert chosen[0] in (1, 3) and chosen[1] == 0 and chosen[2] == 4
 
 
+def test_random_actions_draws_every_legal_integer_of_its_own_row() -> None:
+    """The batch's draw reads each row's own legal integers (one flat index for the batch)."""
+    rng = np.random.default_rng(9)
+    masks = rng.random((40, 30)) < 0.2
+    masks[5] = False  # a row with none gives 0
+    seen: list[set[int]] = [set() for _ in masks]
+    for _ in range(400):
+        for row, action in enumerate(random_actions(masks, rng).tolist()):
+            seen[row].add(action)
+    assert seen == [set(np.flatnonzero(row).tolist()) or {0} for row in masks]
+
+
+def test_an_action_that_is_not_an_integer_is_refused_as_the_single_env_refuses_it() -> None:
+    envs = make(1)
+    single = TriageEnv()
+    observations, _ = envs.reset(seed=3)
+    single.reset(seed=3)
+    legal_as_float = float(np.flatnonzero(observations["action_mask"][0])[0])
+    _, rewards, _, _, infos = envs.step(np.array([legal_as_float]))
+    _, reward, _, _, info = single.step(legal_as_float)  # type: ignore[arg-type]
+    assert rewards[0] == reward == -1.0
+    assert (
+        infos["illegal_action"][0]
+        == info["illegal_action"]
+        == f"an action is an integer, got {legal_as_float!r}"
+    )
+
+
 def test_render_gives_each_games_view() -> None:
     envs = make(2, render_mode="ansi")
     envs.reset(seed=1)

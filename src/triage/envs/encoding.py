@@ -206,17 +206,19 @@ class Layout(ActionSpace):
         return vector
 
     def observe_game(self, game: Game, seat: int, memo: dict[Any, Any] | None = None) -> np.ndarray:
+        """:meth:`observe_array` as a float32 vector sharing its memory (new, so writable)."""
+        return np.frombuffer(self.observe_array(game, seat, memo), _FLOAT32)
+
+    def observe_array(self, game: Game, seat: int, memo: dict[Any, Any] | None = None) -> array[float]:
         """:meth:`observe` of ``view(game, seat)`` without building the view: the same vector
         (a test checks it over thousands of positions), read through the observer
         (:class:`~triage.engine.observer.Seat`) with the seat's knowledge only (I1-I4).
 
         ``memo``, a dict kept with this one game (a :class:`~triage.envs.table.Table` keeps it),
-        holds the seat's last numbers for each other player (and its own while it waits), reused while that player's state
-        (``Game.stamps``), the seat's knowledge and whose turn it is stay the same: in 2-player
-        random play another player's part is unchanged at two thirds of a seat's observations.
-
-        Written into an ``array('f')`` (a Python-level write there costs about half of one into
-        a NumPy array) that the returned float32 vector then shares without a copy."""
+        holds the seat's last numbers for each other player (and its own while it waits), reused
+        while that player's state (``Game.stamps``), the seat's knowledge and whose turn it is
+        stay the same. Written into a new ``array('f')`` (a Python-level write there costs about
+        half of one into a NumPy array), which a batch joins with others' in one copy."""
         fitted = self._fitted
         if (
             fitted[0] is not game.cards
@@ -270,7 +272,7 @@ class Layout(ActionSpace):
             self._put_player_part(vector, start, game, other, knower, others, flags)
             memo[seat, other] = (stamp, vector[start : start + size])
         self._put_deck(vector, game, seat, knower, memo)
-        return np.frombuffer(vector, _FLOAT32)
+        return vector
 
     def _put_deck(
         self, vector: array[float], game: Game, seat: int, knower: Seat, memo: dict[Any, Any] | None

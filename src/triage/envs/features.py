@@ -137,6 +137,15 @@ class ObservationEncoder:
         kept: np.ndarray = raw[..., self._keep] * self._inverse
         return kept
 
+    def encode_owned(self, raw: np.ndarray) -> np.ndarray:
+        """:meth:`encode` of a raw vector or batch that nobody else holds (a new observation):
+        the scaled encoding multiplies it in place, the same float32 products without a new
+        array (one allocation less at every step of every adapter)."""
+        if self.encoding == "scaled":
+            scaled: np.ndarray = np.multiply(raw, self._inverse, out=raw)
+            return scaled
+        return self.encode(raw)
+
 
 Range = tuple[int, int]
 

@@ -126,9 +126,9 @@ class TriageEnv(gymnasium.Env):
 
     def _observation(self) -> dict[str, np.ndarray] | np.ndarray:
         if self.flat:
-            return self.encoder.encode(self.table.observation(0))
+            return self.encoder.encode_owned(self.table.observation(0))
         vector, mask = self.table.observation_and_mask(0)
-        return {"observation": self.encoder.encode(vector), "action_mask": mask}
+        return {"observation": self.encoder.encode_owned(vector), "action_mask": mask}
 
     def _value(self, scores: list[int], over: bool) -> float:
         """The value chosen by ``returns`` of the game's ``scores`` (``over``: it has ended)."""

@@ -340,9 +340,9 @@ class raw_env(AECEnv[str, Observation, ActionType]):
 
     def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
         if self.flat:
-            return self.encoder.encode(self.table.observation(self._seats[agent]))
+            return self.encoder.encode_owned(self.table.observation(self._seats[agent]))
         vector, mask = self.table.observation_and_mask(self._seats[agent])
-        return {"observation": self.encoder.encode(vector), "action_mask": mask}
+        return {"observation": self.encoder.encode_owned(vector), "action_mask": mask}
 
     def _values(self, scores: list[int] | None = None) -> list[float]:
         game = self.table.game

@@ -46,7 +46,7 @@ def make_game_config(rounds: int | None = None, return_to: str | None = None, **
 class Table:
     """A game plus the integer encoding of its actions, seen seat by seat."""
 
-    __slots__ = ("_key", "_legal", "_memo", "_sorted", "_texts", "_views", "game", "layout")
+    __slots__ = ("_key", "_legal", "_mask", "_memo", "_sorted", "_texts", "_views", "game", "layout")
 
     def __init__(self, game: Game, layout: Layout | None = None) -> None:
         self.game = game
@@ -58,6 +58,9 @@ class Table:
         #: set, without building one per position), sorted once someone asks for the list.
         self._legal: list[int] = []
         self._sorted = True
+        #: The mask of the seat to decide, as bytes, once someone asks for it (a copy of it is a
+        #: tenth of the cost of writing it again: an adapter asks at every step, often twice).
+        self._mask: bytes | None = None
         #: What :meth:`Layout.observe_game` keeps between observations of this game.
         self._memo: dict[Any, Any] = {}
 
@@ -79,6 +82,7 @@ class Table:
         other._texts = self._texts
         other._legal = self._legal
         other._sorted = self._sorted
+        other._mask = self._mask
         other._memo = self._memo
         return other
 
@@ -95,6 +99,7 @@ class Table:
             self._texts = {}
             self._legal = self.game.legal_action_ids()
             self._sorted = False
+            self._mask = None
 
     def _view(self, seat: int) -> View:
         seat_view = self._views.get(seat)
@@ -133,11 +138,7 @@ class Table:
     def observation_and_mask(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`observation` and :meth:`mask` in one call (what an adapter's step returns)."""
         self._fresh()
-        game = self.game
-        layout = self.layout
-        return layout.observe_game(game, seat, self._memo), layout.mask(
-            self._legal if seat == game.turn else ()
-        )
+        return self.layout.observe_game(self.game, seat, self._memo), self._new_mask(seat)
 
     def legal_ids(self, seat: int) -> list[int]:
         """The seat's legal integers, sorted; empty when it is not its decision."""
@@ -152,7 +153,16 @@ class Table:
     def mask(self, seat: int) -> np.ndarray:
         """The seat's int8 mask of legal integers (a new array each call)."""
         self._fresh()
-        return self.layout.mask(self._legal if seat == self.game.turn else [])
+        return self._new_mask(seat)
+
+    def _new_mask(self, seat: int) -> np.ndarray:
+        """A new int8 mask of the seat's legal integers, copied from the position's kept one."""
+        if seat != self.game.turn:
+            return np.zeros(self.layout.num_actions, np.int8)
+        kept = self._mask
+        if kept is None:
+            kept = self._mask = self.layout.mask(self._legal).tobytes()
+        return np.frombuffer(bytearray(kept), np.int8)
 
     def put_mask(self, seat: int, buffer: bytearray, at: int) -> None:
         """Set the byte at ``at + id`` of ``buffer`` for each of the seat's legal integers (the

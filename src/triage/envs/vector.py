@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -64,9 +65,10 @@ from triage.envs.variants import load_variant
 
 
 class _Slot:
-    """One game of the batch: its table, its bots and their generator, its seed sequence."""
+    """One game of the batch: its table, its bots and their generator, its seed sequence, and
+    what the batch keeps of it between steps (seat 0's legal integers, the observation memo)."""
 
-    __slots__ = ("bot_rng", "bots", "done", "score", "seeds", "table", "value")
+    __slots__ = ("bot_rng", "bots", "done", "legal", "memo", "score", "seeds", "table", "value")
 
     def __init__(self, table: Table, bots: list[Bot]) -> None:
         self.table = table
@@ -77,6 +79,10 @@ class _Slot:
         #: Seat 0's VP + QoC and its value (``returns``) after the last step.
         self.score = 0
         self.value = 0.0
+        #: Seat 0's legal integers now (empty once the game is over).
+        self.legal: list[int] = []
+        #: What :meth:`~triage.envs.encoding.Layout.observe_array` keeps between this game's observations.
+        self.memo: dict[Any, Any] = {}
 
 
 class TriageVectorEnv(VectorEnv):
@@ -138,8 +144,8 @@ class TriageVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._actions = self.layout.num_actions
-        self._all_actions = b"\x01" * self._actions
         self._mask = np.zeros((num_envs, self._actions), np.int8)
+        self._rows = np.arange(num_envs)
 
     # ------------------------------------------------------------------ the Gymnasium API
 
@@ -154,16 +160,16 @@ class TriageVectorEnv(VectorEnv):
         mask = (options or {}).get("reset_mask")
         if mask is not None and np.shape(mask) != (self.num_envs,):
             raise ValueError(f"options['reset_mask'] must hold {self.num_envs} booleans, got {mask!r}")
-        vectors, buffer = self._rows()
         for index, slot in enumerate(self.slots):
             if mask is None or mask[index]:
                 self._deal(slot, seeds[index])
-            self._put_row(index, slot, vectors, buffer)
-        return self._finish(vectors, buffer, np.zeros(self.num_envs, bool), [])
+        return self._finish(np.zeros(self.num_envs, bool), [])
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One decision in every game, or a new deal where the last step ended the game. Each
-        game's observation is written right after its step, while its data is still warm."""
+        game moves on the engine's integer path (its legal integers are kept from the last
+        step, so checking an action is one lookup); observations and masks are then put
+        together for the whole batch (:meth:`_finish`)."""
         chosen = np.asarray(actions).tolist()
         if len(chosen) != self.num_envs:
             raise ValueError(f"step takes {self.num_envs} actions, one per game, got {len(chosen)}")
@@ -174,28 +180,25 @@ class TriageVectorEnv(VectorEnv):
         refused: list[tuple[int, str]] = []
         finals: list[tuple[int, np.ndarray, int, int]] = []
         same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
-        vectors, buffer = self._rows()
         for index, slot in enumerate(self.slots):
             if slot.done:
                 self._deal(slot, None)
+                continue
+            action = chosen[index]
+            if type(action) is int and action in slot.legal:  # a bool or a float is never an action
+                rewards[index], ended[index] = self._advance(slot, action)
             else:
-                try:
-                    rewards[index], ended[index] = self._advance(slot, chosen[index])
-                except IllegalActionError as error:
-                    if self.on_illegal == "raise":
-                        raise
-                    refused.append((index, str(error)))
-                    rewards[index] = self.illegal_reward
-                if same_step and ended[index]:
-                    game = slot.table.game
-                    winner = -1 if game.winner is None else game.winner
-                    finals.append((index, slot.table.observation(0), slot.score, winner))
-                    self._deal(slot, None)
-            self._put_row(index, slot, vectors, buffer)
+                refused.append((index, _refusal(slot.table, action)))
+                rewards[index] = self.illegal_reward
+            if same_step and ended[index]:
+                game = slot.table.game
+                winner = -1 if game.winner is None else game.winner
+                finals.append((index, self._observe(slot), slot.score, winner))
+                self._deal(slot, None)
         done = np.array(ended, bool)
         # Same step: the ended games' winners go to final_info; the rows are new games'.
         winners_of = np.zeros(self.num_envs, bool) if same_step else done
-        observations, infos = self._finish(vectors, buffer, winners_of, refused)
+        observations, infos = self._finish(winners_of, refused)
         if finals:
             self._put_finals(infos, finals)
         return observations, np.array(rewards, np.float64), done, np.zeros(self.num_envs, bool), infos
@@ -209,7 +212,7 @@ class TriageVectorEnv(VectorEnv):
         scores, winners = np.zeros(count, np.int64), np.full(count, -1, np.int64)
         every = np.ones(self._actions, np.int8)
         for index, raw, score, winner in finals:
-            vector = self.encoder.encode(raw)
+            vector = self.encoder.encode_owned(raw)
             final_obs[index] = vector if self.flat else {"observation": vector, "action_mask": every.copy()}
             has[index], scores[index], winners[index] = True, score, winner
         infos["final_obs"], infos["_final_obs"] = final_obs, has
@@ -220,19 +223,19 @@ class TriageVectorEnv(VectorEnv):
         """``on_illegal="raise"``: refuse the step before any game moves if one action is not
         legal in its game (IllegalActionError names it); a game that ended takes any action."""
         for index, slot in enumerate(self.slots):
-            if not slot.done and chosen[index] not in slot.table.legal_ids(0):
+            action = chosen[index]
+            if not slot.done and not (type(action) is int and action in slot.legal):
                 try:
                     slot.table.play_quiet(0, chosen[index])  # raises, naming why, and changes nothing
                 except IllegalActionError as error:
                     raise IllegalActionError(f"game {index}: {error}") from None
 
     def _advance(self, slot: _Slot, action: int) -> tuple[float, bool]:
-        """Seat 0's action in ``slot``'s game, then the bots' up to its next decision: the reward
-        (the change of seat 0's value) and whether the game ended."""
-        table = slot.table
-        table.play_quiet(0, action)
-        game = table.game
-        if game.turn != 0:
+        """Seat 0's legal ``action`` in ``slot``'s game, then the bots' up to its next decision:
+        the reward (the change of seat 0's value) and whether the game ended."""
+        game = slot.table.game
+        game.apply_id(action)
+        if game.turn != 0 and slot.bots:
             play_opponents(game, slot.bots, slot.bot_rng)
         scores = game.scores()
         slot.score = scores[0]
@@ -240,8 +243,12 @@ class TriageVectorEnv(VectorEnv):
         if over:
             value = final_values(scores, game.winner, self.returns, self._start)[0]
             slot.done = True
+            slot.legal = []
         else:
-            value = values(scores, self.returns, self._start)[0]
+            value = (
+                float(scores[0]) if self.returns == "score" else values(scores, self.returns, self._start)[0]
+            )
+            slot.legal = game.legal_action_ids()
         reward = value - slot.value
         slot.value = value
         return reward, over
@@ -277,33 +284,40 @@ class TriageVectorEnv(VectorEnv):
         slot.score = scores[0]
         slot.value = values(scores, self.returns, self._start)[0]
         slot.done = False
+        slot.legal = [] if game.is_over() else game.legal_action_ids()
+        slot.memo = {}
 
-    def _rows(self) -> tuple[np.ndarray, bytearray]:
-        """A new observation batch and a zeroed mask buffer for every game."""
-        return np.empty((self.num_envs, self.layout.observation_size), np.float32), bytearray(
-            self.num_envs * self._actions
-        )
+    def _observe(self, slot: _Slot) -> np.ndarray:
+        """Seat 0's raw observation of ``slot``'s game (a new vector, the caller's own)."""
+        return np.frombuffer(self.layout.observe_array(slot.table.game, 0, slot.memo), np.float32)
 
-    def _put_row(self, index: int, slot: _Slot, vectors: np.ndarray, buffer: bytearray) -> None:
-        """Game ``index``'s observation (seat 0's) and mask into the batch; a game that ended
-        (next-step mode) offers every action, which the next step ignores."""
-        table = slot.table
-        vectors[index] = table.observation(0)
-        at = index * self._actions
-        if slot.done:
-            buffer[at : at + self._actions] = self._all_actions
-        else:
-            table.put_mask(0, buffer, at)
-
-    def _finish(
-        self, vectors: np.ndarray, buffer: bytearray, ended: np.ndarray, refused: list[tuple[int, str]]
-    ) -> tuple[Any, dict[str, Any]]:
-        """The batch as the observation space gives it, and the infos."""
+    def _masks(self) -> np.ndarray:
+        """Every game's mask in one int8 ``(num_envs, actions)`` array, set by one NumPy write
+        from the games' kept legal integers; a game that ended (next-step mode) offers every
+        action, which the next step ignores."""
         count, actions = self.num_envs, self._actions
+        mask = np.zeros((count, actions), np.int8)
+        ids: list[int] = []
+        counts = [0] * count
+        for index, slot in enumerate(self.slots):
+            if slot.done:
+                mask[index] = 1
+            else:
+                ids += slot.legal
+                counts[index] = len(slot.legal)
+        mask[np.repeat(self._rows, counts), ids] = 1
+        return mask
+
+    def _finish(self, ended: np.ndarray, refused: list[tuple[int, str]]) -> tuple[Any, dict[str, Any]]:
+        """The batch as the observation space gives it, and the infos: every game's raw
+        observation joined into one buffer (one copy), encoded in place."""
+        count, observe, memo_of = self.num_envs, self.layout.observe_array, _memo_of
+        raws = bytearray().join([observe(slot.table.game, 0, memo_of(slot)) for slot in self.slots])
+        vectors = self.encoder.encode_owned(
+            np.frombuffer(raws, np.float32).reshape(count, self.layout.observation_size)
+        )
+        mask = self._mask = self._masks()
         scores = np.array([slot.score for slot in self.slots], np.int64)
-        mask = np.frombuffer(buffer, np.int8).reshape(count, actions)
-        self._mask = mask
-        vectors = self.encoder.encode(vectors)
         every = np.ones(count, bool)
         infos: dict[str, Any] = {"score": scores, "_score": every, "action_mask": mask.view(np.bool_)}
         infos["_action_mask"] = every
@@ -322,17 +336,31 @@ class TriageVectorEnv(VectorEnv):
         return {"observation": vectors, "action_mask": mask}, infos
 
 
+_memo_of = attrgetter("memo")
+
+
+def _refusal(table: Table, action: Any) -> str:
+    """Why seat 0 may not take ``action`` (:meth:`Table.play_quiet` refuses it, naming the rule,
+    and changes nothing)."""
+    try:
+        table.play_quiet(0, action)
+    except IllegalActionError as error:
+        return str(error)
+    raise AssertionError(f"action {action!r} was refused by the batch but taken by the table")
+
+
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One legal integer per row of ``masks``, uniformly at random (0 for a row with none: a game
     that ended, whose action the next step ignores), with a few NumPy calls for the whole batch."""
     legal = masks.astype(bool, copy=False)
-    counts = legal.sum(axis=1)
-    columns = np.nonzero(legal)[1]
+    count, actions = legal.shape
+    counts = np.count_nonzero(legal, axis=1)
+    flat = np.flatnonzero(legal)  # row * actions + column: one index array, not two
     starts = np.cumsum(counts) - counts
-    picks = starts + (rng.random(len(counts)) * counts).astype(np.intp)
-    chosen = np.zeros(len(counts), np.int64)
+    picks = starts + (rng.random(count) * counts).astype(np.intp)
+    chosen = np.zeros(count, np.int64)
     some = counts > 0
-    chosen[some] = columns[picks[some]]
+    chosen[some] = flat[picks[some]] - np.flatnonzero(some) * actions
     return chosen
 
 
