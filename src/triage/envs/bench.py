@@ -19,7 +19,8 @@ ratios:
 * ``gymnasium vector``: the native vector environment (``gymnasium.make_vec``) of
   :data:`VECTOR_ENVS` solo games, a random legal action per game, every game's step counted;
   its rate is printed as a ratio to one ``Triage-v0`` (the single environment a learner would
-  otherwise step) and to the same vector environment with one game;
+  otherwise step) and to the same vector environment with one game; the same with
+  :data:`VECTOR_WIDE` games against one ``Triage-v0``;
 * ``--ceilings``: the vector environment and ``rl_environment`` again with every observation
   replaced by a constant (:func:`free_observation`): the adapter's own cost, the most its ratio
   could reach however cheap the observation became;
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import random
+from array import array
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -48,8 +50,9 @@ import numpy as np
 if TYPE_CHECKING:
     from pyspiel import GameParameter
 
-#: The vector environment's games, and its steps per timed batch.
+#: The vector environment's games, and its steps per timed batch; the wide batch's games.
 VECTOR_ENVS = 16
+VECTOR_WIDE = 256
 VECTOR_STEPS = 8
 
 
@@ -366,14 +369,20 @@ def free_observation(path: _Path) -> _Path:
     cost nothing (a ceiling, not a way to play: the games are the same, the numbers are not)."""
     from unittest import mock
 
+    from triage.envs.encoding import Layout
     from triage.envs.openspiel import TriageState
     from triage.envs.table import Table
 
     constant = np.zeros(1, np.float32)
 
+    def zeros(layout: Layout, game: object, seat: int, memo: object = None) -> array[float]:
+        """A zero raw observation of the right size (the vector environment joins its games')."""
+        return array("f", bytes(4 * layout.observation_size))
+
     def batch(index: int) -> int:
         with (
             mock.patch.object(Table, "observation", lambda table, seat: constant),
+            mock.patch.object(Layout, "observe_array", zeros),
             mock.patch.object(TriageState, "_tensor", lambda state, observer, player: constant),
         ):
             return path.batch(index)
@@ -426,7 +435,7 @@ def measure(
             seconds,
         ),
     ]
-    paths += [vector_env(seconds, 1), *copy_paths(players)]
+    paths += [vector_env(seconds, 1), vector_env(seconds, VECTOR_WIDE), *copy_paths(players)]
     if ceilings:
         paths += [free_observation(vector_env(seconds)), free_observation(rl_environment(players, seconds))]
     if only:
@@ -476,6 +485,7 @@ def report(reference: Rate, rates: list[Rate]) -> str:
 RATIOS: tuple[tuple[str, str], ...] = (
     (f"gymnasium vector x{VECTOR_ENVS} (solo)", "gymnasium (solo)"),
     (f"gymnasium vector x{VECTOR_ENVS} (solo)", "gymnasium vector x1 (solo)"),
+    (f"gymnasium vector x{VECTOR_WIDE} (solo)", "gymnasium (solo)"),
     ("openspiel state.clone()", COPY_REFERENCE),
     ("openspiel clone through C++ (pyspiel's)", COPY_REFERENCE),
     (CLONE_FLOOR, COPY_REFERENCE),
