@@ -24,7 +24,7 @@ import statistics
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypedDict
 
@@ -86,23 +86,31 @@ def post_action(client: httpx.Client, table_id: str, token: str, action: Action)
     """Send a seat's action as a person's client would: a refusal by the action rate (429) is
     waited out as told and the action sent again. Returns the seconds of the answer that took it
     (the waits and refused tries left out)."""
-    while True:
-        started = time.perf_counter()
-        answer = client.post(
-            f"/api/tables/{table_id}/actions", headers={"Authorization": f"Bearer {token}"}, json=action
-        )
-        if answer.status_code != 429:
-            answer.raise_for_status()
-            return time.perf_counter() - started
-        time.sleep(float(answer.headers.get("Retry-After", "1")))
+    headers = {"Authorization": f"Bearer {token}"}
+    _, seconds = _sent_past_rate(
+        lambda: client.post(f"/api/tables/{table_id}/actions", headers=headers, json=action)
+    )
+    return seconds
 
 
 def new_table(client: httpx.Client, bots: list[str | None], seed: int) -> tuple[str, str | None]:
-    """A table's id and its first human seat's token (None if all bots)."""
-    response = client.post("/api/tables", json={"players": len(bots), "bots": bots, "seed": seed})
-    response.raise_for_status()
-    created = response.json()
+    """A table's id and its first human seat's token (None if all bots); a refusal by the table
+    rate (429, a long measurement opens many tables) is waited out as told."""
+    body = {"players": len(bots), "bots": bots, "seed": seed}
+    created = _sent_past_rate(lambda: client.post("/api/tables", json=body))[0].json()
     return created["table_id"], created["seats"][0]["token"] if created["seats"] else None
+
+
+def _sent_past_rate(send: Callable[[], httpx.Response]) -> tuple[httpx.Response, float]:
+    """The first answer to ``send()`` that is not a rate's refusal (429), each refusal waited out
+    as its ``Retry-After`` says, and the seconds that answer took; any other error raises."""
+    while True:
+        started = time.perf_counter()
+        answer = send()
+        if answer.status_code != 429:
+            answer.raise_for_status()
+            return answer, time.perf_counter() - started
+        time.sleep(float(answer.headers.get("Retry-After", "1")))
 
 
 class StallResult(TypedDict):
