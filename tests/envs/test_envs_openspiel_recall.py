@@ -98,3 +98,48 @@ def test_the_all_players_observer_is_refused() -> None:
         assert "ALL_PLAYERS" in str(refused)
     else:
         raise AssertionError("an all-seeing observer was made")
+
+
+def _fresh_information_state(game: pyspiel.Game, state: pyspiel.State, player: int) -> np.ndarray:
+    """The information-state tensor written by an observer of its own (nothing kept from before)."""
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    observer.set_from(state, player)
+    return np.array(observer.tensor)
+
+
+def test_the_record_part_kept_between_states_equals_one_written_afresh() -> None:
+    """The game's observer writes only the record's new entries when it last wrote the start of
+    the same record: asked of states, clones and children in any order (a clone stepped apart,
+    the original again, a state read back), each tensor equals one from a fresh observer."""
+    game = pyspiel.load_game("triage", {"players": 2, "seed": 9})
+    rng = random.Random(9)
+    states = [game.new_initial_state()]
+    while states[0].is_chance_node():
+        states[0].apply_action(rng.choice(states[0].legal_actions()))
+    for step in range(120):
+        state = rng.choice([s for s in states if not s.is_terminal()])
+        roll = rng.random()
+        if roll < 0.2:
+            states.append(state.clone())
+        elif roll < 0.25:
+            states.append(
+                pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+            )
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        asked = rng.choice(states)
+        player = rng.randrange(2)
+        kept = asked.information_state_tensor(player)
+        assert np.array_equal(kept, _fresh_information_state(game, asked, player)), step
+
+
+def test_an_observer_read_back_keeps_its_parts_as_views_of_its_tensor() -> None:
+    game = pyspiel.load_game("triage", {"players": 2, "seed": 9})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    observer = again._settings.fast_observers[1]
+    assert np.shares_memory(observer.dict["view"], observer.tensor)
+    assert np.shares_memory(observer.dict["record"], observer.tensor)
+    assert np.array_equal(again.information_state_tensor(0), _fresh_information_state(game, state, 0))

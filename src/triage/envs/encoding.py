@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import struct
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from operator import attrgetter, itemgetter
@@ -86,6 +86,12 @@ class Layout(ActionSpace):
         """A player's entries: present, :attr:`counters`, passed, score, decides, active, first
         (packing them costs less than building a float array of them)."""
         return _entries(self._player_head)
+
+    @cached_property
+    def _item_counts(self) -> Callable[[Mapping[str, int]], tuple[int, ...]]:
+        """A player's counts of the :attr:`counted` items, in order, from its ``items`` (which
+        holds every counted item, none bought included): one ``itemgetter`` call a block."""
+        return _counts_getter(self.counted)
 
     @cached_property
     def _player_head(self) -> int:
@@ -313,13 +319,12 @@ class Layout(ActionSpace):
         turn, active, first, not_severe = flags
         player = game.players[other]
         numbers = _numbers(player)  # quality, vp, ...: the score is their sum (R4)
-        items = player.items
         self._player_entries.pack_into(
             vector,
             4 * start,
             1.0,  # present
             *numbers,
-            *(items.get(name, 0) for name in self.counted),
+            *self._item_counts(player.items),
             len(player.hospital),
             player.passed,
             numbers[0] + numbers[1],
@@ -533,6 +538,24 @@ _numbers = attrgetter(*PLAYER_NUMBERS)
 #: A view's board's PLAYER_NUMBERS, in their order.
 _board_numbers = itemgetter(*PLAYER_NUMBERS)
 assert PLAYER_NUMBERS[:2] == ("quality", "vp")
+
+
+def _counts_getter(names: tuple[str, ...]) -> Callable[[Mapping[str, int]], tuple[int, ...]]:
+    """What reads ``names``' counts as a tuple: ``itemgetter`` (picklable, like the layout
+    that keeps it) for two names or more, where it answers a tuple."""
+    if len(names) >= 2:
+        return itemgetter(*names)
+    return _CountsOf(names)
+
+
+@dataclass(frozen=True)
+class _CountsOf:
+    """The counts of one counted item or none, as a tuple (``itemgetter`` answers a bare value)."""
+
+    names: tuple[str, ...]
+
+    def __call__(self, items: Mapping[str, int]) -> tuple[int, ...]:
+        return tuple(items[name] for name in self.names)
 
 
 @lru_cache(maxsize=None)

@@ -50,7 +50,6 @@ from __future__ import annotations
 import json
 import random
 import zlib
-from array import array
 from dataclasses import asdict, dataclass, field, fields
 from collections.abc import Mapping
 from typing import Any, NamedTuple, TypeVar
@@ -611,7 +610,8 @@ class TriageState(pyspiel.State):
         if table is None and self._settings.orders:
             self._deal_order(int(action))
             return
-        position.own()
+        if position.shared or position.table_shared:
+            position.own()
         table = position.table
         if table is None:
             if not 0 <= action < DEAL_BASE:
@@ -626,7 +626,8 @@ class TriageState(pyspiel.State):
         events = table.play_quiet(player, int(action))
         position.public_actions.append((player, int(action)))
         self._note(player, int(action), events)
-        self._play_bots()
+        if self._settings.bots:
+            self._play_bots()
 
     def _note(self, player: int, action: int, events: list[Event]) -> None:
         """A decision and the draws it caused, on the public record."""
@@ -767,31 +768,63 @@ class TriageObserver:
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.record_length = scales.record.length if self.perfect_recall else 0
         self.tensor = np.zeros(self.layout.observation_size + self.record_length, np.float32)
+        self._share_parts()
+
+    def _share_parts(self) -> None:
+        """``dict``'s parts as views of ``tensor`` (OpenSpiel's observer protocol), and no record
+        written into it yet."""
         self.dict = {"view": self.tensor[: self.layout.observation_size]}
         if self.perfect_recall:
             self.dict["record"] = self.tensor[self.layout.observation_size :]
+        #: The record whose first entries the tensor's record part holds, and how many: the
+        #: record only grows (a state copies it before changing it), so the next state of the
+        #: same game, or another seat of the same state, writes only what is new.
+        self._written: tuple[list[int] | None, int] = (None, 0)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickle (a state read back carries its game's observers) without the views, which
+        would come back as copies of the tensor, and without the record it was written from."""
+        state = dict(self.__dict__)
+        del state["dict"], state["_written"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._share_parts()
 
     def set_from(self, state: TriageState, player: int) -> None:
         table = state._table()
-        size = self.layout.observation_size
-        view_part = self.tensor[:size]
+        view_part = self.dict["view"]
         if table is None:
             self.tensor.fill(0.0)
-        elif self.public_only:
+            self._written = (None, 0)
+            return
+        if self.public_only:
             np.multiply(
                 self.layout.observe(spectator_view(table.game)), self.scales.observation, out=view_part
             )
         else:
             np.multiply(table.observation(player), self.scales.observation, out=view_part)
-        if self.perfect_recall and table is not None:
-            record = state._position.record
-            if len(record) > self.record_length:
-                raise EncodingError(f"the public record outgrew its proven length {self.record_length}")
-            entries = self.tensor[size : size + len(record)]
-            entries[:] = np.frombuffer(array("f", record), np.float32)
+        if self.perfect_recall:
+            self._set_record(state._position.record)
+
+    def _set_record(self, record: list[int]) -> None:
+        """The record part: the entries of ``record`` (scaled), zeros after them. Only the
+        entries not yet written are, when the part already holds the start of this same list."""
+        count = len(record)
+        if count > self.record_length:
+            raise EncodingError(f"the public record outgrew its proven length {self.record_length}")
+        part = self.dict["record"]
+        source, written = self._written
+        if source is not record or written > count:
+            part.fill(0.0)
+            written = 0
+        if count > written:
+            entries = part[written:count]
+            entries[:] = record[written:count]
             if self.scales.record_factor != 1.0:
                 entries *= self.scales.record_factor
-            self.tensor[size + len(record) :] = 0.0
+        self._written = (record, count)
 
     def string_from(self, state: TriageState, player: int) -> str:
         table = state._table()

@@ -255,6 +255,8 @@ class raw_env(AECEnv[str, Observation, ActionType]):
         )
         self.possible_agents = [f"player_{seat}" for seat in range(players) if seat not in self._bots]
         self._seats = {agent: int(agent.removeprefix("player_")) for agent in self.possible_agents}
+        #: Each seat's agent name, bots' seats included (the agent to act is read by seat).
+        self._agent_of = tuple(f"player_{seat}" for seat in range(players))
         self.agents = list(self.possible_agents)
         space = observation_space(self.encoder, flat=self.flat)
         self.observation_spaces = {agent: space for agent in self.possible_agents}
@@ -273,6 +275,7 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             "encoder",
             "possible_agents",
             "_seats",
+            "_agent_of",
             "observation_spaces",
             "action_spaces",
             "_bots",
@@ -315,7 +318,7 @@ class raw_env(AECEnv[str, Observation, ActionType]):
 
     def _agent_to_act(self) -> str:
         turn = self.table.game.turn
-        return f"player_{turn}" if turn is not None else self.agents[0]
+        return self._agent_of[turn] if turn is not None else self.agents[0]
 
     def _play_bots(self) -> None:
         """The opponents' decisions (each from its own view) until a learner's turn or the end."""
@@ -370,7 +373,8 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             self._refuse(agent, str(error))
             self._truncate_at_limit()
             return
-        self._play_bots()
+        if self._bots:
+            self._play_bots()
         self.infos[agent].pop("illegal_action", None)
         self._cumulative_rewards[agent] = 0.0
         scores = game.scores()
@@ -386,8 +390,9 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             result = {"scores": scores, "winner": -1 if game.winner is None else game.winner}
             self.infos = {name: dict(result) for name in self.agents}
         elif (turn := game.turn) is not None:  # always, while the game goes on
-            self.agent_selection = f"player_{turn}"
-            self._truncate_at_limit()
+            self.agent_selection = self._agent_of[turn]
+            if self.max_steps is not None:
+                self._truncate_at_limit()
         if self.flat:
             self._masks_to_infos()
         if self.render_mode == "human":

@@ -46,7 +46,7 @@ def make_game_config(rounds: int | None = None, return_to: str | None = None, **
 class Table:
     """A game plus the integer encoding of its actions, seen seat by seat."""
 
-    __slots__ = ("_key", "_legal", "_mask", "_memo", "_sorted", "_texts", "_views", "game", "layout")
+    __slots__ = ("_key", "_legal", "_memo", "_sorted", "_texts", "_views", "game", "layout")
 
     def __init__(self, game: Game, layout: Layout | None = None) -> None:
         self.game = game
@@ -58,9 +58,6 @@ class Table:
         #: set, without building one per position), sorted once someone asks for the list.
         self._legal: list[int] = []
         self._sorted = True
-        #: The mask of the seat to decide, as bytes, once someone asks for it (a copy of it is a
-        #: tenth of the cost of writing it again: an adapter asks at every step, often twice).
-        self._mask: bytes | None = None
         #: What :meth:`Layout.observe_game` keeps between observations of this game.
         self._memo: dict[Any, Any] = {}
 
@@ -82,7 +79,6 @@ class Table:
         other._texts = self._texts
         other._legal = self._legal
         other._sorted = self._sorted
-        other._mask = self._mask
         other._memo = self._memo
         return other
 
@@ -99,7 +95,6 @@ class Table:
             self._texts = {}
             self._legal = self.game.legal_action_ids()
             self._sorted = False
-            self._mask = None
 
     def _view(self, seat: int) -> View:
         seat_view = self._views.get(seat)
@@ -156,13 +151,9 @@ class Table:
         return self._new_mask(seat)
 
     def _new_mask(self, seat: int) -> np.ndarray:
-        """A new int8 mask of the seat's legal integers, copied from the position's kept one."""
-        if seat != self.game.turn:
-            return np.zeros(self.layout.num_actions, np.int8)
-        kept = self._mask
-        if kept is None:
-            kept = self._mask = self.layout.mask(self._legal).tobytes()
-        return np.frombuffer(bytearray(kept), np.int8)
+        """A new int8 mask of the seat's legal integers, written afresh each call (an adapter asks
+        once or twice a position: keeping the bytes and copying them costs more than that)."""
+        return self.layout.mask(self._legal if seat == self.game.turn else ())
 
     def put_mask(self, seat: int, buffer: bytearray, at: int) -> None:
         """Set the byte at ``at + id`` of ``buffer`` for each of the seat's legal integers (the
