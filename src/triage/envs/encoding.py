@@ -24,7 +24,7 @@ import json
 import struct
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property, lru_cache
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -81,11 +81,19 @@ class Layout(ActionSpace):
         """A player's numbers in its block: the board's counters, each counted item, spaces."""
         return (*PLAYER_NUMBERS, *(f"items.{name}" for name in self.counted), "spaces")
 
-    @property
+    @cached_property
     def _player_entries(self) -> struct.Struct:
         """A player's entries: present, :attr:`counters`, passed, score, decides, active, first
         (packing them costs less than building a float array of them)."""
         return _entries(self._player_head)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The layout's fields alone: what is worked out from them (the packers, which do not
+        pickle, and the feature memories) is worked out again after a read back."""
+        return {field.name: getattr(self, field.name) for field in fields(self)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     @cached_property
     def _item_counts(self) -> Callable[[Mapping[str, int]], tuple[int, ...]]:
@@ -333,7 +341,8 @@ class Layout(ActionSpace):
             other == first,
         )
         slots = memory.slots
-        slot_at = start + self._player_head
+        head = start + self._player_head  # where the board's spaces start
+        slot_at = head
         for slot in player.hospital:
             if slot is not None:
                 card = slot.card
@@ -356,14 +365,14 @@ class Layout(ActionSpace):
                     features = slots[key] = _slot_features(memory, contents, game, knower, slot, seen_by)
                 vector[slot_at : slot_at + _SLOT_SIZE] = features
             slot_at += _SLOT_SIZE
-        terminal_at = start + self._player_head + self.spaces * _SLOT_SIZE
+        terminal_at = head + self.spaces * _SLOT_SIZE
         for patient in player.terminals:
             spec = game.cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
             _TERMINAL_ENTRIES.pack_into(
                 vector, 4 * terminal_at, 1.0, patient.time, patient.treated, spec.credits, spec.vp
             )
             terminal_at += _TERMINAL_SIZE
-        card_at = start + self._player_head + self.spaces * _SLOT_SIZE + self.terminals * _TERMINAL_SIZE
+        card_at = head + self.spaces * _SLOT_SIZE + self.terminals * _TERMINAL_SIZE
         for card in player.pending:  # only while admitting: the plain call will do
             features = _card_features(memory, contents, game, knower, card, None, card in not_severe)
             vector[card_at : card_at + _CARD_SIZE] = features

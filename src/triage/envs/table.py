@@ -133,7 +133,10 @@ class Table:
     def observation_and_mask(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`observation` and :meth:`mask` in one call (what an adapter's step returns)."""
         self._fresh()
-        return self.layout.observe_game(self.game, seat, self._memo), self._new_mask(seat)
+        game, layout = self.game, self.layout
+        return layout.observe_game(game, seat, self._memo), layout.mask(
+            self._legal if seat == game.turn else ()
+        )
 
     def legal_ids(self, seat: int) -> list[int]:
         """The seat's legal integers, sorted; empty when it is not its decision."""
