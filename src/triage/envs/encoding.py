@@ -268,7 +268,7 @@ class Layout(ActionSpace):
             other = (seat + rel) % count
             start = self._players_at + rel * size
             if memo is None or not (rel or own):
-                self._put_player_part(vector, start, game, other, knower, others, flags)
+                _put_player_part(self, vector, start, game, other, knower, others, flags)
                 continue
             stamp = (
                 game.stamps[other],
@@ -283,7 +283,7 @@ class Layout(ActionSpace):
             if kept is not None and kept[0] == stamp:
                 vector[start : start + size] = kept[1]
                 continue
-            self._put_player_part(vector, start, game, other, knower, others, flags)
+            _put_player_part(self, vector, start, game, other, knower, others, flags)
             memo[seat, other] = (stamp, vector[start : start + size])
         self._put_deck(vector, game, seat, knower, memo)
         return vector
@@ -307,76 +307,6 @@ class Layout(ActionSpace):
         self.census.put_game(vector, at, game, knower, known, self._fitted[4], self._fitted[5])
         if memo is not None:
             memo["deck", seat] = (key, vector[_DECK_AT : self._players_at], vector[at:])
-
-    def _put_player_part(
-        self,
-        vector: array[float],
-        start: int,
-        game: Game,
-        other: int,
-        knower: Seat,
-        others: tuple[frozenset[str], ...],
-        flags: tuple[int | None, int | None, int, set[str]],
-    ) -> None:
-        """Player ``other``'s entries, board, terminal and pending patients as the seat knows
-        them, from ``start``; ``others`` are the other seats' fully known cards (I2, C3);
-        ``flags`` the game's turn, active and first player and the cards cleared by checks (I4)."""
-        memory = self._memory
-        contents = self._fitted[2]
-        full, priority = knower.full, knower.priority
-        turn, active, first, not_severe = flags
-        player = game.players[other]
-        numbers = _numbers(player)  # quality, vp, ...: the score is their sum (R4)
-        self._player_entries.pack_into(
-            vector,
-            4 * start,
-            1.0,  # present
-            *numbers,
-            *self._item_counts(player.items),
-            len(player.hospital),
-            player.passed,
-            numbers[0] + numbers[1],
-            other == turn,
-            other == active,
-            other == first,
-        )
-        slots = memory.slots
-        head = start + self._player_head  # where the board's spaces start
-        slot_at = head
-        for slot in player.hospital:
-            if slot is not None:
-                card = slot.card
-                level = 2 if card in full else 1 if card in priority else 0
-                seen_by = 0
-                for known in others:
-                    if card in known:
-                        seen_by += 1
-                key = (
-                    contents[card],
-                    level,
-                    slot.time,
-                    slot.revealed,
-                    slot.placed,
-                    card in not_severe,
-                    seen_by,
-                )
-                features = slots.get(key)
-                if features is None:
-                    features = slots[key] = _slot_features(memory, contents, game, knower, slot, seen_by)
-                vector[slot_at : slot_at + _SLOT_SIZE] = features
-            slot_at += _SLOT_SIZE
-        terminal_at = head + self.spaces * _SLOT_SIZE
-        for patient in player.terminals:
-            spec = game.cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
-            _TERMINAL_ENTRIES.pack_into(
-                vector, 4 * terminal_at, 1.0, patient.time, patient.treated, spec.credits, spec.vp
-            )
-            terminal_at += _TERMINAL_SIZE
-        card_at = head + self.spaces * _SLOT_SIZE + self.terminals * _TERMINAL_SIZE
-        for card in player.pending:  # only while admitting: the plain call will do
-            features = _card_features(memory, contents, game, knower, card, None, card in not_severe)
-            vector[card_at : card_at + _CARD_SIZE] = features
-            card_at += _CARD_SIZE
 
     @cached_property
     def _zeros(self) -> array[float]:
@@ -496,6 +426,77 @@ def _put_view_player(
     at += layout.terminals * len(_TERMINAL_FIELDS)
     for number, card in enumerate(pending):
         _put_card(vector, at + number * _CARD_SIZE, memory[card], card in not_severe)
+
+
+def _put_player_part(
+    layout: Layout,
+    vector: array[float],
+    start: int,
+    game: Game,
+    other: int,
+    knower: Seat,
+    others: tuple[frozenset[str], ...],
+    flags: tuple[int | None, int | None, int, set[str]],
+) -> None:
+    """Player ``other``'s entries, board, terminal and pending patients as the seat knows
+    them, from ``start``; ``others`` are the other seats' fully known cards (I2, C3);
+    ``flags`` the game's turn, active and first player and the cards cleared by checks (I4)."""
+    memory = layout._memory
+    contents = layout._fitted[2]
+    full, priority = knower.full, knower.priority
+    turn, active, first, not_severe = flags
+    player = game.players[other]
+    numbers = _numbers(player)  # quality, vp, ...: the score is their sum (R4)
+    layout._player_entries.pack_into(
+        vector,
+        4 * start,
+        1.0,  # present
+        *numbers,
+        *layout._item_counts(player.items),
+        len(player.hospital),
+        player.passed,
+        numbers[0] + numbers[1],
+        other == turn,
+        other == active,
+        other == first,
+    )
+    slots = memory.slots
+    head = start + layout._player_head  # where the board's spaces start
+    slot_at = head
+    for slot in player.hospital:
+        if slot is not None:
+            card = slot.card
+            level = 2 if card in full else 1 if card in priority else 0
+            seen_by = 0
+            for known in others:
+                if card in known:
+                    seen_by += 1
+            key = (
+                contents[card],
+                level,
+                slot.time,
+                slot.revealed,
+                slot.placed,
+                card in not_severe,
+                seen_by,
+            )
+            features = slots.get(key)
+            if features is None:
+                features = slots[key] = _slot_features(memory, contents, game, knower, slot, seen_by)
+            vector[slot_at : slot_at + _SLOT_SIZE] = features
+        slot_at += _SLOT_SIZE
+    terminal_at = head + layout.spaces * _SLOT_SIZE
+    for patient in player.terminals:
+        spec = game.cards[patient.card]  # a terminal patient lies revealed: its reward is public (A3)
+        _TERMINAL_ENTRIES.pack_into(
+            vector, 4 * terminal_at, 1.0, patient.time, patient.treated, spec.credits, spec.vp
+        )
+        terminal_at += _TERMINAL_SIZE
+    card_at = head + layout.spaces * _SLOT_SIZE + layout.terminals * _TERMINAL_SIZE
+    for card in player.pending:  # only while admitting: the plain call will do
+        features = _card_features(memory, contents, game, knower, card, None, card in not_severe)
+        vector[card_at : card_at + _CARD_SIZE] = features
+        card_at += _CARD_SIZE
 
 
 def _put_peek(
