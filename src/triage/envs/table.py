@@ -149,22 +149,10 @@ class Table:
         return list(self._legal)
 
     def mask(self, seat: int) -> np.ndarray:
-        """The seat's int8 mask of legal integers (a new array each call)."""
+        """The seat's int8 mask of legal integers, a new array written afresh each call (an
+        adapter asks once or twice a position: keeping the bytes and copying them costs more)."""
         self._fresh()
-        return self._new_mask(seat)
-
-    def _new_mask(self, seat: int) -> np.ndarray:
-        """A new int8 mask of the seat's legal integers, written afresh each call (an adapter asks
-        once or twice a position: keeping the bytes and copying them costs more than that)."""
         return self.layout.mask(self._legal if seat == self.game.turn else ())
-
-    def put_mask(self, seat: int, buffer: bytearray, at: int) -> None:
-        """Set the byte at ``at + id`` of ``buffer`` for each of the seat's legal integers (the
-        vector environment writes every game's mask into one zeroed buffer this way)."""
-        self._fresh()
-        if seat == self.game.turn:
-            for action_id in self._legal:
-                buffer[at + action_id] = 1
 
     def play(self, seat: int, index: int) -> list[Event]:
         """Take integer ``index`` for ``seat``; refused clearly (and nothing changes) when it is

@@ -247,9 +247,7 @@ class TriageVectorEnv(VectorEnv):
             slot.done = True
             slot.legal = []
         else:
-            value = (
-                float(scores[0]) if self.returns == "score" else values(scores, self.returns, self._start)[0]
-            )
+            value = values(scores, self.returns, self._start)[0]
             slot.legal = game.legal_action_ids()
         reward = value - slot.value
         slot.value = value
