@@ -188,6 +188,25 @@ def open_seat(page: sync_api.Page, server: ServerProcess, table_id: str, seat: i
     page.wait_for_selector("#bar .round")
 
 
+#: How long a page waits for the server's answer to "Suggest a move": the hint's queue and its
+#: thinking are each bounded at 10 s by the server (src/triage/web/hint_queue.py); the rest is
+#: room for a loaded machine, so the wait ends on the answer (an event), not on this bound.
+HINT_WAIT_MS = 60_000
+
+
+def ask_for_a_hint(page: sync_api.Page, ask: str = "#panel [data-key='hint']") -> str:
+    """Press "Suggest a move" and wait for the server's answer; the words said, which must be a
+    suggestion (a refusal fails here, naming its reason, instead of timing out later)."""
+    page.click(ask)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.hint-said')].some(node => node.textContent)",
+        timeout=HINT_WAIT_MS,
+    )
+    said = page.locator(".hint-said").first.inner_text()
+    assert said.startswith("Suggested: "), f"the hint was refused: {said}"
+    return said
+
+
 def log_length(page: sync_api.Page) -> int:
     return page.locator("#log li").count()
 

@@ -49,7 +49,7 @@ class Searches:
 def searches(monkeypatch: pytest.MonkeyPatch) -> Iterator[Searches]:
     injected = Searches()
     monkeypatch.setattr(hint_queue, "decide", injected.decide)
-    monkeypatch.setattr(hint_queue, "bot_deadline", lambda _name: 600.0)
+    monkeypatch.setattr(hint_queue, "hint_deadline", lambda: 600.0)
     yield injected
     for event in injected.finish.values():
         event.set()
@@ -131,6 +131,26 @@ def test_a_hint_queued_past_its_wait_is_refused(searches: Searches, monkeypatch:
     asyncio.run(queued_behind())
     queue.close()
     assert searches.started == ["A1"]  # the expired hint was never thought
+
+
+def test_a_hint_may_think_longer_than_a_bots_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person who asked can wait: a search still going past the hint bot's own deadline (0 here)
+    is answered, within the hints' longer bound (its process is held until it ends anyway)."""
+    searches = Searches()
+    monkeypatch.setattr(hint_queue, "decide", searches.decide)
+    monkeypatch.setattr(hint_queue, "bot_deadline", lambda _name: 0.0)
+    monkeypatch.setattr(hint_queue, "THINK_SECONDS", 600.0)
+    queue = HintQueue(processes=0)
+
+    async def slow_search() -> Any:
+        asked = asyncio.ensure_future(queue.ask("A", "t1", 0, 0, question("A1")))
+        await until(lambda: searches.started == ["A1"])
+        await asyncio.sleep(0.05)  # the search goes on past the bot's deadline
+        searches.let_go("A1")
+        return await asked
+
+    assert asyncio.run(slow_search()) == {"type": "pass", "seed": "A1"}
+    queue.close()
 
 
 def test_hints_think_in_their_own_process_below_the_bots(client: TestClient) -> None:

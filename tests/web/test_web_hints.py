@@ -152,7 +152,7 @@ def test_a_hint_that_misses_its_deadline_is_refused_and_nothing_is_kept(
 
     created = create(client, players=1, seed=5)
     table, token = created["table_id"], tokens_of(created)[0]
-    monkeypatch.setattr(hints, "bot_deadline", lambda name: 0.0)
+    monkeypatch.setattr(hints, "hint_deadline", lambda: 0.0)
     status, answer = hint(client, table, token)
     assert (status, answer["code"]) == (503, "hint_unavailable")
     assert "ask again" in answer["message"]

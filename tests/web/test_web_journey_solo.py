@@ -15,7 +15,17 @@ import pytest
 
 pytest.importorskip("axe_playwright_python", reason="the test extra (axe-playwright-python) is not installed")
 
-from page_helpers import WIDTHS, call, create, open_seat, serious_violations, settle, shoot, sync_api
+from page_helpers import (
+    WIDTHS,
+    ask_for_a_hint,
+    call,
+    create,
+    open_seat,
+    serious_violations,
+    settle,
+    shoot,
+    sync_api,
+)
 from test_web_browser import admit_all
 from test_web_page_clocks import pass_turn
 from test_web_page_hint import follow_hint, wait_for_my_turn_or_the_end
@@ -73,8 +83,7 @@ def test_a_whole_solo_game_with_a_hint_and_an_undo(
         if game.is_over() or game.turn != 0:
             continue
         if hint is None:  # the first decision: ask for a hint, read why, and follow it
-            page.click("#panel [data-key='hint']")
-            page.locator(".hint-said strong").wait_for(timeout=30_000)
+            ask_for_a_hint(page)
             check_state(page, width, shots, "hint")
             hint = follow_hint(page)
             continue

@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("axe_playwright_python", reason="the test extra (axe-playwright-python) is not installed")
 
-from page_helpers import WIDTHS, call, pass_round, serious_violations, shoot, sync_api, view
+from page_helpers import WIDTHS, ask_for_a_hint, call, pass_round, serious_violations, shoot, sync_api, view
 from test_web_page_clocks import AWAY_WAIT_MS, pass_turn, seat_line
 from test_web_page_lobby import guest_url, saved_token
 from test_web_page_phone import SMALL_TARGETS, SMALL_TEXT
@@ -199,8 +199,7 @@ def test_the_readme_picture_of_a_table_shows_names_clocks_presence_undo_and_a_hi
         "#me .pending button.card"
     ).first.click()  # an arrival, admitted in one tap: nothing revealed
     mover.wait_for_selector("#panel button.undo[aria-disabled='false']")
-    mover.click("#panel [data-key='hint']")
-    mover.locator(".hint-said strong").wait_for(timeout=30_000)
+    ask_for_a_hint(mover)
     titles = (
         mover.locator("#me .player-title").inner_text() + mover.locator("#others .player-title").inner_text()
     )

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from page_helpers import WIDTHS, call, create, open_seat, serious_violations, shoot, sync_api
+from page_helpers import WIDTHS, ask_for_a_hint, call, create, open_seat, serious_violations, shoot, sync_api
 from web_server import ServerProcess
 
 #: A short game keeps the test's length reasonable; every decision of the seat follows a hint.
@@ -18,11 +18,8 @@ ROUNDS = 2
 
 def follow_hint(page: sync_api.Page) -> dict[str, str]:
     """Ask for a hint, check it is shown and marked, then take the suggested move."""
-    page.click("#panel [data-key='hint']")
-    said = page.locator(".hint-said strong")
-    said.wait_for(timeout=30_000)
-    text = page.locator(".hint-said").inner_text()
-    assert text.startswith("Suggested: ") and "Why: " in text, text
+    text = ask_for_a_hint(page)
+    assert "Why: " in text, text
     marked = page.locator("#panel .suggested[data-action], #bar .suggested[data-key='pass']")
     assert marked.count() >= 1, text
     target = marked.first
@@ -54,8 +51,7 @@ def test_a_solo_game_played_by_following_the_hints(
     followed = []
     while wait_for_my_turn_or_the_end(page):
         if not followed:  # the first hint: shown, marked, accessible
-            page.click("#panel [data-key='hint']")
-            page.locator(".hint-said strong").wait_for(timeout=30_000)
+            ask_for_a_hint(page)
             assert serious_violations(page) == []
             shoot(page, shots, f"hint-{width}")
         followed.append(follow_hint(page))

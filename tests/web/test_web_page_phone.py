@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from page_helpers import PHONE, create, deck_of, open_seat, sync_api
+from page_helpers import PHONE, ask_for_a_hint, create, deck_of, open_seat, sync_api
 from test_web_browser import admit_all, card, my_cards
 from web_server import ServerProcess
 
@@ -145,7 +145,7 @@ def test_the_selected_cards_actions_are_always_in_view_on_a_phone(
         assert primary.evaluate(IN_VIEW), f"the primary action is out of view ({scroll})"
     page.click("#panel [data-key='panel-close']")
     page.evaluate("window.scrollTo(0, 0)")
-    page.click("#panel [data-key='hint']")
-    page.wait_for_selector(".suggested", timeout=30_000)
+    ask_for_a_hint(page)
+    page.wait_for_selector(".suggested")
     assert any(node.evaluate(IN_VIEW) for node in page.locator(".suggested").all())
     assert page.locator("#panel button.suggested, #me button.suggested").first.evaluate(IN_VIEW)

@@ -13,7 +13,8 @@ of hints cannot take the cores the server and the bots need:
   :data:`HINTS_PER_CLIENT` hints queued or thinking across all its tables, beyond it 429;
 - **clients in turn**: the queue serves each client's oldest hint round robin, so one client's
   hints never wait behind another's many; a hint still queued after :data:`QUEUE_SECONDS` is
-  refused 503 ``hint_unavailable`` (ask again), and one that thinks past its deadline too.
+  refused 503 ``hint_unavailable`` (ask again), and one that thinks past its deadline
+  (:data:`THINK_SECONDS`) too.
 
 Without worker processes (``processes=0``: tests) hints think in a thread of their own.
 """
@@ -45,6 +46,18 @@ HINT_NICE = 10
 HINTS_PER_CLIENT = 2
 #: Seconds a hint may wait in the queue before it is refused (the client asks again later).
 QUEUE_SECONDS = 10.0
+#: Seconds a hint may think before it is refused, when the hints' bot has a shorter deadline. A
+#: person asked and can wait; the search is capped by its own CPU budget and holds its process
+#: until it ends whatever the wait, so a longer wait costs nothing but turns fewer finished
+#: searches away. On busy cores the niced process gets a tenth of a bot's share, and the first
+#: hint also starts that process: the bot's deadline (its 0.25 CPU s and 1 s) refused them.
+THINK_SECONDS = 10.0
+
+
+def hint_deadline() -> float:
+    """Seconds a hint may think, from its start in the queue's slot (the process's start-up
+    included)."""
+    return max(bot_deadline(HINT_BOT), THINK_SECONDS)
 
 
 class HintsBusy(WebError):
@@ -165,7 +178,7 @@ class HintQueue:
     async def _think(self, pending: Pending) -> None:
         """One search within its deadline; its slot is free again once its search has ended (a
         search past its deadline still holds its process)."""
-        limit = bot_deadline(HINT_BOT)
+        limit = hint_deadline()
         search: Future[Action] | asyncio.Future[Action]
         if self.pool is not None:
             search = self.pool.submit(HINT_BOT, *pending.question)
