@@ -539,6 +539,26 @@ def test_the_lobby_warns_that_a_chosen_seed_is_a_practice_deal(
     assert "creator chose the seed" in practice.first.inner_text()
 
 
+def test_the_lobby_says_each_tables_pace_and_who_reads_its_chat(
+    server: ServerProcess, page: sync_api.Page
+) -> None:
+    """Issue 39: a joiner learns the creator's settings from the list, before joining."""
+    page.goto(server.url + "/")
+    page.select_option("#players", "2")
+    page.select_option("#seat-choices select[data-seat='0']", "human")
+    page.select_option("#seat-choices select[data-seat='1']", "human")
+    page.select_option("#table-pace", "slow")
+    page.select_option("#spectator-chat", "off")
+    page.check("#public")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_selector("#bar .round")
+    table = page.evaluate("location.hash").rsplit("/", 1)[-1]
+    page.goto(server.url + "/")
+    listed = page.locator("#tables li", has_text=table)
+    listed.wait_for()
+    assert listed.locator(".settings").inner_text().strip() == "slow pace, the chat is for the players alone"
+
+
 def test_a_refused_action_from_a_stale_page_changes_nothing_and_reads_well(
     server: ServerProcess, page: sync_api.Page
 ) -> None:

@@ -176,6 +176,7 @@ class ListedTable(PositionFacts):
     seats: list[SeatFacts]
     public: bool
     seed_chosen: bool
+    settings: TableSettings
 
 
 class LobbyFacts(TypedDict):

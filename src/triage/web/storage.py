@@ -1257,7 +1257,16 @@ class Store:
                 seats[seat.table_id].append(
                     SeatInfo(seat.seat, seat.bot, seat.token_hash, seat.claimed, seat.invite_hash, seat.name)
                 )
-        return [listed(row.id, row.facts, seats[row.id], row.seed_chosen) for row in rows]
+        return [
+            listed(
+                row.id,
+                row.facts,
+                seats[row.id],
+                row.seed_chosen,
+                stored_settings(row.pace, row.spectator_chat),
+            )
+            for row in rows
+        ]
 
     def add_hint(self, table_id: str, by: int, at: int, action: Action) -> None:
         """Keep a hint given to seat ``by`` at action number ``at`` (the record's ``hints``)."""
@@ -1359,14 +1368,17 @@ def seat_facts(seats: list[SeatInfo]) -> list[SeatFacts]:
     ]
 
 
-def listed(table_id: str, facts: PositionFacts, seats: list[SeatInfo], seed_chosen: bool) -> ListedTable:
-    """A public table as the lobby lists it: its stored facts and who sits where."""
+def listed(
+    table_id: str, facts: PositionFacts, seats: list[SeatInfo], seed_chosen: bool, settings: TableSettings
+) -> ListedTable:
+    """A public table as the lobby lists it: its stored facts, who sits where and its settings."""
     return {
         "table_id": table_id,
         **facts,
         "seats": seat_facts(seats),
         "public": True,
         "seed_chosen": seed_chosen,
+        "settings": settings,
     }
 
 

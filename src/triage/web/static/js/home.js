@@ -8,6 +8,7 @@ import { closeSocket } from "./table.js";
 
 /**
  * @typedef {import("./state.js").TableFacts} TableFacts
+ * @typedef {import("./types.js").ListedTable} ListedTable
  */
 
 export async function showHome() {
@@ -153,7 +154,7 @@ export function drawSeatChoices() {
 }
 
 /**
- * @param {TableFacts} table
+ * @param {ListedTable} table
  * @returns {string}
  */
 function describeSeats(table) {
@@ -163,7 +164,7 @@ function describeSeats(table) {
 async function drawTableList() {
   const list = $("#tables");
   list.innerHTML = "";
-  /** @type {TableFacts[]} */
+  /** @type {ListedTable[]} */
   let tables = [];
   try { tables = await api("GET", "/api/tables"); } catch (e) { setStatus(refusal(e).message, true); }
   if (!tables.length) list.appendChild(el("li", "hint", "No table yet."));
@@ -172,13 +173,16 @@ async function drawTableList() {
 
 /**
  * One table of the lobby, with the button to continue, join or watch it.
- * @param {TableFacts} table
+ * @param {ListedTable} table
  * @returns {HTMLLIElement}
  */
 function tableItem(table) {
   const item = el("li");
   const where = table.over ? `over, scores ${(table.scores || []).join(" / ")}` : `round ${table.round}, ${table.phase}`;
   item.appendChild(el("span", "", `${table.table_id}: ${plural(table.players, "player")} (${describeSeats(table)}); ${where} `));
+  // The creator's settings, before joining: how others' moves are shown, and who reads the chat.
+  const chat = table.settings.spectator_chat === "read" ? "spectators read the chat" : "the chat is for the players alone";
+  item.appendChild(el("span", "settings", `${table.settings.pace} pace, ${chat} `));
   if (table.seed_chosen && !table.over) {
     // Whoever chose the seed can deal the same game at home and know every card (K1).
     item.appendChild(el("span", "practice", "practice deal: its creator chose the seed and can know every card "));
