@@ -91,7 +91,8 @@ def test_a_chat_line_another_process_stored_reaches_this_ones_clients_once(tmp_p
     mirror = watching.get(table.id)
     seat, spectator = mirror.subscribe(1), mirror.subscribe(None)
     line = chat.post(acting.store, table, 0, "say", "from the other process")
-    announced = json.dumps({"table": table.id, "chat": line, "origin": acting.store.origin})
+    (line_id,) = table.chat_ids
+    announced = json.dumps({"table": table.id, "chat": line, "id": line_id, "origin": acting.store.origin})
     notify.on_notice(watching, announced)
     notify.on_notice(acting, announced)  # its own: nothing again
     assert mirror.chat == table.chat == [line]
@@ -102,3 +103,33 @@ def test_a_chat_line_another_process_stored_reaches_this_ones_clients_once(tmp_p
             "line": line,
         }
         assert subscriber.queue.empty()
+
+
+def test_a_process_back_to_listening_says_the_lines_it_missed_once_each_in_order(tmp_path: Path) -> None:
+    """Issue 39: chat lines announced while a process's listener was lost reached its clients
+    only on a page reload. Back to listening, it reads the lines it does not hold and says them
+    in order; an announcement of a line it holds already (one that came as it caught up, or a
+    rebuild's read) says nothing again."""
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    acting, watching = TableService(Store(url)), TableService(Store(url))
+    table, _tokens, _ = acting.create(2, None, 5, None, None)
+    mirror = watching.get(table.id)
+    spectator = mirror.subscribe(None)
+    heard = chat.post(acting.store, table, 0, "say", "heard")
+    (heard_id,) = table.chat_ids
+    notify.on_notice(watching, json.dumps({"table": table.id, "chat": heard, "id": heard_id, "origin": "a"}))
+    missed = [chat.post(acting.store, table, seat, "say", f"missed {seat}") for seat in (1, 0)]
+    notify.catch_up_all(watching)
+    assert mirror.chat == table.chat == [heard, *missed]
+    notify.catch_up_all(watching)  # nothing new: nothing said
+    for line_id, line in zip(sorted(table.chat_ids), table.chat):  # late announcements: all held
+        notify.on_notice(
+            watching, json.dumps({"table": table.id, "chat": line, "id": line_id, "origin": "a"})
+        )
+    assert mirror.chat == table.chat
+    told = []
+    while not spectator.queue.empty():
+        told.append(json.loads(spectator.queue.get_nowait())["line"])
+    assert told == [heard, *missed]
+    watching.rebuild(mirror)  # a rebuild reads the chat again: still each line once
+    assert mirror.chat == table.chat

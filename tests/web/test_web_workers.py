@@ -393,17 +393,30 @@ def test_a_process_whose_listening_connection_dropped_catches_up_its_websockets(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN triage_tables%'"
             ).fetchall()
         assert len(dropped) >= 2  # both processes' listeners
+        # Said and taken on A while B may not listen: those notifications are lost to B.
+        said = [f"line {n}" for n in range(2)]
+        for text in said:
+            posted = a.http.post(
+                f"/api/tables/{table_id}/chat",
+                headers=auth(tokens[0]),
+                json={"text": text},
+            )
+            assert posted.status_code == 200, posted.text
         rng = random.Random(9)
         final = 0
-        for _ in range(3):  # taken on A while B may not listen: those notifications are lost to B
+        for _ in range(3):
             answer = take_turn(a, table_id, tokens, rng)
             assert answer is not None
             final = answer["actions"]
         sealed = b.http.get(f"/api/tables/{table_id}").json()["actions"]  # what a spectator may see
         assert 0 < sealed <= final
         messages: list[dict[str, Any]] = []
-        while shown_in_order(messages) < sealed:
+        heard: list[str] = []
+        while shown_in_order(messages) < sealed or len(heard) < len(said):
             messages.append(json.loads(socket.recv(timeout=20)))
+            if messages[-1]["type"] == "chat":
+                heard.append(messages[-1]["line"]["text"])
+        assert heard == said  # each line once, in order (issue 39)
 
 
 def test_a_game_played_through_two_hosts_is_one_truth_and_their_websockets_follow_it_alike(

@@ -121,10 +121,10 @@ def post(store: Store, table: LiveTable, seat: int, kind: str, text: str) -> Cha
         raise chat_full()
     line: ChatLine = {"by": seat, "at": sealed(table).actions, "kind": kind, "text": text}
     with storage_refused(), table.waiting_on_store():
-        stored = store.add_chat(table.id, line, MAX_CHAT_LINES)
-    if not stored:
+        line_id = store.add_chat(table.id, line, MAX_CHAT_LINES)
+    if line_id is None:
         raise chat_full()
-    said(table, line)
+    said(table, line, line_id)
     return line
 
 
@@ -136,21 +136,36 @@ def chat_full() -> WebError:
     )
 
 
-def keep_lines(table: LiveTable, lines: list[ChatLine]) -> None:
-    """Add ``lines`` to the table's memory, counting their bytes (its memory estimate)."""
-    table.chat.extend(lines)
-    table.chat_bytes += sum(len(line["text"]) + 32 for line in lines)
+def keep_lines(table: LiveTable, lines: list[tuple[int, ChatLine]]) -> None:
+    """Add ``lines`` (each with its store id) to the table's memory, counting their bytes (its
+    memory estimate)."""
+    for line_id, line in lines:
+        table.chat.append(line)
+        table.chat_ids.add(line_id)
+        table.chat_bytes += len(line["text"]) + 32
 
 
-def said(table: LiveTable, line: ChatLine) -> None:
+def said(table: LiveTable, line: ChatLine, line_id: int) -> None:
     """Keep ``line`` in the table's memory and send it to every client that reads the chat
-    (this process's; the store tells the others)."""
-    keep_lines(table, [line])
+    (this process's; the store tells the others), unless it is held already."""
+    if line_id in table.chat_ids:
+        return
+    keep_lines(table, [(line_id, line)])
     message: ChatMessage = {"type": "chat", "table_id": table.id, "line": line}
     text = json.dumps(message)
     for subscriber in table.subscribers:
         if readable(table, subscriber.seat):
             subscriber.deliver(text)
+
+
+def catch_up_chat(store: Store, table: LiveTable) -> None:
+    """Say the lines the store holds and memory does not (announced while this process was not
+    listening), in the order said."""
+    with table.writer():
+        with storage_refused(), table.waiting_on_store():
+            stored = store.chat(table.id)
+        for line_id, line in stored:
+            said(table, line, line_id)
 
 
 def with_chat(table: LiveTable, text: str, seat: int | None) -> str:

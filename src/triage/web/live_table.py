@@ -207,6 +207,8 @@ class LiveTable:
     chat: list[ChatLine] = field(default_factory=list)
     #: Bytes of the chat's text held (part of the table's memory estimate).
     chat_bytes: int = 0
+    #: The store's ids of the lines held: a line announced or read again is not said twice.
+    chat_ids: set[int] = field(default_factory=set)
 
     @property
     def actions(self) -> int:

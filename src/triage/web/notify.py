@@ -8,8 +8,9 @@ the payload lacks them or the process is further behind) and sends them on to it
 subscribers, in order. A process that lost the connection catches up every table it
 holds when it is back (notifications sent meanwhile are gone). No extra server is needed.
 
-A chat line is announced the same way (``{"table", "chat", "origin"}``): every other process
-keeps it and sends it to its clients that read the chat; the storing process skips its own.
+A chat line is announced the same way (``{"table", "chat", "id", "origin"}``): every other
+process keeps it and sends it to its clients that read the chat; the storing process skips its
+own, and a line whose id a process holds (read again while catching up) is not said twice.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import logging
 
 from sqlalchemy.engine import make_url
 
-from triage.web.chat import said
+from triage.web.chat import catch_up_chat, said
 from triage.web.errors import WebError
 from triage.web.storage import CHANNEL, CONNECT_SECONDS
 from triage.web.tables import TableService
@@ -43,7 +44,9 @@ def on_notice(service: TableService, payload: str) -> None:
     try:
         notice = json.loads(payload)
         table_id = notice["table"]
-        if "chat" not in notice:
+        if "chat" in notice:
+            line, line_id = notice["chat"], int(notice["id"])
+        else:
             start, count, entries = notice["start"], notice["count"], notice["actions"]
     except (ValueError, KeyError, TypeError):
         log.warning("a notification that is not one of ours: %.80r", payload)
@@ -55,7 +58,7 @@ def on_notice(service: TableService, payload: str) -> None:
         if "chat" in notice:  # a chat line another process stored (this one's own: sent already)
             if notice.get("origin") != service.store.origin:
                 with table.writer():
-                    said(table, notice["chat"])
+                    said(table, line, line_id)
             return
         if notice.get("undone"):  # a seat's undo took actions back: replay the table from the store
             service.rebuild(table)
@@ -66,9 +69,12 @@ def on_notice(service: TableService, payload: str) -> None:
 
 
 def catch_up_all(service: TableService) -> None:
+    """Every table held: the actions and the chat lines stored while this process was not
+    listening."""
     for table in list(service.live.values()):
         with contextlib.suppress(WebError):
             service.refresh(table)
+            catch_up_chat(service.store, table)
 
 
 async def listen(service: TableService, url: str, ready: asyncio.Event | None = None) -> None:

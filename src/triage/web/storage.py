@@ -338,9 +338,10 @@ ADD_CHAT_LINE = (
     )
     .returning(CHAT.c.id)
 )
-#: A table's chat lines in the order they were said.
+#: A table's chat lines in the order they were said, each with its id (a process that missed a
+#: notification takes in the lines whose ids it does not hold).
 CHAT_LINES = (
-    select(CHAT.c.by, CHAT.c.at, CHAT.c.kind, CHAT.c.text)
+    select(CHAT.c.id, CHAT.c.by, CHAT.c.at, CHAT.c.kind, CHAT.c.text)
     .where(CHAT.c.table_id == bindparam("at_table"))
     .order_by(CHAT.c.id)
 )
@@ -381,8 +382,8 @@ class StoredTable:
     host: int | None = None
     rematch: str | None = None
     settings: TableSettings | None = None
-    #: What the players said, in order (the store's ``chat`` table).
-    chat: list[ChatLine] = field(default_factory=list)
+    #: What the players said, in order (the store's ``chat`` table), each line with its id.
+    chat: list[tuple[int, ChatLine]] = field(default_factory=list)
 
     def record(self) -> Record:
         """The game record (triage.engine.records format) of the stored table."""
@@ -1210,7 +1211,7 @@ class Store:
                 .where(ACTIONS.c.table_id == table_id)
                 .order_by(ACTIONS.c.number)
             ).all()
-            said = connection.execute(CHAT_LINES, {"at_table": table_id}).all()
+            said = chat_lines(connection, table_id)
         return StoredTable(
             id=row.id,
             setup={"players": row.players, "config": row.config, "deck": row.deck, "seed": row.seed},
@@ -1222,7 +1223,7 @@ class Store:
             host=row.host,
             rematch=row.rematch,
             settings=stored_settings(row.pace, row.spectator_chat),
-            chat=[{"by": by, "at": at, "kind": kind, "text": text} for by, at, kind, text in said],
+            chat=said,
         )
 
     def links(self, table_id: str) -> tuple[int | None, str | None]:
@@ -1284,19 +1285,22 @@ class Store:
             ).all()
         return [{"by": by, "at": at, "do": json.loads(action)} for by, at, action in rows]
 
-    def add_chat(self, table_id: str, line: ChatLine, most: int) -> bool:
-        """Keep a chat line unless the table holds ``most`` already (False: nothing stored); on
-        PostgreSQL the other processes are told in the same transaction."""
+    def add_chat(self, table_id: str, line: ChatLine, most: int) -> int | None:
+        """Keep a chat line unless the table holds ``most`` already; its id (None: nothing
+        stored). On PostgreSQL the other processes are told in the same transaction."""
         with self._writing(), self._begin(self.engine) as connection:
-            if (
-                connection.execute(ADD_CHAT_LINE, {**line, "table_id": table_id, "most": most}).first()
-                is None
-            ):
-                return False
+            added = connection.execute(ADD_CHAT_LINE, {**line, "table_id": table_id, "most": most}).first()
+            if added is None:
+                return None
             if self.notifies:
-                payload = json_text({"table": table_id, "chat": line, "origin": self.origin})
+                payload = json_text({"table": table_id, "chat": line, "id": added.id, "origin": self.origin})
                 connection.execute(select(func.pg_notify(CHANNEL, payload)))
-        return True
+        return int(added.id)
+
+    def chat(self, table_id: str) -> list[tuple[int, ChatLine]]:
+        """The table's chat lines in the order said, each with its id."""
+        with self._begin(self._read_engine()) as connection:
+            return chat_lines(connection, table_id)
 
     @staticmethod
     def _seats(connection: Connection, table_id: str) -> list[SeatInfo]:
@@ -1343,6 +1347,11 @@ def _check_schema(engines: Engines, url: str) -> None:
             f"the database {url} was made by an older version of triage (no {names}); "
             "start with a new database"
         )
+
+
+def chat_lines(connection: Connection, table_id: str) -> list[tuple[int, ChatLine]]:
+    rows = connection.execute(CHAT_LINES, {"at_table": table_id}).all()
+    return [(row.id, {"by": row.by, "at": row.at, "kind": row.kind, "text": row.text}) for row in rows]
 
 
 def stored_settings(pace: str | None, spectator_chat: str | None) -> TableSettings:

@@ -494,7 +494,8 @@ class TableService:
             table.game, table.events = replayed(stored)
             table.seats, table.seats_version = stored.seats, stored.seats_version
             table.host, table.rematch = stored.host, stored.rematch
-            for subscriber in list(table.subscribers):
+            keep_lines(table, [said for said in stored.chat if said[0] not in table.chat_ids])
+            for subscriber in list(table.subscribers):  # the hello carries the chat too
                 subscriber.deliver(hello(table, subscriber.seat))
 
     def seat_of(self, table: LiveTable, authorization: str | None) -> int:
