@@ -520,43 +520,47 @@ def test_a_whole_solo_game_with_the_keyboard_alone(server: ServerProcess, page: 
 # ------------------------------------------------------------------ lobby
 
 
+def open_a_public_table_of_two(page: sync_api.Page, server: ServerProcess, *fields: tuple[str, str]) -> str:
+    """Create a public table for two people from the home page's form, with the form's other
+    ``fields`` (selector, value: a select's option or a text); its id, this page at the table."""
+    page.goto(server.url + "/")
+    page.select_option("#players", "2")
+    for seat in (0, 1):
+        page.select_option(f"#seat-choices select[data-seat='{seat}']", "human")
+    for selector, value in fields:
+        if selector == "#seed":
+            page.fill(selector, value)
+        else:
+            page.select_option(selector, value)
+    page.check("#public")  # the lobby lists public tables only
+    page.click("#new-table button[type=submit]")
+    page.wait_for_selector("#bar .round")
+    return str(page.evaluate("location.hash")).rsplit("/", 1)[-1]
+
+
+def listed_table(page: sync_api.Page, server: ServerProcess, table: str) -> sync_api.Locator:
+    """The table's item in the home page's lobby list."""
+    page.goto(server.url + "/")
+    item = page.locator("#tables li", has_text=table)
+    item.wait_for()
+    return item
+
+
 def test_the_lobby_warns_that_a_chosen_seed_is_a_practice_deal(
     server: ServerProcess, page: sync_api.Page
 ) -> None:
     """A table created with a seed can be dealt again by its creator: joiners are told (K1)."""
-    page.goto(server.url + "/")
-    page.select_option("#players", "2")
-    page.select_option("#seat-choices select[data-seat='0']", "human")
-    page.select_option("#seat-choices select[data-seat='1']", "human")
-    page.fill("#seed", "4242")
-    page.check("#public")  # the lobby lists public tables only
-    page.click("#new-table button[type=submit]")
-    page.wait_for_selector("#bar .round")
-    page.goto(server.url + "/")
-    page.wait_for_selector("#tables li")
-    practice = page.locator("#tables li", has=page.locator(".practice"))
-    assert practice.count() >= 1
-    assert "creator chose the seed" in practice.first.inner_text()
+    table = open_a_public_table_of_two(page, server, ("#seed", "4242"))
+    assert "creator chose the seed" in listed_table(page, server, table).locator(".practice").inner_text()
 
 
 def test_the_lobby_says_each_tables_pace_and_who_reads_its_chat(
     server: ServerProcess, page: sync_api.Page
 ) -> None:
     """Issue 39: a joiner learns the creator's settings from the list, before joining."""
-    page.goto(server.url + "/")
-    page.select_option("#players", "2")
-    page.select_option("#seat-choices select[data-seat='0']", "human")
-    page.select_option("#seat-choices select[data-seat='1']", "human")
-    page.select_option("#table-pace", "slow")
-    page.select_option("#spectator-chat", "off")
-    page.check("#public")
-    page.click("#new-table button[type=submit]")
-    page.wait_for_selector("#bar .round")
-    table = page.evaluate("location.hash").rsplit("/", 1)[-1]
-    page.goto(server.url + "/")
-    listed = page.locator("#tables li", has_text=table)
-    listed.wait_for()
-    assert listed.locator(".settings").inner_text().strip() == "slow pace, the chat is for the players alone"
+    table = open_a_public_table_of_two(page, server, ("#table-pace", "slow"), ("#spectator-chat", "off"))
+    settings = listed_table(page, server, table).locator(".settings").inner_text()
+    assert settings.strip() == "slow pace, the chat is for the players alone"
 
 
 def test_a_refused_action_from_a_stale_page_changes_nothing_and_reads_well(
