@@ -559,7 +559,7 @@ def test_the_lobby_says_each_tables_pace_and_who_reads_its_chat(
 ) -> None:
     """Issue 39: a joiner learns the creator's settings from the list, before joining."""
     table = open_a_public_table_of_two(page, server, ("#table-pace", "slow"), ("#spectator-chat", "off"))
-    settings = listed_table(page, server, table).locator(".settings").inner_text()
+    settings = listed_table(page, server, table).locator(".table-settings").inner_text()
     assert settings.strip() == "slow pace, the chat is for the players alone"
 
 

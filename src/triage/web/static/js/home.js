@@ -182,7 +182,7 @@ function tableItem(table) {
   item.appendChild(el("span", "", `${table.table_id}: ${plural(table.players, "player")} (${describeSeats(table)}); ${where} `));
   // The creator's settings, before joining: how others' moves are shown, and who reads the chat.
   const chat = table.settings.spectator_chat === "read" ? "spectators read the chat" : "the chat is for the players alone";
-  item.appendChild(el("span", "settings", `${table.settings.pace} pace, ${chat} `));
+  item.appendChild(el("span", "table-settings", `${table.settings.pace} pace, ${chat} `));
   if (table.seed_chosen && !table.over) {
     // Whoever chose the seed can deal the same game at home and know every card (K1).
     item.appendChild(el("span", "practice", "practice deal: its creator chose the seed and can know every card "));
