@@ -73,7 +73,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Connection, Engine, Row, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -1182,7 +1182,7 @@ class Store:
 
     def seats(self, table_id: str) -> tuple[list[SeatInfo], int]:
         with self._begin(self._read_engine(autocommit=False)) as connection:
-            return self._seats(connection, table_id), self._seats_version(connection, table_id)
+            return seats_of(connection, table_id), seats_version_of(connection, table_id)
 
     def answer_for(self, table_id: str, number: int) -> StoredAnswer | None:
         with self._begin(self._read_engine()) as connection:
@@ -1205,7 +1205,7 @@ class Store:
             row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
             if row is None:
                 return None
-            seats = self._seats(connection, table_id)
+            seats = seats_of(connection, table_id)
             actions = connection.execute(
                 select(ACTIONS.c.by, ACTIONS.c.action)
                 .where(ACTIONS.c.table_id == table_id)
@@ -1255,9 +1255,7 @@ class Store:
                 .where(SEATS.c.table_id.in_(list(seats)))
                 .order_by(SEATS.c.table_id, SEATS.c.seat)
             ):
-                seats[seat.table_id].append(
-                    SeatInfo(seat.seat, seat.bot, seat.token_hash, seat.claimed, seat.invite_hash, seat.name)
-                )
+                seats[seat.table_id].append(seat_info(seat))
         return [
             listed(
                 row.id,
@@ -1302,22 +1300,6 @@ class Store:
         with self._begin(self._read_engine()) as connection:
             return chat_lines(connection, table_id)
 
-    @staticmethod
-    def _seats(connection: Connection, table_id: str) -> list[SeatInfo]:
-        rows = connection.execute(
-            select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat)
-        ).all()
-        return [
-            SeatInfo(row.seat, row.bot, row.token_hash, row.claimed, row.invite_hash, row.name)
-            for row in rows
-        ]
-
-    @staticmethod
-    def _seats_version(connection: Connection, table_id: str) -> int:
-        return int(
-            connection.execute(select(TABLES.c.seats_version).where(TABLES.c.id == table_id)).scalar_one()
-        )
-
 
 def _missing_columns(engine: Engine) -> list[Any]:
     return [
@@ -1347,6 +1329,20 @@ def _check_schema(engines: Engines, url: str) -> None:
             f"the database {url} was made by an older version of triage (no {names}); "
             "start with a new database"
         )
+
+
+def seat_info(row: Row[Any]) -> SeatInfo:
+    """A seat as a row of the ``seats`` table holds it."""
+    return SeatInfo(row.seat, row.bot, row.token_hash, row.claimed, row.invite_hash, row.name)
+
+
+def seats_of(connection: Connection, table_id: str) -> list[SeatInfo]:
+    rows = connection.execute(select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat))
+    return [seat_info(row) for row in rows]
+
+
+def seats_version_of(connection: Connection, table_id: str) -> int:
+    return int(connection.execute(select(TABLES.c.seats_version).where(TABLES.c.id == table_id)).scalar_one())
 
 
 def chat_lines(connection: Connection, table_id: str) -> list[tuple[int, ChatLine]]:
