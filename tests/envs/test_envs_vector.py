@@ -201,6 +201,18 @@ def test_random_actions_draws_every_legal_integer_of_its_own_row() -> None:
     assert seen == [set(np.flatnonzero(row).tolist()) or {0} for row in masks]
 
 
+def test_random_actions_of_one_game_draws_as_the_batch_draws_its_first_row() -> None:
+    """One row takes a shorter path: the same generator gives the same pick (and 0 for none)."""
+    masks = np.random.default_rng(2).random((200, 1, 40)) < 0.15
+    masks[7] = False
+    for seed, single in enumerate(masks):
+        batch = np.vstack([single, single])
+        alone = random_actions(single, np.random.default_rng(seed))
+        assert alone.dtype == np.int64 and alone.shape == (1,)
+        assert alone[0] == random_actions(batch, np.random.default_rng(seed))[0]
+    assert random_actions(masks[7], np.random.default_rng(0)).tolist() == [0]
+
+
 def test_an_action_that_is_not_an_integer_is_refused_as_the_single_env_refuses_it() -> None:
     envs = make(1)
     single = TriageEnv()
