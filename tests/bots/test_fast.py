@@ -140,19 +140,20 @@ def test_without_any_policy_at_its_player_count_a_strict_bot_refuses_and_names_t
     assert FastBot().choose(seat_view, legal, random.Random(0)) in legal  # not strict: the club's move
 
 
-def test_the_shipped_2_player_policy_is_found_for_the_standard_game_and_plays_it(monkeypatch):
-    """The policy shipped in triage/data/values still reads today's features and is the standard
-    2-player game's own: a change to the features or the fingerprint breaks it here, not at a
-    designer's run."""
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_shipped_policy_is_found_for_the_standard_game_and_plays_it(monkeypatch, players):
+    """The policies shipped in triage/data/values still read today's features and are the
+    standard game's own at each player count: a change to the features or the fingerprint breaks
+    them here, not at a designer's run."""
     monkeypatch.delenv("TRIAGE_VALUES", raising=False)
     forget_policies()
     try:
-        shipped = FastPolicy.load(VALUES_DIR / "fast-standard-2p.json")
-        seat_view = view(Game.new(players=2, seed=11), 0)
+        shipped = FastPolicy.load(VALUES_DIR / f"fast-standard-{players}p.json")
+        seat_view = view(Game.new(players=players, seed=11), 0)
         policy, own = policy_for(seat_view)
         assert own and policy is not None and policy.sha256 == shipped.sha256
         assert make_bot("expert-fast").form(seat_view)["trained on"] == "this game"
-        game = play_through(FastBot(strict=True), Game.new(players=2, seed=11))
+        game = play_through(FastBot(strict=True), Game.new(players=players, seed=11))
         assert game.is_over()
     finally:
         forget_policies()
