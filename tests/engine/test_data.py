@@ -209,6 +209,20 @@ def test_variant_values_are_validated_with_their_rule_id() -> None:
         ({"rounds": {"4": 0}}, "rounds.4 must be a whole number >= 1"),
         ({"rounds": {"0": 6}}, "unknown configuration key 'rounds.0'"),
         ({"rounds": "six"}, "rounds must be a whole number >= 1"),
+        ({"market": {"staff": {"price": {"4": -1}}}}, "market.staff.price.4 must be a whole number >= 0"),
+        ({"market": {"staff": {"price": {"5": 4}}}}, "unknown configuration key 'market.staff.price.5'"),
+        (
+            {"market": {"night_shift": {"price": {"4": 1}, "gives": {"healing": 2}}}},
+            "market.night_shift.price by player count must give every count 1-4 (T8); missing: 1, 2, 3",
+        ),
+        (
+            {"market": {"night_shift": {"price": {"0": 1}, "gives": {"healing": 2}}}},
+            "market.night_shift.price.0: the player count must be 1, 2, 3 or 4 (T8)",
+        ),
+        (
+            {"market": {"healing": {"price": {"2": 0}}}},
+            "market.healing: price 0 with no limit lets a round go on forever (T8)",
+        ),
         ({"return_to": {"cured": "sideways"}}, "return_to.cured must be one of top, bottom, discard (V1)"),
         ({"return_to": {"healed": "top"}}, "return_to has no case 'healed'"),
         ({"solo": {"tiers": [{"name": "gold"}]}}, "solo.tiers[0] must be a table of exactly name and score"),
@@ -239,6 +253,7 @@ def test_configuration_round_trips_through_its_dict_with_every_variant() -> None
             "seat_credits": {"4": [0, 1, 1, 2]},
             "seat_vp": {"3": [2, 0, 1]},
             "rounds": {"1": 5, "4": 7},
+            "market": {"staff": {"price": {"4": 4}}},
         }
     )
     assert make_config(config.to_dict()) == config
@@ -276,6 +291,49 @@ def test_rounds_by_player_count_give_each_game_its_own_count() -> None:
         from triage.engine.config import _validate, default_values
 
         _validate({**default_values(), "rounds": {"4": 8}}, "config")
+
+
+def test_an_items_price_by_player_count_is_each_games_own() -> None:
+    """T8: an item's ``price`` may be a table by player count, as R1's rounds: a table over one
+    number keeps that number for the counts it does not name; a game, its record and its views
+    hold its own count's price, and the purchase pays it."""
+    from triage.engine.config import make_config, parse_assignments
+    from triage.engine.errors import RuleError
+
+    config = make_config(parse_assignments(["market.staff.price={4 = 4}"]))
+    assert config.to_dict()["market"]["staff"]["price"] == {"1": 6, "2": 6, "3": 6, "4": 4}
+    assert make_config(parse_assignments(["market.staff.price.4=4"])) == config  # what a sweep sets
+    assert make_config({"market": {"staff": {"price": 4}}}).market["staff"].prices == ()
+    for players, price in ((2, 6), (3, 6), (4, 4)):
+        game = Game.new(players=players, seed=1, config=config)
+        assert game.config.market["staff"].price == price
+        assert view(game, 0)["config"]["market"]["staff"]["price"] == price
+        assert game.setup["config"]["market"]["staff"]["price"] == price
+        while game.phase != "treatment" or game.turn is None:
+            game.apply(game.legal_actions()[0])
+        seat = game.turn
+        game.players[seat].credits = 5
+        buy = {"type": "buy", "item": "staff"}
+        if price > 5:
+            with pytest.raises(RuleError, match=f"Staff costs {price} Credits; player {seat} has 5"):
+                game.apply(buy)
+        else:
+            game.apply(buy)
+            assert game.players[seat].credits == 5 - price and game.players[seat].staff == 2
+    # One number for every count, or a table giving every count the same, is one price.
+    assert (
+        make_config({"market": {"staff": {"price": {"1": 5, "2": 5, "3": 5, "4": 5}}}})
+        .market["staff"]
+        .to_dict()["price"]
+        == 5
+    )
+    # A game of one count is the game of that price: the same fitted values (its fingerprint).
+    assert (
+        Game.new(players=4, seed=1, config=config).config.to_dict()
+        == Game.new(
+            players=4, seed=1, config=make_config({"market": {"staff": {"price": 4}}})
+        ).config.to_dict()
+    )
 
 
 def test_solo_tier_names_the_best_tier_reached_and_none_on_a_loss() -> None:

@@ -95,6 +95,16 @@ def test_a_table_plays_its_own_player_counts_rounds(client: TestClient) -> None:
     assert seen["config"]["rounds"] == 3
 
 
+def test_a_table_sells_at_its_own_player_counts_prices(client: TestClient) -> None:
+    """T8: an item's price by player count; the seat's view shows the table's own count's."""
+    for players, price in ((2, 6), (4, 4)):
+        created = create(client, players=players, seed=3, config={"market": {"staff": {"price": {"4": 4}}}})
+        seen = client.get(
+            f"/api/tables/{created['table_id']}/view", headers=auth(tokens_of(created)[0])
+        ).json()
+        assert seen["config"]["market"]["staff"]["price"] == price
+
+
 def test_missing_or_wrong_tokens_are_refused_on_every_seat_request(client: TestClient) -> None:
     created = create(client, players=2, seed=1)
     table_id = created["table_id"]

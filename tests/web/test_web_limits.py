@@ -94,6 +94,13 @@ def test_the_big_configuration_is_refused_at_creation(client: TestClient) -> Non
     )
     prices = {"market": {"staff": {"price": 10**6}}}
     refused(client.post("/api/tables", json={"players": 2, "config": prices}), 422, "limit_exceeded", "price")
+    by_count = {"market": {"staff": {"price": {"4": 10**6}}}}  # T8: every count's price is bounded
+    refused(
+        client.post("/api/tables", json={"players": 2, "config": by_count}),
+        422,
+        "limit_exceeded",
+        "config.market.staff.price.4 is 1000000",
+    )
     open_ended = {"market": {"outpatient_clinic": {"price": 2, "limit": None}}}
     refused(
         client.post("/api/tables", json={"players": 2, "config": open_ended}),

@@ -85,8 +85,8 @@ class Config:
         return type(self), tuple(getattr(self, name) for name in _CONFIG_FIELDS)
 
     def for_players(self, players: int) -> Config:
-        """The configuration of a game of ``players``: its own count's :attr:`rounds` (R1).
-        Every game holds this one (:class:`~triage.engine.position.Position`), so its view,
+        """The configuration of a game of ``players``: its own count's :attr:`rounds` (R1) and
+        market prices (T8). Every game holds this one (:class:`~triage.engine.position.Position`), so its view,
         record and rules read one number of rounds. Counts that play as many rounds share one
         object, and with it what is worked out on it (the action plans of a shared deck).
 
@@ -95,15 +95,24 @@ class Config:
         (8, 8, 6)
         >>> config.for_players(2).to_dict()["rounds"], config.for_players(2) is config.for_players(3)
         (6, True)
+        >>> config = make_config({"market": {"staff": {"price": {"4": 4}}}})
+        >>> config.for_players(4).market["staff"].price, config.for_players(3).market["staff"].price
+        (4, 6)
         """
-        if not self.rounds_by_players:
+        if not self.rounds_by_players and not self.priced_by_players:
             return self
         rounds = self.rounds_by_players.get(players, self.rounds)
-        key = ("rounds", rounds)
+        market = {name: item.for_players(players) for name, item in self.market.items()}
+        key = ("rounds", rounds, tuple(item.price for item in market.values()))
         known: Config | None = self.derived.get(key)
         if known is None:
-            known = self.derived[key] = replace(self, rounds=rounds, rounds_by_players={})
+            known = self.derived[key] = replace(self, rounds=rounds, rounds_by_players={}, market=market)
         return known
+
+    @property
+    def priced_by_players(self) -> bool:
+        """Whether some market item's price differs by player count (T8)."""
+        return any(item.prices for item in self.market.values())
 
     def return_place(self, case: str) -> str:
         """V1: where a ``cured``, ``died`` or ``rejected`` patient goes.
@@ -238,8 +247,8 @@ def merge(base: TomlTable, overrides: Mapping[str, Any], source: str, path: str 
         if key not in base:
             known = ", ".join(sorted(base))
             raise DataError(f"{source}: unknown configuration key {where!r} (known here: {known})")
-        if key == "rounds" and isinstance(value, Mapping) and not isinstance(base[key], dict):
-            # R1: a table of some counts over one number keeps that number for the others.
+        if key in BY_PLAYERS_KEYS and isinstance(value, Mapping) and not isinstance(base[key], dict):
+            # R1, T8: a table of some counts over one number keeps that number for the others.
             base[key] = {str(count): base[key] for count in PLAYER_COUNTS}
         if isinstance(base[key], dict) and path.startswith("market") and key == "gives":
             base[key] = value  # T8: what an item gives is replaced whole, never merged
@@ -273,7 +282,7 @@ def make_config(overrides: Mapping[str, Any] | None = None, source: str = "confi
 
 
 def _validate(values: TomlTable, source: str) -> Config:
-    rounds_by_players = _rounds(values["rounds"], source)
+    rounds_by_players = _by_players(values["rounds"], "rounds", "R1", source, 1)
     rounds = max(rounds_by_players.values())
     if len(set(rounds_by_players.values())) == 1:
         rounds_by_players = {}
@@ -353,9 +362,11 @@ def _market_item(name: str, raw: Any, source: str) -> MarketItem:
                 f"{source}: {where} needs '{key}' (an item names its price and what it gives, T8)"
             )
     limit = raw.get("limit")
+    prices = _by_players(raw["price"], f"{where}.price", "T8", source, 0)
     return MarketItem(
         name,
-        price=_whole(raw["price"], f"{where}.price", source),
+        price=min(prices.values()),
+        prices=tuple(sorted(prices.items())) if len(set(prices.values())) > 1 else (),
         limit=None if limit is None else _whole(limit, f"{where}.limit", source),
         gives=_gives(raw["gives"], where, source),
         label=_words(raw.get("label", ""), f"{where}.label", MAX_LABEL, source),
@@ -531,7 +542,7 @@ def check_bounded_rounds(
     (:func:`flight_profit_problem`). Every deal (``Game.new``, a record's replay, a table of
     the web service) and every scenario goes through here, so an accepted game always ends.
     """
-    problem = flight_profit_problem(config, cards, players)
+    problem = flight_profit_problem(config.for_players(players), cards, players)
     if problem is not None:
         raise DataError(f"{source}: {problem}")
 
@@ -564,37 +575,41 @@ def _return_to(value: Any, source: str) -> str | dict[str, str]:
     return table
 
 
-def _rounds(value: Any, source: str) -> dict[int, int]:
-    """R1: one number of rounds for every player count, or a table by player count (1-4).
+def _by_players(value: Any, where: str, rule: str, source: str, minimum: int) -> dict[int, int]:
+    """One whole number for every player count, or a table by player count (1-4): R1's
+    ``rounds``, T8's item prices.
 
-    >>> _rounds({"1": 6, "2": 6, "3": 6, "4": 8}, "config")[4]
+    >>> _by_players({"1": 6, "2": 6, "3": 6, "4": 8}, "rounds", "R1", "config", 1)[4]
     8
-    >>> _rounds({"1": 6, "2": 6, "3": 6, "5": 8}, "config")
+    >>> _by_players({"1": 6, "2": 6, "3": 6, "5": 8}, "rounds", "R1", "config", 1)
     Traceback (most recent call last):
     ...
     triage.engine.errors.DataError: config: rounds.5: the player count must be 1, 2, 3 or 4 (R1)
     """
     if not isinstance(value, Mapping):
-        rounds = _whole(value, "rounds", source, 1)
-        return {count: rounds for count in PLAYER_COUNTS}
+        number = _whole(value, where, source, minimum)
+        return {count: number for count in PLAYER_COUNTS}
     table: dict[int, int] = {}
-    for key, rounds in value.items():
+    for key, number in value.items():
         count = int(key) if str(key).isdigit() else None
         if count not in PLAYER_COUNTS:
-            raise DataError(f"{source}: rounds.{key}: the player count must be 1, 2, 3 or 4 (R1)")
-        table[count] = _whole(rounds, f"rounds.{key}", source, 1)
+            raise DataError(f"{source}: {where}.{key}: the player count must be 1, 2, 3 or 4 ({rule})")
+        table[count] = _whole(number, f"{where}.{key}", source, minimum)
     missing = [str(count) for count in PLAYER_COUNTS if count not in table]
     if missing:
         raise DataError(
-            f"{source}: rounds by player count must give every count 1-4 (R1); missing: {', '.join(missing)}"
+            f"{source}: {where} by player count must give every count 1-4 ({rule}); missing: {', '.join(missing)}"
         )
     return table
 
 
 #: R1: the player counts a game may have.
 PLAYER_COUNTS: tuple[int, ...] = (1, 2, 3, 4)
-#: Keys whose value is either one value or a table (V1 ``return_to``, R1 ``rounds``).
-EITHER_KEYS: tuple[str, ...] = ("return_to", "rounds")
+#: Keys whose value is one number or a table by player count (R1 ``rounds``, T8 an item's
+#: ``price``): a table of some counts merged over one number keeps it for the others.
+BY_PLAYERS_KEYS: tuple[str, ...] = ("rounds", "price")
+#: Keys whose value is either one value or a table (V1 ``return_to``, and :data:`BY_PLAYERS_KEYS`).
+EITHER_KEYS: tuple[str, ...] = ("return_to", *BY_PLAYERS_KEYS)
 
 
 #: The player counts ``seat_credits`` and ``seat_vp`` have a list for (a solo game has no seat

@@ -179,9 +179,20 @@ class TerminalShown(TypedDict):
 
 
 class MarketItemShown(TypedDict):
-    """A market item as a configuration file declares it (T8; config.md)."""
+    """A market item as one game sells it (T8): a view's, its price for the game's player count."""
 
     price: int
+    limit: int | None
+    gives: dict[str, int]
+    label: str
+    help: str
+
+
+class MarketItemFile(TypedDict):
+    """A market item as a configuration file declares it (T8; config.md): its price one number,
+    or one per player count."""
+
+    price: int | dict[str, int]
     limit: int | None
     gives: dict[str, int]
     label: str
@@ -212,7 +223,6 @@ class _ConfigValues(TypedDict):
     final_round_order: str
     income: dict[str, int]
     start: dict[str, int]
-    market: dict[str, MarketItemShown]
     solo: SoloShown
     seat_credits: dict[str, list[int]]
     seat_vp: dict[str, list[int]]
@@ -220,16 +230,19 @@ class _ConfigValues(TypedDict):
 
 class ConfigShown(_ConfigValues):
     """The configuration of one game as views carry it (:meth:`~triage.engine.config.Config.to_dict`
-    of the configuration for the game's player count): its rounds one number."""
+    of the configuration for the game's player count): its rounds and prices one number."""
 
     rounds: int
+    market: dict[str, MarketItemShown]
 
 
 class ConfigFile(_ConfigValues):
     """The configuration as its file holds it and records carry it
-    (:meth:`triage.engine.config.Config.to_dict`): rounds one number, or one per player count."""
+    (:meth:`triage.engine.config.Config.to_dict`): rounds and each item's price one number, or
+    one per player count."""
 
     rounds: int | dict[str, int]
+    market: dict[str, MarketItemFile]
 
 
 class Board(TypedDict):

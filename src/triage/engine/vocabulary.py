@@ -20,10 +20,10 @@ validated form, so that a designer adds an item in TOML alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from triage.engine.shapes import KindWords, MarketItemShown
+from triage.engine.shapes import KindWords, MarketItemFile
 
 # ---------------------------------------------------------------------- card kinds (K1, K2)
 
@@ -217,9 +217,14 @@ class MarketItem:
     ('Night shift', 2, None)
     >>> MarketItem("staff", 6, None, (("staff", 1),)).holding
     'staff'
+    >>> staff = MarketItem("staff", 4, None, (("staff", 1),), prices=((1, 6), (2, 6), (3, 6), (4, 4)))
+    >>> staff.for_players(4).price, staff.for_players(2).price, staff.to_dict()["price"]
+    (4, 6, {'1': 6, '2': 6, '3': 6, '4': 4})
     """
 
     name: str
+    #: Its price in Credits; with :attr:`prices`, the lowest of them (a game's own item,
+    #: :meth:`for_players`, holds its count's).
     price: int
     #: The most of it a player may own (None: no limit); what is counted: :attr:`holding`.
     limit: int | None
@@ -232,6 +237,9 @@ class MarketItem:
     #: other item (spaces, several supplies, several units: a Clinical Trial, a designer's item),
     #: None: the player's purchases of the item itself (``PlayerState.items``).
     holding: str | None = field(init=False, compare=False)
+    #: T8: (player count, price) for every count 1-4, where the prices differ by count; empty
+    #: when every count pays :attr:`price`.
+    prices: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.label:
@@ -247,10 +255,17 @@ class MarketItem:
                 return amount
         return 0
 
-    def to_dict(self) -> MarketItemShown:
-        """The item in the configuration file's shape."""
+    def for_players(self, players: int) -> MarketItem:
+        """The item as a game of ``players`` sells it: its count's price (T8)."""
+        if not self.prices:
+            return self
+        return replace(self, price=dict(self.prices)[players], prices=())
+
+    def to_dict(self) -> MarketItemFile:
+        """The item in the configuration file's shape (the price a table by player count where
+        the prices differ)."""
         return {
-            "price": self.price,
+            "price": {str(count): price for count, price in self.prices} if self.prices else self.price,
             "limit": self.limit,
             "gives": dict(self.gives),
             "label": self.label,

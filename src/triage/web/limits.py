@@ -291,7 +291,11 @@ def check_config_limits(config: Config) -> None:
     ]
     checks.append(("the market's item count", len(config.market), MAX_MARKET_ITEMS))
     for name, item in config.market.items():
-        checks.append((f"config.market.{name}.price", item.price, MAX_PRICE))
+        prices = item.prices or ((0, item.price),)
+        checks += [
+            (f"config.market.{name}.price" + (f".{count}" if count else ""), price, MAX_PRICE)
+            for count, price in prices
+        ]
         checks += [
             (f"config.market.{name}.gives.{supply}", amount, MAX_GIFT) for supply, amount in item.gives
         ]

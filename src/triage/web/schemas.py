@@ -83,13 +83,24 @@ class IncomeOverride(Closed):
     healing: int | Omitted = OMITTED
 
 
+class ByPlayerCount(Closed):
+    """A number by player count, R1's rounds or T8's price of an item (a table over one number
+    keeps it for the counts not named)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+    one: int | Omitted = Field(None, alias="1", json_schema_extra=_no_default)
+    two: int | Omitted = Field(None, alias="2", json_schema_extra=_no_default)
+    three: int | Omitted = Field(None, alias="3", json_schema_extra=_no_default)
+    four: int | Omitted = Field(None, alias="4", json_schema_extra=_no_default)
+
+
 class MarketItemOverride(Closed):
     """T8: an item's price, how many a player may own (``limit`` null: no limit), what one
     purchase gives, and its words for players. A new item (not among the defaults) names at
     least ``price`` and ``gives``."""
 
     nullable = frozenset({"limit"})
-    price: int | Omitted = OMITTED
+    price: int | ByPlayerCount | Omitted = OMITTED
     limit: int | None = None
     gives: (
         Annotated[dict[SupplyName, Annotated[int, Field(ge=1, le=MAX_GIFT)]], Field(min_length=1)] | Omitted
@@ -135,22 +146,12 @@ class SeatTableOverride(Closed):
     four: list[int] | Omitted = Field(None, alias="4", json_schema_extra=_no_default)
 
 
-class RoundsByPlayers(Closed):
-    """R1: rounds by player count (a table over one number keeps it for the counts not named)."""
-
-    model_config = ConfigDict(populate_by_name=True)
-    one: int | Omitted = Field(None, alias="1", json_schema_extra=_no_default)
-    two: int | Omitted = Field(None, alias="2", json_schema_extra=_no_default)
-    three: int | Omitted = Field(None, alias="3", json_schema_extra=_no_default)
-    four: int | Omitted = Field(None, alias="4", json_schema_extra=_no_default)
-
-
 class ConfigOverrides(Closed):
     """Overrides of the game configuration (scenario-format.md section 1), merged key by key into
     the defaults; the engine checks the values (and the server's limits bound them)."""
 
     nullable = frozenset({"quality_floor"})
-    rounds: int | RoundsByPlayers | Omitted = OMITTED
+    rounds: int | ByPlayerCount | Omitted = OMITTED
     arrivals: int | Omitted = OMITTED
     end_on_zero_quality: bool | Omitted = OMITTED
     return_to: Place | ReturnPlaces | Omitted = OMITTED
@@ -186,7 +187,7 @@ class ItemFields(TypedDict, total=False):
     """A market item's overrides as a request gives them (T8): :class:`MarketItemOverride`'s keys
     that it set."""
 
-    price: int
+    price: int | dict[str, int]
     limit: int | None
     gives: dict[str, int]
     label: str
