@@ -10,12 +10,15 @@ ratios:
   reference);
 * ``openspiel``: ``state.legal_actions()`` then ``state.apply_action()`` (deal by chance nodes
   included in the time, not in the count);
-* ``pettingzoo``: the AEC loop, ``last()`` (observation and mask) then ``step()``;
+* ``pettingzoo``: the AEC loop, ``last()`` (observation and mask) then ``step()``; ``, raw``
+  the same on the raw encoding (:mod:`triage.envs.features`), where the default's scaling
+  costs nothing: the scaling's own cost is the gap between the two rows;
 * ``engine integer path``: ``legal_action_ids()`` then ``apply_id()`` of a random one, for
   ``--players`` and solo (the second column's reference);
 * ``openspiel rl_environment``: OpenSpiel's ``rl_environment.Environment`` loop (every player's
   information-state tensor and legal actions at each step);
-* ``gymnasium``: ``action_masks()`` then ``step()`` (which returns the observation);
+* ``gymnasium``: ``action_masks()`` then ``step()`` (which returns the observation); and on
+  the raw encoding;
 * ``gymnasium vector``: the native vector environment (``gymnasium.make_vec``) of
   :data:`VECTOR_ENVS` solo games, a random legal action per game, every game's step counted;
   its rate is printed as a ratio to one ``Triage-v0`` (the single environment a learner would
@@ -285,10 +288,10 @@ def openspiel(players: int, seconds: float) -> _Path:
     return _timed("openspiel", "actions", seconds, game)
 
 
-def pettingzoo(players: int, seconds: float) -> _Path:
+def pettingzoo(players: int, seconds: float, encoding: str = "scaled") -> _Path:
     from triage.envs.pettingzoo import env
 
-    environment = env(players=players)
+    environment = env(players=players, encoding=encoding)
 
     def game(seed: int) -> int:
         environment.reset(seed=seed)
@@ -304,15 +307,20 @@ def pettingzoo(players: int, seconds: float) -> _Path:
             steps += 1
         return steps
 
-    return _timed("pettingzoo", "actions", seconds, game)
+    return _timed(_named("pettingzoo", encoding), "actions", seconds, game)
 
 
-def gymnasium_env(seconds: float) -> _Path:
+def _named(name: str, encoding: str) -> str:
+    """A path's name; one run on another encoding than the default says which."""
+    return name if encoding == "scaled" else f"{name}, {encoding}"
+
+
+def gymnasium_env(seconds: float, encoding: str = "scaled") -> _Path:
     import gymnasium
 
     from triage.envs.gymnasium import TriageEnv  # importing it registers Triage-v0
 
-    environment = gymnasium.make("Triage-v0").unwrapped
+    environment = gymnasium.make("Triage-v0", encoding=encoding).unwrapped
     if not isinstance(environment, TriageEnv):
         raise TypeError(f"Triage-v0 makes a {type(environment).__name__}, not a TriageEnv")
 
@@ -325,7 +333,7 @@ def gymnasium_env(seconds: float) -> _Path:
             steps += 1
         return steps
 
-    return _timed("gymnasium (solo)", "actions", seconds, game)
+    return _timed(_named("gymnasium", encoding) + " (solo)", "actions", seconds, game)
 
 
 def ismcts(
@@ -415,7 +423,9 @@ def measure(
         openspiel(players, seconds),
         rl_environment(players, seconds),
         pettingzoo(players, seconds),
+        pettingzoo(players, seconds, "raw"),
         gymnasium_env(seconds),
+        gymnasium_env(seconds, "raw"),
         vector_env(seconds),
         ismcts("ismcts leduc_poker", "leduc_poker", {}, spiel_random, simulations, seconds),
         ismcts(
