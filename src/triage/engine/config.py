@@ -86,9 +86,10 @@ class Config:
 
     def for_players(self, players: int) -> Config:
         """The configuration of a game of ``players``: its own count's :attr:`rounds` (R1) and
-        market prices (T8). Every game holds this one (:class:`~triage.engine.position.Position`), so its view,
-        record and rules read one number of rounds. Counts that play as many rounds share one
-        object, and with it what is worked out on it (the action plans of a shared deck).
+        market prices (T8). Every game holds this one (:class:`~triage.engine.position.Position`),
+        so its view, record and rules read one number of rounds and one price an item. Counts
+        that play as many rounds at the same prices share one object, and with it what is worked
+        out on it (the action plans of a shared deck).
 
         >>> config = make_config({"rounds": {"4": 8}})
         >>> config.rounds, config.for_players(4).rounds, config.for_players(2).rounds
