@@ -103,10 +103,12 @@ class Config:
         if not self.rounds_by_players and not self.priced_by_players:
             return self
         rounds = self.rounds_by_players.get(players, self.rounds)
-        market = {name: item.for_players(players) for name, item in self.market.items()}
-        key = ("rounds", rounds, tuple(item.price for item in market.values()))
+        priced = self.priced_by_players  # most configurations: one price an item, one market
+        prices = tuple(item.for_players(players).price for item in self.market.values()) if priced else ()
+        key = ("rounds", rounds, prices)
         known: Config | None = self.derived.get(key)
         if known is None:
+            market = {name: item.for_players(players) for name, item in self.market.items()}
             known = self.derived[key] = replace(self, rounds=rounds, rounds_by_players={}, market=market)
         return known
 

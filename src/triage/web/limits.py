@@ -291,10 +291,9 @@ def check_config_limits(config: Config) -> None:
     ]
     checks.append(("the market's item count", len(config.market), MAX_MARKET_ITEMS))
     for name, item in config.market.items():
-        prices = item.prices or ((0, item.price),)
-        checks += [
-            (f"config.market.{name}.price" + (f".{count}" if count else ""), price, MAX_PRICE)
-            for count, price in prices
+        where = f"config.market.{name}.price"
+        checks += [(f"{where}.{count}", price, MAX_PRICE) for count, price in item.prices] or [
+            (where, item.price, MAX_PRICE)
         ]
         checks += [
             (f"config.market.{name}.gives.{supply}", amount, MAX_GIFT) for supply, amount in item.gives
