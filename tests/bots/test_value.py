@@ -67,6 +67,32 @@ def test_the_fitting_command_writes_a_value_the_expert_then_uses(tmp_path, monke
     assert value_for(view(Game.new(players=2, seed=4), 0)) is not None
 
 
+def test_a_value_belongs_to_its_own_counts_seat_tables_only(tmp_path, monkeypatch):
+    """R1, R3: another player count's seat Credits or VP leave a value standing; its own count's
+    do not. A file written while fingerprints held every count's seat tables still finds its game."""
+    from triage.engine.config import make_config
+
+    changed = make_config({"seat_credits": {"4": [0, 0, 0, 0]}, "seat_vp": {"3": [0, 1, 0]}})
+    two = Game.new(players=2, seed=4, config=changed)
+    assert fingerprint(view(two, 0)) == fingerprint(view(Game.new(players=2, seed=4), 0))
+    assert value_for(view(two, 0)) is not None
+    for players in (3, 4):
+        game = Game.new(players=players, seed=4, config=changed)
+        assert fingerprint(view(game, 0)) != fingerprint(view(Game.new(players=players, seed=4), 0))
+        assert value_for(view(game, 0)) is None
+    shipped = json.loads(
+        Path(value_module.__file__).parent.joinpath("../data/values/standard-2p.json").read_text()
+    )
+    players, config, deck = json.loads(shipped["fingerprint"])
+    assert config["seat_credits"] == [0, 0]  # the file holds its own count's entry
+    config["seat_credits"] = {"3": [1, 0, 1], "4": [5, 5, 5, 5]}  # the older form, every count's table
+    old = tmp_path / "old-2p.json"
+    old.write_text(
+        json.dumps({**shipped, "fingerprint": json.dumps([players, config, deck], sort_keys=True)})
+    )
+    assert Value.load(old).fingerprint == fingerprint(view(Game.new(players=2, seed=4), 0))
+
+
 def test_a_bad_value_file_names_the_file_and_the_fault(tmp_path, monkeypatch):
     bad = tmp_path / "broken.json"
     bad.write_text('{"fingerprint": "x"}')

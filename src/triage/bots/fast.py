@@ -40,7 +40,15 @@ from triage.bots.base import Action, BotForm, Provenance
 from triage.bots.expert import Budget, ExpertBot, MissingValueError, Search, candidate_actions, order_only
 from triage.bots.habits import FarmFirstBot
 from triage.bots.policy import farming_policy
-from triage.bots.value import Value, by_fingerprint, features, fingerprint, value_dirs, value_for
+from triage.bots.value import (
+    Value,
+    by_fingerprint,
+    current_fingerprint,
+    features,
+    fingerprint,
+    value_dirs,
+    value_for,
+)
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
 from triage.engine.shapes import View
@@ -192,7 +200,7 @@ class FastPolicy:
             if data.get("format") != FORMAT:
                 raise ValueError(f"format {data.get('format')!r}, not {FORMAT!r}")
             policy = cls(
-                str(data["fingerprint"]),
+                current_fingerprint(str(data["fingerprint"])),
                 [float(v) for v in data["mean"]],
                 [float(v) for v in data["scale"]],
                 [[float(v) for v in row] for row in data["hidden"]],

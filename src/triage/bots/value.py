@@ -28,7 +28,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -104,6 +104,7 @@ def features(game: Game, seat: int) -> list[float]:
 def fingerprint(seat_view: View) -> str:
     """What a value belongs to: the player count, the configuration and the deck list, as every
     seat's view shows them (so a bot finds its value from the view alone)."""
+    players = len(seat_view["players"])
     deck = sorted(json.dumps(back) for back in seat_view["catalogue"])
     config = seat_view["config"]
     # T8: what each item costs and gives decides the game; its words for players do not.
@@ -111,7 +112,34 @@ def fingerprint(seat_view: View) -> str:
         name: {key: value for key, value in item.items() if key not in ("label", "help")}
         for name, item in config["market"].items()
     }
-    return json.dumps([len(seat_view["players"]), {**config, "market": market}, deck], sort_keys=True)
+    return json.dumps([players, _own_count({**config, "market": market}, players), deck], sort_keys=True)
+
+
+#: R1, R3: the tables by player count of which a game reads its own count's entry alone.
+SEAT_TABLES = ("seat_credits", "seat_vp")
+
+
+def _own_count(config: Mapping[str, Any], players: int) -> dict[str, Any]:
+    """The configuration with each seat table cut to the game's own count (zeros where it has
+    none), so that a change at 4 players leaves the 2- and 3-player values and policies standing."""
+    own = dict(config)
+    for key in SEAT_TABLES:
+        table = config.get(key) or {}
+        if isinstance(table, Mapping):  # a list is a count's own entry already
+            table = table.get(str(players), table.get(players, [0] * players))
+        own[key] = list(table)
+    return own
+
+
+def current_fingerprint(text: str) -> str:
+    """A fingerprint read from a data file, in today's form: files written while it held every
+    count's seat tables keep finding their game. Text of another form is kept as it is: it finds
+    no game."""
+    try:
+        players, config, deck = json.loads(text)
+        return json.dumps([players, _own_count(config, players), deck], sort_keys=True)
+    except (ValueError, TypeError, AttributeError):
+        return text
 
 
 @dataclass(frozen=True)
@@ -157,7 +185,7 @@ class Value:
             weights = {int(number): [float(w) for w in row] for number, row in data["weights"].items()}
             explained = {int(number): float(share) for number, share in data.get("explained", {}).items()}
             value = cls(
-                str(data["fingerprint"]),
+                current_fingerprint(str(data["fingerprint"])),
                 weights,
                 int(data["games"]),
                 int(data["seed"]),
