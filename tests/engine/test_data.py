@@ -339,6 +339,11 @@ def test_an_items_price_by_player_count_is_each_games_own() -> None:
         ).config.to_dict()
     )
 
+    # R1: a count outside 1-4 is refused by name before any count's price is looked up.
+    for players in (0, 5):
+        with pytest.raises(ValueError, match=f"a game has 1 to 4 players \\(R1\\), got {players}"):
+            Game.new(players=players, seed=1, config=config)
+
 
 def test_solo_tier_names_the_best_tier_reached_and_none_on_a_loss() -> None:
     from triage.engine import Game

@@ -29,7 +29,7 @@ from triage.engine.config import Config, check_bounded_rounds, make_config
 from triage.engine.errors import RuleError
 from triage.engine.flow import run, start_round
 from triage.engine.memory import touch_top
-from triage.engine.position import PHASES, Action, Event, Pay, Position, is_whole
+from triage.engine.position import PHASES, Action, Event, Pay, Position, check_players, is_whole
 from triage.engine.shapes import DeckEntry
 from triage.engine.treatment import (
     buy,
@@ -134,6 +134,7 @@ class Game(Position):
         """
         if not is_whole(seed):
             raise ValueError(f"the seed must be a whole number, got {seed!r}")
+        check_players(players)
         config = config or _default_config()
         deck_cards = list(deck) if deck is not None else load_standard_deck()
         _check_bounded(config, deck_cards if deck is not None else None, players)

@@ -42,6 +42,12 @@ def _orders(count: int) -> tuple[list[int], ...]:
 ORDERS: tuple[tuple[list[int], ...], ...] = ((), *(_orders(count) for count in range(1, 5)))
 
 
+def check_players(players: object) -> None:
+    """R1: a game seats 1 to 4 players; anything else is refused before a count's values are read."""
+    if not is_whole(players) or not 1 <= players <= 4:
+        raise ValueError(f"a game has 1 to 4 players (R1), got {players!r}")
+
+
 class Position:
     """A whole game position, all-seeing (players see it only through the observer): a plain
     record of the rules' state. The rules that change it are functions of the rule sections;
@@ -89,8 +95,7 @@ class Position:
     ) -> None:
         """``boards``: the players' states when the caller has them already (a drawn world),
         else new empty ones."""
-        if not is_whole(players) or not 1 <= players <= 4:
-            raise ValueError(f"a game has 1 to 4 players (R1), got {players!r}")
+        check_players(players)
         if boards is not None and len(boards) != players:
             raise ValueError(f"{len(boards)} boards for {players} players")
         #: The rules and the card table: fixed for the game's life (copies share them, and the
