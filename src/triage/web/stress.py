@@ -52,8 +52,9 @@ LIMIT_CONFIG: ConfigFields = {
     "income": {"diagnostics": MAX_INCOME, "healing": MAX_INCOME},
 }
 #: The same for four seats: with 12 rounds the length check refuses it (a game could pass the
-#: 5,000 actions a table holds, triage.engine.length); 8 rounds is the most it accepts.
-LIMIT_CONFIG_4P: ConfigFields = {**LIMIT_CONFIG, "rounds": 8}
+#: 5,000 actions a table holds, triage.engine.length); 7 rounds is the most it accepts (8 until
+#: the 4-player seats started with more Credits and a cheaper Staff, Change 6).
+LIMIT_CONFIG_4P: ConfigFields = {**LIMIT_CONFIG, "rounds": 7}
 LIMIT_DECK: list[CardFields] = [
     {
         "id": f"C{number}",
