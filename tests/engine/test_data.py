@@ -47,8 +47,9 @@ def test_default_configuration_holds_every_outer_game_value() -> None:
         "clinical_trial": (2, 1),
         "outpatient_clinic": (2, 2),
     }
-    # T8, R1: Staff costs 5 at 4 players, where it had too few buyers under strong play, and the
-    # seats after the first start with Credits (docs/notes/balance-four-players-under-strong-play.md).
+    # T8, R1: Staff costs 5 at 4 players, where it had too few buyers under strong play, and every
+    # 4-player seat but the strong second one starts with Credits (Change 6,
+    # docs/notes/balance-change-6-four-players-fair-under-strong-play.md).
     assert [config.for_players(count).market["staff"].price for count in (1, 2, 3, 4)] == [6, 6, 6, 5]
     assert config.seat_credits == {3: (1, 0, 1), 4: (1, 0, 1, 2)}
 
