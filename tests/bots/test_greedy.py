@@ -268,3 +268,24 @@ def test_farming_first_flies_for_a_known_chronic_patient_before_diagnosing():
                 assert farm["type"] == "diagnose", farm
             game.apply(first)
     assert differ >= 5
+
+
+@pytest.mark.parametrize(
+    "night_shift, bought",
+    [
+        ({"price": 3, "gives": {"healing": 2}}, "night_shift"),  # 1.5 a unit beats the token's 2
+        ({"price": 4, "gives": {"healing": 2}}, "healing"),  # 2 a unit: the first in market order
+        ({"price": 5, "gives": {"healing": 2}}, "healing"),  # 2.5 a unit
+    ],
+)
+def test_buys_healing_where_it_is_cheapest_per_unit_the_first_in_market_order_among_equals(night_shift, bought):
+    """T8: the greedy buys a supply from the item that sells it cheapest per unit that the seat
+    may buy now, a designer's item too, the first in market order among equals (exact prices per
+    unit: 4 Credits for 2 ties the token's 2 for 1)."""
+    game = position(
+        {"C": {"kind": "critical", "healing": 3, "credits": 2, "vp": 3}},
+        {"1": {"card": "C"}},
+        player={"healing": 2, "staff": 0, "staff_available": 0, "credits": 5, "helicopters": 0},
+        config={"market": {"night_shift": night_shift}},
+    )
+    assert decide(game) == {"type": "buy", "item": bought}

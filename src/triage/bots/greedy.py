@@ -40,7 +40,9 @@ from triage.engine.game import Game
 from triage.engine.observer import Seat
 from triage.engine.shapes import Payment, View
 from triage.engine.state import Patient, PlayerState
-from triage.engine.treatment import purchase_refusal
+from triage.engine.config import Config
+from triage.engine.treatment import may_purchase
+from triage.engine.vocabulary import MarketItem
 
 #: The order of the greedy priorities (module docstring): the method names of :class:`_Turn`.
 PRIORITIES: tuple[str, ...] = (
@@ -164,6 +166,7 @@ class _Turn:
             self.kinds[slot.card] = kind = knower.kind_of(slot.card)
             self.needs[slot.card] = (knower.need(slot) or 0) if kind is not None else 0
         self._staff_first: dict[str, bool] = {}
+        self._sources: dict[str, tuple[str, Fraction] | None] = {}
 
     # -------------------------------------------------------------- helpers
 
@@ -180,24 +183,29 @@ class _Turn:
 
     def can_buy(self, item: str) -> bool:
         market = self.market.get(item)
-        return market is not None and purchase_refusal(self.me, market) is None
+        return market is not None and may_purchase(self.me, market)
 
     def source(self, supply: str) -> tuple[str, Fraction] | None:
         """The item the greedy buys for ``supply`` (T8): the cheapest per unit of it among those
         the seat may buy now, the first in market order among equals (a designer's item too),
-        with its price per unit; None when none can be bought."""
+        with its price per unit; None when none can be bought. Asked again in one decision (the
+        seat's Credits and items do not change within it), it answers from :attr:`_sources`."""
+        if supply in self._sources:
+            return self._sources[supply]
         best: tuple[str, Fraction] | None = None
-        for name, item in self.market.items():
-            amount = item.gives_of(supply)
-            if amount and (best is None or Fraction(item.price, amount) < best[1]) and self.can_buy(name):
-                best = (name, Fraction(item.price, amount))
+        me = self.me
+        for name, item, unit in offers(self.game.config).get(supply, ()):
+            if (best is None or unit < best[1]) and may_purchase(me, item):
+                best = (name, unit)
+        self._sources[supply] = best
         return best
 
     def buy(self, supply: str, units: int = 1) -> Action | None:
         """Buying the :meth:`source` of ``supply`` when ``units`` of it are affordable at its
         price per unit, else None."""
         found = self.source(supply)
-        if found is None or units * found[1] > self.me.credits:
+        # units * price per unit > Credits, in whole numbers (a Fraction's denominator is positive)
+        if found is None or units * found[1].numerator > self.me.credits * found[1].denominator:
             return None
         return {"type": "buy", "item": found[0]}
 
@@ -369,7 +377,7 @@ class _Turn:
         return None
 
     def buy_to_finish(self) -> Action | None:
-        staff = min(item.price for item in self.market.values() if item.gives_of("staff"))
+        staff = min(item.price for _, item, _ in offers(self.game.config).get("staff", ()))
         if self.rounds_left >= 3 and self.me.credits < staff + 2:
             return None
         for slot in self.slots:
@@ -414,3 +422,27 @@ class _Turn:
 
 
 GreedyBot.turn_class = _Turn
+
+
+#: The market items that give each supply, as (name, item, price per unit of it), in market
+#: order (:func:`offers`).
+Offers = dict[str, tuple[tuple[str, MarketItem, Fraction], ...]]
+
+
+def offers(config: Config) -> Offers:
+    """Per supply, the items that give some of it (``MarketItem.gives_of``, the first amount an
+    item names), with their price per unit (T8): what :meth:`_Turn.source` compares at every
+    decision, worked out once per configuration and kept in its ``derived``."""
+    found: Offers | None = config.derived.get(_OFFERS)
+    if found is None:
+        table: dict[str, list[tuple[str, MarketItem, Fraction]]] = {}
+        for name, item in config.market.items():
+            for supply in dict(item.gives):
+                amount = item.gives_of(supply)
+                if amount:
+                    table.setdefault(supply, []).append((name, item, Fraction(item.price, amount)))
+        found = config.derived[_OFFERS] = {supply: tuple(rows) for supply, rows in table.items()}
+    return found
+
+
+_OFFERS = "greedy.offers"

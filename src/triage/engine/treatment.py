@@ -87,6 +87,21 @@ def limit_reached(player: PlayerState, item: MarketItem) -> bool:
     return bool(limits_reached(player, ((item, item),)))
 
 
+def may_purchase(player: PlayerState, item: MarketItem) -> bool:
+    """T8: whether ``player`` may buy ``item`` now (its limit not reached and the Credits to pay):
+    :func:`purchase_refusal`'s test without the refusal, for the bots that ask it of every item
+    at every decision.
+
+    >>> from triage.engine.vocabulary import MarketItem
+    >>> trial = MarketItem("clinical_trial", 2, 1, (("spaces", 1),))
+    >>> player = PlayerState()
+    >>> player.credits = 2
+    >>> may_purchase(player, trial), may_purchase(PlayerState(), trial)
+    (True, False)
+    """
+    return player.credits >= item.price and not limit_reached(player, item)
+
+
 def purchase_refusal(player: PlayerState, item: MarketItem, who: str = "the player") -> RuleError | None:
     """T8: why ``player`` may not buy ``item`` now (its limit reached, or not enough Credits),
     or None: the one affordability test of the market, for the rules, the listings and the bots.
@@ -96,13 +111,13 @@ def purchase_refusal(player: PlayerState, item: MarketItem, who: str = "the play
     >>> purchase_refusal(player, MarketItem("staff", 6, None, (("staff", 1),))).code
     'cannot_afford'
     """
+    if may_purchase(player, item):
+        return None
     if limit_reached(player, item):
         return RuleError("limit_reached", f"a player may own at most {item.limit} {item.label}", "T8")
-    if player.credits < item.price:
-        return RuleError(
-            "cannot_afford", f"{item.label} costs {item.price} Credits; {who} has {player.credits}", "T8"
-        )
-    return None
+    return RuleError(
+        "cannot_afford", f"{item.label} costs {item.price} Credits; {who} has {player.credits}", "T8"
+    )
 
 
 def add_purchase(player: PlayerState, item: MarketItem) -> None:
