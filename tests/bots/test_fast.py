@@ -202,7 +202,7 @@ def test_its_playouts_are_scored_by_the_games_value_and_its_form_names_that_file
         form = FastBot().form(standard)
         value = value_for(standard)
         assert value is not None and form["value"]["sha256"] == value.sha256
-        assert form["playouts"] == FastBot().playouts > 0
+        assert form["playouts"] == FastBot().search_size(2)[1] > 0
         priced = Game.new(players=2, seed=5, config=make_config({"market": {"staff": {"price": 7}}}))
         priced = advance_to_a_choice(priced)
         seat_view = view(priced, priced.turn)
@@ -222,3 +222,19 @@ def advance_to_a_choice(game: Game) -> Game:
         if len(candidate_actions(legal)) > 2 and not order_only(legal):
             return game
         game.apply(greedy.choose(view(game, game.turn), legal, random.Random(0)))
+
+
+def test_at_three_and_four_players_it_searches_less_and_says_so():
+    """A playout plays more moves with more players (at 4, about twice a 2-player one's): the
+    search shares six playouts at 3 players, and keeps the network's two best moves with four
+    playouts at 4 (issue 41 point 1: 2 ms a decision); the form a result file records says so,
+    and a bot given its own sizes keeps them at every count."""
+    four = view(Game.new(players=4, seed=5), 0)
+    two = view(Game.new(players=2, seed=5), 0)
+    assert FastBot().search_size(4) == (2, 4) and FastBot().search_size(2) == (3, 8)
+    assert FastBot().search_size(3) == (3, 6)
+    form = FastBot().form(four)
+    assert form["playouts"] == 4 and "keeps its 2 best moves" in form["search"]
+    assert FastBot().form(two)["playouts"] == 8
+    assert FastBot(keep=3, playouts=8).form(four)["playouts"] == 8
+    assert FastBot(keep=1).search_size(4) == (1, 4)

@@ -66,7 +66,7 @@ BOT_DESCRIPTIONS["expert-whole"] = (
     "the expert searching with whole playouts, no fitted value (any game; slower and weaker at 2-4 players)"
 )
 BOT_DESCRIPTIONS["expert-fast"] = (
-    "the expert's judgement learned from its own play (triage train-fast) and 8 short playouts: a few ms a move"
+    "the expert's judgement learned from its own play (triage train-fast) and a few short playouts: under 2 ms a move"
 )
 BOT_DESCRIPTIONS["montecarlo"] = (
     "flat Monte-Carlo: 8 drawn worlds per move, greedy playouts (the reference searcher, for ladders)"

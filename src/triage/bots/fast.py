@@ -62,6 +62,11 @@ KEEP = 3
 #: The short playouts those moves share (the expert's sequential halving, at least one each a
 #: round): docs/notes/strength-expert-fast-a-small-search-on-the-networks-best-moves.md.
 PLAYOUTS = 8
+#: (:data:`KEEP`, :data:`PLAYOUTS`) where a player count differs. A playout plays more moves the
+#: more players there are (at 4, twice a 2-player one's), so the search is smaller there, to
+#: answer within 2 ms a decision: six playouts at 3 players, two moves kept and four playouts at
+#: 4 (docs/notes/speed-expert-fast-within-2-ms-at-3-and-4-players.md).
+SEARCH_BY_PLAYERS: dict[int, tuple[int, int]] = {3: (3, 6), 4: (2, 4)}
 #: What a fast policy file says it is (and what :meth:`FastPolicy.load` accepts).
 FORMAT = "triage.fast/1"
 
@@ -294,11 +299,21 @@ class FastBot:
 
     def __init__(self, strict: bool = False, keep: int | None = None, playouts: int | None = None) -> None:
         self.strict = strict
-        self.keep = keep if keep is not None else KEEP
-        self.playouts = playouts if playouts is not None else PLAYOUTS
+        #: The search's size when set here; None: the player count's (:meth:`search_size`).
+        self.keep = keep
+        self.playouts = playouts
         self._club = FarmFirstBot()
         #: The last game's data files, by what decides them (:meth:`_data_for`).
         self._known: tuple[Any, ...] = ()
+
+    def search_size(self, players: int) -> tuple[int, int]:
+        """The moves kept and the playouts they share at ``players`` (:data:`SEARCH_BY_PLAYERS`,
+        unless this bot was given its own)."""
+        keep, playouts = SEARCH_BY_PLAYERS.get(players, (KEEP, PLAYOUTS))
+        return (
+            self.keep if self.keep is not None else keep,
+            self.playouts if self.playouts is not None else playouts,
+        )
 
     def _data_for(self, view: View) -> tuple[FastPolicy | None, bool, Value | None]:
         """The policy (and whether it is this game's own) and the fitted value of the view's game.
@@ -335,12 +350,11 @@ class FastBot:
             if self.strict and len(view["players"]) > 1:
                 raise MissingValueError(len(view["players"]))
             return candidates[ranked[0]]
-        kept = sorted({*ranked[: self.keep], default})
+        keep, playouts = self.search_size(len(view["players"]))
+        kept = sorted({*ranked[:keep], default})
         if len(kept) == 1:
             return club
-        search = Search(
-            view, [candidates[i] for i in kept], rng, Budget(self.playouts, None), farming_policy, value
-        )
+        search = Search(view, [candidates[i] for i in kept], rng, Budget(playouts, None), farming_policy, value)
         return search.run(default=kept.index(default))
 
     def form(self, view: View) -> BotForm:
@@ -360,11 +374,12 @@ class FastBot:
             if len(view["players"]) > 1:
                 described["value"] = "none fitted for this game"
             return described
+        keep, playouts = self.search_size(len(view["players"]))
         described["search"] = (
-            f"a trained scorer keeps its {self.keep} best moves and the club level's; "
+            f"a trained scorer keeps its {keep} best moves and the club level's; "
             "short playouts scored by the fitted value choose"
         )
-        described["playouts"] = self.playouts
+        described["playouts"] = playouts
         described["time_limit"] = None
         described["value"] = value.provenance()
         return described
