@@ -278,7 +278,9 @@ def test_farming_first_flies_for_a_known_chronic_patient_before_diagnosing():
         ({"price": 5, "gives": {"healing": 2}}, "healing"),  # 2.5 a unit
     ],
 )
-def test_buys_healing_where_it_is_cheapest_per_unit_the_first_in_market_order_among_equals(night_shift, bought):
+def test_buys_healing_where_it_is_cheapest_per_unit_the_first_in_market_order_among_equals(
+    night_shift, bought
+):
     """T8: the greedy buys a supply from the item that sells it cheapest per unit that the seat
     may buy now, a designer's item too, the first in market order among equals (exact prices per
     unit: 4 Credits for 2 ties the token's 2 for 1)."""

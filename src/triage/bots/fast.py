@@ -354,7 +354,9 @@ class FastBot:
         kept = sorted({*ranked[:keep], default})
         if len(kept) == 1:
             return club
-        search = Search(view, [candidates[i] for i in kept], rng, Budget(playouts, None), farming_policy, value)
+        search = Search(
+            view, [candidates[i] for i in kept], rng, Budget(playouts, None), farming_policy, value
+        )
         return search.run(default=kept.index(default))
 
     def form(self, view: View) -> BotForm:

@@ -37,10 +37,10 @@ from triage.bots.base import Action
 from triage.engine.cleanup import cleanups_before_death
 from triage.engine.determinize import determinize
 from triage.engine.game import Game
+from triage.engine.config import Config
 from triage.engine.observer import Seat
 from triage.engine.shapes import Payment, View
 from triage.engine.state import Patient, PlayerState
-from triage.engine.config import Config
 from triage.engine.treatment import may_purchase
 from triage.engine.vocabulary import MarketItem
 
@@ -425,7 +425,8 @@ GreedyBot.turn_class = _Turn
 
 
 #: The market items that give each supply, as (name, item, price per unit of it), in market
-#: order (:func:`offers`).
+#: order (:func:`offers`), kept in a configuration's ``derived`` under this key.
+_OFFERS = "greedy.offers"
 Offers = dict[str, tuple[tuple[str, MarketItem, Fraction], ...]]
 
 
@@ -443,6 +444,3 @@ def offers(config: Config) -> Offers:
                     table.setdefault(supply, []).append((name, item, Fraction(item.price, amount)))
         found = config.derived[_OFFERS] = {supply: tuple(rows) for supply, rows in table.items()}
     return found
-
-
-_OFFERS = "greedy.offers"
