@@ -34,7 +34,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from triage.bots.base import Action, BotForm
 from triage.bots.greedy import GreedyBot
@@ -330,11 +330,6 @@ def outcome(game: Game, seat: int) -> float:
 class Search:
     """One decision's sequential-halving search over shared worlds."""
 
-    #: Whether the playouts budgeted are a cap: the expert's search gives every move left at
-    #: least one playout a round, so many candidates cost more than the budget; an exact search
-    #: stops once the budget is spent, and moves left untried then are not chosen.
-    exact: ClassVar[bool] = False
-
     def __init__(
         self,
         view: View,
@@ -411,11 +406,9 @@ class Search:
             return self.best(alive, default)
         for round_number in range(rounds):
             share = max(1, remaining // ((rounds - round_number) * len(alive)))
+            start = self.counts[alive[0]]
             for candidate in alive:
-                start = self.counts[candidate]  # the worlds it has not played yet
                 for world in range(start, start + share):
-                    if self.exact and remaining <= 0:
-                        break
                     self.playout(candidate, world)
                     remaining -= 1
                     if self.out_of_time:

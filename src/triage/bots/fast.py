@@ -9,11 +9,9 @@ candidate's *afterstate*, the position one move on in a world drawn from the sea
 level's own move. The network alone plays at greedy's level (it agrees with the expert no more
 often than the club's priorities do); what it does well is put the expert's move among its first
 few. So the bot keeps the network's :data:`KEEP` best moves and the club level's, and lets the
-expert's own search choose among them with exactly :data:`PLAYOUTS` short playouts scored by the
-game's fitted value (:mod:`triage.bots.value`): each move once in one shared world, then the
-better half again (:class:`SpentSearch`), where the expert spends 140 on every candidate
-(docs/notes/strength-expert-fast-a-small-search-on-the-networks-best-moves.md,
-docs/notes/strength-expert-fast-more-moves-tried-once.md).
+expert's own search choose among them with :data:`PLAYOUTS` short playouts scored by the game's
+fitted value (:mod:`triage.bots.value`), where the expert spends 140 on every candidate
+(docs/notes/strength-expert-fast-a-small-search-on-the-networks-best-moves.md).
 
 The network is trained by ``triage train-fast`` on the decisions of the expert playing itself in
 the game at hand (players, configuration, deck): the target of each candidate is the expert's
@@ -60,15 +58,15 @@ from triage.engine.views import seat_of
 #: The move types, in a fixed order, for the one-hot part of a candidate's features.
 MOVE_TYPES = tuple(ACTION_FIELDS)
 #: The network's best moves a searched decision keeps for its playouts (with the club level's move).
-KEEP = 5
-#: The short playouts those moves share, exactly (:class:`SpentSearch`: each move once in one
-#: world, then halving): docs/notes/strength-expert-fast-more-moves-tried-once.md.
+KEEP = 3
+#: The short playouts those moves share (the expert's sequential halving, at least one each a
+#: round): docs/notes/strength-expert-fast-a-small-search-on-the-networks-best-moves.md.
 PLAYOUTS = 8
 #: (:data:`KEEP`, :data:`PLAYOUTS`) where a player count differs. A playout plays more moves the
 #: more players there are (at 4, twice a 2-player one's), so the search is smaller there, to
-#: answer within 2 ms a decision: four moves kept and five playouts at 3 players, two and five
-#: at 4 (which spends what the 4-player search spent before it was exact: the same moves).
-SEARCH_BY_PLAYERS: dict[int, tuple[int, int]] = {3: (4, 5), 4: (2, 5)}
+#: answer within 2 ms a decision: six playouts at 3 players, two moves kept and four playouts at
+#: 4 (docs/notes/speed-expert-fast-within-2-ms-at-3-and-4-players.md).
+SEARCH_BY_PLAYERS: dict[int, tuple[int, int]] = {3: (3, 6), 4: (2, 4)}
 #: What a fast policy file says it is (and what :meth:`FastPolicy.load` accepts).
 FORMAT = "triage.fast/1"
 
@@ -290,16 +288,6 @@ class MissingPolicyError(ValueError):
         return MissingPolicyError, (self.players,)
 
 
-class SpentSearch(Search):
-    """The expert's search held to its playouts exactly (:attr:`Search.exact`): every kept move
-    is played once in the same world, then the better half share what is left, and so on until
-    the playouts are spent. Trying more moves once each finds the best more often than trying a
-    few moves twice, at the same cost
-    (docs/notes/strength-expert-fast-more-moves-tried-once.md)."""
-
-    exact = True
-
-
 class FastBot:
     """``expert-fast`` (module docstring): the network ranks the candidates, then a few short
     playouts scored by the fitted value choose among its :data:`KEEP` best and the club level's
@@ -366,7 +354,7 @@ class FastBot:
         kept = sorted({*ranked[:keep], default})
         if len(kept) == 1:
             return club
-        search = SpentSearch(
+        search = Search(
             view, [candidates[i] for i in kept], rng, Budget(playouts, None), farming_policy, value
         )
         return search.run(default=kept.index(default))
@@ -391,8 +379,7 @@ class FastBot:
         keep, playouts = self.search_size(len(view["players"]))
         described["search"] = (
             f"a trained scorer keeps its {keep} best moves and the club level's; "
-            f"exactly {playouts} short playouts scored by the fitted value choose "
-            "(each move once in one shared world, then halving)"
+            "short playouts scored by the fitted value choose"
         )
         described["playouts"] = playouts
         described["time_limit"] = None
