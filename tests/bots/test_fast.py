@@ -238,3 +238,30 @@ def test_at_three_and_four_players_it_searches_less_and_says_so():
     assert FastBot().form(two)["playouts"] == 8
     assert FastBot(keep=3, playouts=8).form(four)["playouts"] == 8
     assert FastBot(keep=1).search_size(4) == (1, 4)
+
+
+def test_the_simulator_says_when_expert_fast_plays_a_policy_trained_on_another_game():
+    """A changed price has no policy of its own: expert-fast plays the one trained at its player
+    count on the standard game, whose market it learned. The simulator says so, with the command
+    that trains one for this game (issue 41: never a silent switch); on the game it was trained
+    on, it says nothing."""
+    priced = cli.invoke(
+        app,
+        [
+            "simulate",
+            "--games",
+            "2",
+            "--players",
+            "2",
+            "--bots",
+            "expert-fast,greedy",
+            "--set",
+            "market.staff.price=7",
+        ],
+    )
+    assert "note: expert-fast has no policy trained on this game at 2 players" in priced.output
+    assert "`triage train-fast --players 2 --set market.staff.price=7 --out values/fast-mine-2p.json`" in (
+        " ".join(priced.output.split())
+    )
+    standard = cli.invoke(app, ["simulate", "--games", "2", "--players", "2", "--bots", "expert-fast,greedy"])
+    assert standard.exit_code == 0 and "no policy trained on this game" not in standard.output

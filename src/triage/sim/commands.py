@@ -164,14 +164,32 @@ def check_values(
     """Before any game: every expert of the run has its fitted value at every player count, or
     the run is refused with the command that fits it, or (``fit``) the value is fitted now."""
     from triage.bots.value import FIT_GAMES
-    from triage.sim.provenance import fit_command, fit_values, missing_values, untrained, value_path
+    from triage.sim.provenance import borrowed, fit_command, fit_values, missing_values, untrained, value_path
 
     game_config, game_deck = game
+
+    def train_command(count: int) -> str:
+        return " ".join(
+            [
+                "triage train-fast",
+                f"--players {count}",
+                *options,
+                f"--out {directory}/fast-mine-{count}p.json",
+            ]
+        )
+
     for count in untrained(names, counts, game_config, game_deck):
         _fail(
-            f"expert-fast has no trained policy at {count} players: train one with "
-            f"`{' '.join(['triage train-fast', f'--players {count}', *options, f'--out {directory}/fast-mine-{count}p.json'])}` "
+            f"expert-fast has no trained policy at {count} players: train one with `{train_command(count)}` "
             f"(about an hour of the expert's games on one core) and run with TRIAGE_VALUES={directory}"
+        )
+    for count in borrowed(names, counts, game_config, game_deck):
+        typer.echo(
+            f"triage: note: expert-fast has no policy trained on this game at {count} players; it plays the one "
+            f"trained on another configuration, whose market it learned. For a question about this game's "
+            f"market ask the expert, or train one with `{train_command(count)}` and run with "
+            f"TRIAGE_VALUES={directory}",
+            err=True,
         )
     missing = missing_values(names, counts, game_config, game_deck)
     if not missing:

@@ -147,6 +147,16 @@ def untrained(
     return _counts_where(names, counts, config, deck, ("policy", "none trained at this player count"))
 
 
+def borrowed(
+    names: Sequence[str], counts: Sequence[int], config: Config, deck: Sequence[CardSpec] | None
+) -> list[int]:
+    """The player counts at which ``expert-fast`` among ``names`` plays a policy trained on
+    another configuration: it plays on, but the market it learned is that game's."""
+    return _counts_where(
+        names, counts, config, deck, ("trained on", "another configuration at this player count")
+    )
+
+
 def _counts_where(
     names: Sequence[str],
     counts: Sequence[int],
