@@ -260,6 +260,8 @@ def test_the_simulator_says_when_expert_fast_plays_a_policy_trained_on_another_g
         ],
     )
     assert "note: expert-fast has no policy trained on this game at 2 players" in priced.output
+    assert priced.exit_code == 2 and "expert-fast would play its network's first choice" in priced.output
+    assert "whole playouts (another algorithm)" not in priced.output
     assert "`triage train-fast --players 2 --set market.staff.price=7 --out values/fast-mine-2p.json`" in (
         " ".join(priced.output.split())
     )

@@ -59,6 +59,7 @@ def test_simulate_refuses_an_expert_without_its_value_with_the_command_that_fits
     assert result.exit_code == 2
     assert f"triage fit-value --players 3 --set {NEW_PRICE} --out values/fitted-3p-" in result.output
     assert "--fit-values" in result.output and "expert-whole" in result.output
+    assert "expert would search with whole playouts" in result.output
     assert not out.exists()
 
 

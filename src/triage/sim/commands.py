@@ -200,8 +200,8 @@ def check_values(
             for count in missing
         )
         _fail(
-            f"the expert has no fitted value for this game at {', '.join(map(str, missing))} players, and "
-            "without one it would search with whole playouts (another algorithm). Fit it (about 2 to 9 "
+            f"the expert's fitted value for this game is missing at {', '.join(map(str, missing))} players, and "
+            f"without it {_without_value(names, missing, game)}. Fit it (about 2 to 9 "
             f"minutes a player count on one core):\n{commands}\nthen run again with TRIAGE_VALUES={directory}; "
             "or add --fit-values to fit it now; or name expert-whole to search with whole playouts"
         )
@@ -213,6 +213,29 @@ def check_values(
     with _bar("fitting", FIT_GAMES * len(missing), quiet=False) as advance:
         written = fit_values(missing, game_config, game_deck, directory, FIT_GAMES, advance)
     typer.echo(f"wrote {', '.join(map(str, written))}; TRIAGE_VALUES={directory} uses them again", err=True)
+
+
+def _without_value(
+    names: tuple[str, ...], counts: list[int], game: tuple[Config, list[CardSpec] | None]
+) -> str:
+    """What the run's bots that need the game's fitted value (their forms say none is fitted)
+    would do without it: another algorithm each, the reason a run is refused rather than played."""
+    from triage.sim.provenance import bot_forms
+
+    needing = {
+        name
+        for count in counts
+        for name, form in bot_forms(names, count, *game).items()
+        if form.get("value") == "none fitted for this game"
+    }
+    said = []
+    if needing - {"expert-fast"}:
+        said.append(
+            f"{', '.join(sorted(needing - {'expert-fast'}))} would search with whole playouts (another algorithm)"
+        )
+    if "expert-fast" in needing:
+        said.append("expert-fast would play its network's first choice without playouts")
+    return " and ".join(said)
 
 
 @contextmanager
