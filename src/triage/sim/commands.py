@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the commands import their machinery when they run, keeping 
     from triage.engine import CardSpec, Config
     from triage.sim.games import SimJob
     from triage.sim.ladder import LadderJob
+    from triage.sim.provenance import FormsByCount
     from triage.sim.runner import RunLimits, SimResult
 
 
@@ -164,9 +165,18 @@ def check_values(
     """Before any game: every expert of the run has its fitted value at every player count, or
     the run is refused with the command that fits it, or (``fit``) the value is fitted now."""
     from triage.bots.value import FIT_GAMES
-    from triage.sim.provenance import borrowed, fit_command, fit_values, missing_values, untrained, value_path
+    from triage.sim.provenance import (
+        borrowed,
+        fit_command,
+        fit_values,
+        forms_by_count,
+        missing_values,
+        untrained,
+        value_path,
+    )
 
     game_config, game_deck = game
+    forms = forms_by_count(names, counts, game_config, game_deck)
 
     def train_command(count: int) -> str:
         return " ".join(
@@ -178,12 +188,12 @@ def check_values(
             ]
         )
 
-    for count in untrained(names, counts, game_config, game_deck):
+    for count in untrained(forms):
         _fail(
             f"expert-fast has no trained policy at {count} players: train one with `{train_command(count)}` "
             f"(about an hour of the expert's games on one core) and run with TRIAGE_VALUES={directory}"
         )
-    for count in borrowed(names, counts, game_config, game_deck):
+    for count in borrowed(forms):
         typer.echo(
             f"triage: note: expert-fast has no policy trained on this game at {count} players; it plays the one "
             f"trained on another configuration, whose market it learned. For a question about this game's "
@@ -191,7 +201,7 @@ def check_values(
             f"TRIAGE_VALUES={directory}",
             err=True,
         )
-    missing = missing_values(names, counts, game_config, game_deck)
+    missing = missing_values(forms)
     if not missing:
         return
     if not fit:
@@ -201,7 +211,7 @@ def check_values(
         )
         _fail(
             f"the expert's fitted value for this game is missing at {', '.join(map(str, missing))} players, and "
-            f"without it {_without_value(names, missing, game)}. Fit it (about 2 to 9 "
+            f"without it {_without_value(forms, missing)}. Fit it (about 2 to 9 "
             f"minutes a player count on one core):\n{commands}\nthen run again with TRIAGE_VALUES={directory}; "
             "or add --fit-values to fit it now; or name expert-whole to search with whole playouts"
         )
@@ -215,24 +225,19 @@ def check_values(
     typer.echo(f"wrote {', '.join(map(str, written))}; TRIAGE_VALUES={directory} uses them again", err=True)
 
 
-def _without_value(
-    names: tuple[str, ...], counts: list[int], game: tuple[Config, list[CardSpec] | None]
-) -> str:
+def _without_value(forms: FormsByCount, counts: list[int]) -> str:
     """What the run's bots that need the game's fitted value (their forms say none is fitted)
     would do without it: another algorithm each, the reason a run is refused rather than played."""
-    from triage.sim.provenance import bot_forms
-
     needing = {
         name
         for count in counts
-        for name, form in bot_forms(names, count, *game).items()
+        for name, form in forms[count].items()
         if form.get("value") == "none fitted for this game"
     }
-    said = []
-    if needing - {"expert-fast"}:
-        said.append(
-            f"{', '.join(sorted(needing - {'expert-fast'}))} would search with whole playouts (another algorithm)"
-        )
+    searching = sorted(needing - {"expert-fast"})
+    said = (
+        [f"{', '.join(searching)} would search with whole playouts (another algorithm)"] if searching else []
+    )
     if "expert-fast" in needing:
         said.append("expert-fast would play its network's first choice without playouts")
     return " and ".join(said)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, TypedDict
@@ -133,44 +133,37 @@ def comparable(forms: Any) -> Any:
     return forms
 
 
-def missing_values(
+#: Each player count's bot forms (:func:`bot_forms`), worked out once for the checks below.
+FormsByCount = Mapping[int, Mapping[str, BotForm]]
+
+
+def forms_by_count(
     names: Sequence[str], counts: Sequence[int], config: Config, deck: Sequence[CardSpec] | None
-) -> list[int]:
-    """The player counts at which a bot of ``names`` would search without its fitted value."""
-    return _counts_where(names, counts, config, deck, ("value", "none fitted for this game"))
+) -> dict[int, dict[str, BotForm]]:
+    """Each distinct player count's :func:`bot_forms`."""
+    return {count: bot_forms(names, count, config, deck) for count in dict.fromkeys(counts)}
 
 
-def untrained(
-    names: Sequence[str], counts: Sequence[int], config: Config, deck: Sequence[CardSpec] | None
-) -> list[int]:
-    """The player counts at which ``expert-fast`` among ``names`` has no trained policy."""
-    return _counts_where(names, counts, config, deck, ("policy", "none trained at this player count"))
+def missing_values(forms: FormsByCount) -> list[int]:
+    """The player counts at which a bot would search without its fitted value."""
+    return _counts_where(forms, ("value", "none fitted for this game"))
 
 
-def borrowed(
-    names: Sequence[str], counts: Sequence[int], config: Config, deck: Sequence[CardSpec] | None
-) -> list[int]:
-    """The player counts at which ``expert-fast`` among ``names`` plays a policy trained on
-    another configuration: it plays on, but the market it learned is that game's."""
-    return _counts_where(
-        names, counts, config, deck, ("trained on", "another configuration at this player count")
-    )
+def untrained(forms: FormsByCount) -> list[int]:
+    """The player counts at which ``expert-fast`` has no trained policy."""
+    return _counts_where(forms, ("policy", "none trained at this player count"))
 
 
-def _counts_where(
-    names: Sequence[str],
-    counts: Sequence[int],
-    config: Config,
-    deck: Sequence[CardSpec] | None,
-    said: tuple[str, str],
-) -> list[int]:
+def borrowed(forms: FormsByCount) -> list[int]:
+    """The player counts at which ``expert-fast`` plays a policy trained on another
+    configuration: it plays on, but the market it learned is that game's."""
+    return _counts_where(forms, ("trained on", "another configuration at this player count"))
+
+
+def _counts_where(forms: FormsByCount, said: tuple[str, str]) -> list[int]:
     """The player counts at which some bot's form says ``said`` (a key and its text)."""
     key, text = said
-    return [
-        count
-        for count in dict.fromkeys(counts)
-        if any(form.get(key) == text for form in bot_forms(names, count, config, deck).values())
-    ]
+    return [count for count, named in forms.items() if any(form.get(key) == text for form in named.values())]
 
 
 def fit_command(players: int, options: Sequence[str], out: Path) -> str:
