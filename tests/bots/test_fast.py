@@ -14,11 +14,16 @@ from triage.bots import make_bot
 from triage.bots.expert import MissingValueError, candidate_actions, order_only
 from triage.bots.fast import (
     FEATURE_WIDTH,
+    FORMAT,
+    INPUT_WIDTH,
+    PLAIN_FORMAT,
     FastBot,
     FastPolicy,
     MissingPolicyError,
     forget_policies,
+    candidate_table,
     policy_for,
+    with_rivals,
 )
 from triage.bots.value import VALUES_DIR, value_for
 from triage.cli import app
@@ -76,7 +81,9 @@ def play_through(bot, game: Game) -> Game:
 
 def test_the_trained_policy_is_data_that_names_its_game_and_its_training(trained):
     policy = FastPolicy.load(trained)
-    assert len(policy.mean) == FEATURE_WIDTH and policy.trained["players"] == 2
+    assert len(policy.mean) == INPUT_WIDTH and policy.trained["players"] == 2
+    assert policy.rivals and json.loads(trained.read_text())["format"] == FORMAT
+    assert policy.provenance()["reads"] == "each move beside its rivals"
     assert policy.trained["games"] == 5 and policy.trained["decisions"] > 50
     assert 0 <= policy.trained["agreement"] <= 1
 
@@ -152,6 +159,7 @@ def test_the_shipped_policy_is_found_for_the_standard_game_and_plays_it(monkeypa
         seat_view = view(Game.new(players=players, seed=11), 0)
         policy, own = policy_for(seat_view)
         assert own and policy is not None and policy.sha256 == shipped.sha256
+        assert shipped.rivals == (players == 2)  # 3 and 4: the earlier form, kept (docs/bots.md)
         assert make_bot("expert-fast").form(seat_view)["trained on"] == "this game"
         game = play_through(FastBot(strict=True), Game.new(players=players, seed=11))
         assert game.is_over()
@@ -166,11 +174,38 @@ def test_a_policy_file_for_another_feature_list_is_refused_by_name(trained, tmp_
     data["hidden"] = data["hidden"][:-1]
     bad = tmp_path / "fast-bad.json"
     bad.write_text(json.dumps(data))
-    with pytest.raises(ValueError, match=rf"fast policy file {bad}: trained on {FEATURE_WIDTH - 1} features"):
+    with pytest.raises(ValueError, match=rf"fast policy file {bad}: trained on {INPUT_WIDTH - 1} features"):
         FastPolicy.load(bad)
+    plain = tmp_path / "fast-plain.json"  # the earlier form reads each move alone: half the inputs
+    plain.write_text(json.dumps({**json.loads(trained.read_text()), "format": PLAIN_FORMAT}))
+    with pytest.raises(ValueError, match=rf"trained on {INPUT_WIDTH} features, not today's {FEATURE_WIDTH}"):
+        FastPolicy.load(plain)
     with pytest.raises(ValueError, match="not a trained policy"):
         (tmp_path / "fast-junk.json").write_text("{}")
         FastPolicy.load(tmp_path / "fast-junk.json")
+
+
+def test_the_network_reads_a_decision_in_play_as_it_was_read_in_training():
+    """Each candidate is read beside its difference from its decision's rivals: one decision alone
+    (at play) and many stacked with their group numbers (in training) give the same inputs."""
+    import numpy as np
+
+    decisions = []
+    for seed in (1, 2):
+        game = Game.new(players=2, seed=seed)
+        while game.turn is not None and len(candidate_actions(game.legal_actions())) < 3:
+            game.apply(game.legal_actions()[0])
+        seat_view = view(game, game.turn)
+        candidates = candidate_actions(game.legal_actions())
+        decisions.append(np.asarray(candidate_table(seat_view, candidates, 0, random.Random(seed))))
+    group = np.concatenate([[number] * len(table) for number, table in enumerate(decisions)])
+    stacked = with_rivals(np.vstack(decisions), group)
+    alone = np.vstack([with_rivals(table) for table in decisions])
+    assert stacked.shape == (len(group), INPUT_WIDTH)
+    assert np.allclose(stacked, alone)
+    first = decisions[0]
+    assert np.allclose(alone[: len(first), INPUT_WIDTH // 2 :].sum(axis=0), 0)  # differences from the mean
+    assert not np.allclose(alone[: len(first), INPUT_WIDTH // 2 :], 0)  # the candidates differ
 
 
 def test_train_fast_refuses_a_bad_file_name(tmp_path):

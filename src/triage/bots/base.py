@@ -16,7 +16,7 @@ from triage.engine.shapes import View
 class Provenance(TypedDict, total=False):
     """Which data file a bot plays with, for a result file: the file and its SHA-256, and how
     it was made (a value's games and seed; a fast policy's players, decisions, games, seed and
-    held-out agreement)."""
+    held-out agreement, and what its network reads)."""
 
     file: str
     sha256: str
@@ -25,6 +25,7 @@ class Provenance(TypedDict, total=False):
     games: int | None
     seed: int | None
     agreement: float | None
+    reads: str
 
 
 #: What a bot is, exactly, in one game (``form``, :func:`triage.bots.bot_form`): the result files'

@@ -6,7 +6,8 @@ playouts. ``expert-fast`` learns those scores: a small network (numpy at play ti
 candidate's *afterstate*, the position one move on in a world drawn from the seat's view
 (:func:`triage.engine.determinize.determinize`), as the fitted value's features
 (:func:`triage.bots.value.features`), with the move's type, its payment and whether it is the club
-level's own move. The network alone plays at greedy's level (it agrees with the expert no more
+level's own move, each beside its difference from the decision's other candidates
+(:func:`with_rivals`). The network alone plays at greedy's level (it agrees with the expert no more
 often than the club's priorities do); what it does well is put the expert's move among its first
 few. So the bot keeps the network's :data:`KEEP` best moves and the club level's, and lets the
 expert's own search choose among them with :data:`PLAYOUTS` short playouts scored by the game's
@@ -67,8 +68,12 @@ PLAYOUTS = 8
 #: answer within 2 ms a decision: six playouts at 3 players, two moves kept and four playouts at
 #: 4 (docs/notes/speed-expert-fast-within-2-ms-at-3-and-4-players.md).
 SEARCH_BY_PLAYERS: dict[int, tuple[int, int]] = {3: (3, 6), 4: (2, 4)}
-#: What a fast policy file says it is (and what :meth:`FastPolicy.load` accepts).
-FORMAT = "triage.fast/1"
+#: What a fast policy file says it is: its network reads each candidate beside its rivals
+#: (:func:`with_rivals`). :meth:`FastPolicy.load` also reads :data:`PLAIN_FORMAT`.
+FORMAT = "triage.fast/2"
+#: The earlier form, whose network reads a candidate's features alone; the shipped 3- and 4-player
+#: policies are of this form (docs/notes/strength-expert-fast-three-players-first-seat.md).
+PLAIN_FORMAT = "triage.fast/1"
 
 if TYPE_CHECKING:
     import numpy as np
@@ -146,7 +151,8 @@ def candidate_table(view: View, candidates: list[Action], club: int, rng: random
 @dataclass(frozen=True, eq=False)  # compared and cached by identity: one file, one object
 class FastPolicy:
     """A trained scorer: the game it belongs to (its fingerprint), the feature scaling, one hidden
-    layer (tanh) and an output; how it was trained; the file it was read from and its SHA-256."""
+    layer (tanh) and an output; how it was trained; whether it reads each candidate beside its
+    rivals (:data:`FORMAT`) or alone (:data:`PLAIN_FORMAT`); the file read and its SHA-256."""
 
     fingerprint: str
     mean: list[float]
@@ -155,6 +161,7 @@ class FastPolicy:
     hidden_bias: list[float]
     output: list[float]
     trained: Training = field(default_factory=Training)
+    rivals: bool = True
     source: str = field(default="", compare=False)
     sha256: str = field(default="", compare=False)
 
@@ -167,7 +174,8 @@ class FastPolicy:
         import numpy as np
 
         mean, scale, hidden, bias, output = self.arrays()
-        x = (np.asarray(table, dtype=float) - mean) / scale
+        x = np.asarray(table, dtype=float)
+        x = ((with_rivals(x) if self.rivals else x) - mean) / scale
         return np.tanh(x @ hidden + bias) @ output
 
     def provenance(self) -> Provenance:
@@ -180,12 +188,13 @@ class FastPolicy:
             "games": trained.get("games"),
             "seed": trained.get("seed"),
             "agreement": trained.get("agreement"),
+            "reads": "each move beside its rivals" if self.rivals else "each move alone",
         }
 
     def to_json(self) -> str:
         return json.dumps(
             {
-                "format": FORMAT,
+                "format": FORMAT if self.rivals else PLAIN_FORMAT,
                 "fingerprint": self.fingerprint,
                 "trained": self.trained,
                 "mean": self.mean,
@@ -202,8 +211,8 @@ class FastPolicy:
         try:
             raw = path.read_bytes()
             data = json.loads(raw)
-            if data.get("format") != FORMAT:
-                raise ValueError(f"format {data.get('format')!r}, not {FORMAT!r}")
+            if data.get("format") not in (FORMAT, PLAIN_FORMAT):
+                raise ValueError(f"format {data.get('format')!r}, not {FORMAT!r} or {PLAIN_FORMAT!r}")
             policy = cls(
                 current_fingerprint(str(data["fingerprint"])),
                 [float(v) for v in data["mean"]],
@@ -212,6 +221,7 @@ class FastPolicy:
                 [float(v) for v in data["hidden_bias"]],
                 [float(v) for v in data["output"]],
                 data.get("trained", {}),  # the file's own record of its training (Training)
+                data["format"] == FORMAT,
                 str(path),
                 hashlib.sha256(raw).hexdigest(),
             )
@@ -224,9 +234,10 @@ class FastPolicy:
             or len(policy.output) != len(policy.hidden_bias)
         ):
             raise ValueError(f"fast policy file {path}: its layers do not fit together")
-        if width != FEATURE_WIDTH:
+        expected = INPUT_WIDTH if policy.rivals else FEATURE_WIDTH
+        if width != expected:
             raise ValueError(
-                f"fast policy file {path}: trained on {width} features, not today's {FEATURE_WIDTH}; "
+                f"fast policy file {path}: trained on {width} features, not today's {expected}; "
                 "train it again with `triage train-fast`"
             )
         return policy
@@ -266,6 +277,25 @@ def policy_for(seat_view: View) -> tuple[FastPolicy | None, bool]:
 
 #: The width of a candidate's features (:func:`candidate_table`).
 FEATURE_WIDTH = len(features(Game.new(players=2, seed=0), 0)) + len(move_features({"type": "pass"}, False, 0))
+#: The width of the network's input: the features and their difference from the rivals' (:func:`with_rivals`).
+INPUT_WIDTH = 2 * FEATURE_WIDTH
+
+
+def with_rivals(table: Any, group: Any = None) -> Any:
+    """Each candidate's features beside their difference from the mean of its decision's candidates
+    (``table`` is one decision's rows, or many decisions' with ``group`` naming each row's).
+
+    A move's worth is relative: buying a Congress Doctor differs from its rivals in one count and
+    a few Credits, which the afterstate alone buries under everything the candidates share. Read
+    beside the difference, the 2-player network put the expert's move among the kept ones more
+    often and beat greedy more (docs/notes/strength-expert-fast-three-players-first-seat.md)."""
+    import numpy as np
+
+    if group is None:
+        return np.hstack([table, table - table.mean(axis=0)])
+    sizes = np.bincount(group)
+    means = np.stack([np.bincount(group, weights=column) / sizes for column in table.T], axis=1)
+    return np.hstack([table, table - means[group]])
 
 
 def forget_policies() -> None:
@@ -616,7 +646,7 @@ def fit_policy(
     held = data.game % 5 == 0
     fitted, _ = _fit(data.select(~held), width, steps, choice_weight, seed)
     test = data.select(held)
-    scores = _score(fitted, test.x)
+    scores = _score(fitted, test.x, test.group)
     club = test.x[:, -2] == 1.0  # the club level's move (move_features)
     measured: Measured = {
         "agreement": round(agreement(scores, test), 4),
@@ -627,17 +657,18 @@ def fit_policy(
     return weights, measured
 
 
-def _score(weights: Weights, x: Any) -> Any:
-    return _forward(weights, (x - weights["mean"]) / weights["scale"])[1]
+def _score(weights: Weights, x: Any, group: Any) -> Any:
+    return _forward(weights, (with_rivals(x, group) - weights["mean"]) / weights["scale"])[1]
 
 
 def _fit(data: Decisions, width: int, steps: int, choice_weight: float, seed: int) -> tuple[Weights, float]:
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    mean, scale = data.x.mean(axis=0), data.x.std(axis=0)
+    inputs = with_rivals(data.x, data.group)
+    mean, scale = inputs.mean(axis=0), inputs.std(axis=0)
     scale[scale < 1e-6] = 1.0
-    x = (data.x - mean) / scale
+    x = (inputs - mean) / scale
     columns = x.shape[1]
     weights = {
         "hidden": rng.normal(0, 1 / np.sqrt(columns), (columns, width)),
