@@ -20,8 +20,8 @@ from triage.bots.fast import (
     FastBot,
     FastPolicy,
     MissingPolicyError,
-    forget_policies,
     candidate_table,
+    forget_policies,
     policy_for,
     with_rivals,
 )
