@@ -22,6 +22,7 @@ from triage.bots.fast import (
     MissingPolicyError,
     candidate_table,
     forget_policies,
+    kept_moves,
     policy_for,
     with_rivals,
 )
@@ -273,6 +274,50 @@ def test_at_three_and_four_players_it_searches_less_and_says_so():
     assert FastBot().form(two)["playouts"] == 8
     assert FastBot(keep=3, playouts=8).form(four)["playouts"] == 8
     assert FastBot(keep=1).search_size(4) == (1, 4)
+    three = view(Game.new(players=3, seed=5), 0)
+    assert "a Helicopter making every player draw only among its 1 best" in FastBot().form(three)["search"]
+    assert "Helicopter" not in FastBot().form(two)["search"] + FastBot().form(four)["search"]
+
+
+def test_a_flight_that_makes_every_player_draw_is_searched_only_where_the_network_ranks_it_high():
+    """The search tries the network's best moves and the club level's; a Helicopter that makes
+    every player draw (T7) only when the network ranks it within the player count's limit (first
+    at 3 players: the short search flew far more of them than the expert). A flight the club
+    level plays is still tried, and a flight that only removes a patient is an ordinary move."""
+    candidates = [
+        {"type": "pass"},
+        {"type": "helicopter", "remove": None, "draw_all": True},
+        {"type": "buy", "item": "healing"},
+        {"type": "helicopter", "remove": 7, "draw_all": False},
+        {"type": "heal", "patient": 3, "amount": 1},
+    ]
+    flight_second = [2, 1, 3, 4, 0]
+    assert kept_moves(flight_second, candidates, 0, keep=3, flight_rank=3) == [0, 1, 2, 3]
+    assert kept_moves(flight_second, candidates, 0, keep=3, flight_rank=1) == [0, 2, 3]
+    assert kept_moves(flight_second, candidates, 1, keep=3, flight_rank=1) == [1, 2, 3]  # the club's
+    assert kept_moves([1, 2, 3, 4, 0], candidates, 0, keep=3, flight_rank=1) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize(("players", "flight_rank"), [(2, 3), (3, 1), (4, 2)])
+def test_each_player_count_searches_draw_flights_by_its_own_limit(monkeypatch, players, flight_rank):
+    """In play the bot asks :func:`kept_moves` with its player count's limit: the network's
+    first at 3 players, any kept move at 2 and 4, where the bars were met without one."""
+    from triage.bots import fast
+
+    limits = set()
+
+    def spy(ranked, candidates, club, keep, limit):
+        limits.add((keep, limit))
+        return kept_moves(ranked, candidates, club, keep, limit)
+
+    monkeypatch.setattr(fast, "kept_moves", spy)
+    game = Game.new(players=players, seed=3)
+    bot = FastBot(strict=True)
+    for _ in range(40):
+        if game.is_over():
+            break
+        game.apply(bot.choose(view(game, game.turn), game.legal_actions(), random.Random(0)))
+    assert limits == {(FastBot().search_size(players)[0], flight_rank)}
 
 
 def test_the_simulator_says_when_expert_fast_plays_a_policy_trained_on_another_game():

@@ -68,6 +68,16 @@ PLAYOUTS = 8
 #: answer within 2 ms a decision: six playouts at 3 players, two moves kept and four playouts at
 #: 4 (docs/notes/speed-expert-fast-within-2-ms-at-3-and-4-players.md).
 SEARCH_BY_PLAYERS: dict[int, tuple[int, int]] = {3: (3, 6), 4: (2, 4)}
+#: How high the network must rank a Helicopter that makes every player draw (T7) for the search to
+#: try it, where a player count sets it (elsewhere any of the kept moves). The draws make such a
+#: flight the noisiest move of a decision, and the few playouts among three moves chose it far
+#: more often than the expert, whose search over every candidate drops most flights early: at 3
+#: players the fast bot flew 1.56 draw flights a player-game against the expert's 1.32, and the
+#: round's first player, already passed, lost the patients. The network learned the expert's
+#: choices (its first choice is a draw flight about as often as the expert's), so at 3 players a
+#: draw flight is searched only when the network ranks it first
+#: (docs/notes/strength-expert-fast-three-players-first-seat.md).
+DRAW_FLIGHT_RANK_BY_PLAYERS: dict[int, int] = {3: 1}
 #: What a fast policy file says it is: its network reads each candidate beside its rivals
 #: (:func:`with_rivals`). :meth:`FastPolicy.load` also reads :data:`PLAIN_FORMAT`.
 FORMAT = "triage.fast/2"
@@ -380,8 +390,9 @@ class FastBot:
             if self.strict and len(view["players"]) > 1:
                 raise MissingValueError(len(view["players"]))
             return candidates[ranked[0]]
-        keep, playouts = self.search_size(len(view["players"]))
-        kept = sorted({*ranked[:keep], default})
+        players = len(view["players"])
+        keep, playouts = self.search_size(players)
+        kept = kept_moves(ranked, candidates, default, keep, DRAW_FLIGHT_RANK_BY_PLAYERS.get(players, keep))
         if len(kept) == 1:
             return club
         search = Search(
@@ -406,15 +417,36 @@ class FastBot:
             if len(view["players"]) > 1:
                 described["value"] = "none fitted for this game"
             return described
-        keep, playouts = self.search_size(len(view["players"]))
+        players = len(view["players"])
+        keep, playouts = self.search_size(players)
+        flight_rank = DRAW_FLIGHT_RANK_BY_PLAYERS.get(players, keep)
+        flights = (
+            f" (a Helicopter making every player draw only among its {flight_rank} best)"
+            if flight_rank < keep
+            else ""
+        )
         described["search"] = (
-            f"a trained scorer keeps its {keep} best moves and the club level's; "
+            f"a trained scorer keeps its {keep} best moves{flights} and the club level's; "
             "short playouts scored by the fitted value choose"
         )
         described["playouts"] = playouts
         described["time_limit"] = None
         described["value"] = value.provenance()
         return described
+
+
+def kept_moves(
+    ranked: list[int], candidates: list[Action], club: int, keep: int, flight_rank: int
+) -> list[int]:
+    """The candidates the search tries, in their listed order: the network's ``keep`` best
+    (``ranked`` best first) and the club level's move (``club``), a Helicopter that makes every
+    player draw only when ranked within ``flight_rank`` (:data:`DRAW_FLIGHT_RANK_BY_PLAYERS`)."""
+    best = (
+        index
+        for rank, index in enumerate(ranked[:keep])
+        if rank < flight_rank or not candidates[index].get("draw_all")
+    )
+    return sorted({*best, club})
 
 
 # ---------------------------------------------------------------------- the expert's decisions
