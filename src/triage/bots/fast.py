@@ -355,6 +355,11 @@ class FastBot:
             self.playouts if self.playouts is not None else playouts,
         )
 
+    def draw_flight_rank(self, players: int) -> int:
+        """How high the network must rank a Helicopter that makes every player draw for the search
+        to try it at ``players`` (:data:`DRAW_FLIGHT_RANK_BY_PLAYERS`; elsewhere any kept move)."""
+        return DRAW_FLIGHT_RANK_BY_PLAYERS.get(players, self.search_size(players)[0])
+
     def _data_for(self, view: View) -> tuple[FastPolicy | None, bool, Value | None]:
         """The policy (and whether it is this game's own) and the fitted value of the view's game.
         Found by the game's fingerprint, a JSON text of its whole configuration and deck list: kept
@@ -392,7 +397,7 @@ class FastBot:
             return candidates[ranked[0]]
         players = len(view["players"])
         keep, playouts = self.search_size(players)
-        kept = kept_moves(ranked, candidates, default, keep, DRAW_FLIGHT_RANK_BY_PLAYERS.get(players, keep))
+        kept = kept_moves(ranked, candidates, default, keep, self.draw_flight_rank(players))
         if len(kept) == 1:
             return club
         search = Search(
@@ -419,7 +424,7 @@ class FastBot:
             return described
         players = len(view["players"])
         keep, playouts = self.search_size(players)
-        flight_rank = DRAW_FLIGHT_RANK_BY_PLAYERS.get(players, keep)
+        flight_rank = self.draw_flight_rank(players)
         flights = (
             f" (a Helicopter making every player draw only among its {flight_rank} best)"
             if flight_rank < keep
